@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// Native modules stay external: they are loaded from node_modules at run time.
+const nativeExternals = ['better-sqlite3', 'node-pty', 'koffi'];
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/electron/index.ts') },
+        external: nativeExternals,
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { Plan } from './plan';
+import { Sample } from './device';
+
+export const RunStatus = z.enum(['pending', 'running', 'done', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const SweepStatus = z.enum(['running', 'done', 'failed', 'cancelled', 'interrupted']);
+export type SweepStatus = z.infer<typeof SweepStatus>;
+
+/** One run as stored and as printed by `caplab sweep --json` / `caplab runs --json`. Per-GPU figures are means over the run's devices. */
+export const RunRecord = z.object({
+  id: z.number().int(),
+  sweep_id: z.number().int(),
+  workload: z.string(),
+  cap_w: z.number(),
+  repetition: z.number().int(),
+  order: z.number().int(),
+  status: RunStatus,
+  exit_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  started_at: z.number().nullable(),
+  ended_at: z.number().nullable(),
+  warmup_end: z.number().nullable(),
+  measure_start: z.number().nullable(),
+  measure_end: z.number().nullable(),
+  units: z.string().nullable(),
+  /** Work units per second per GPU over the measurement window. */
+  throughput: z.number().nullable(),
+  /** Mean power per GPU over the measurement window, W. */
+  mean_power_w: z.number().nullable(),
+  /** GPU energy over the measurement window, summed over the run's GPUs, J. */
+  energy_j: z.number().nullable(),
+  /** Work units per joule, GPU energy plus the plan's node overhead. */
+  efficiency: z.number().nullable(),
+  /** Sensor the energy came from. */
+  energy_sensor: z.string().nullable(),
+  enforced_limit_w: z.number().nullable(),
+});
+export type RunRecord = z.infer<typeof RunRecord>;
+
+export const SweepRecord = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: SweepStatus,
+  host: z.string(),
+  backend: z.string(),
+  simulated: z.boolean(),
+  created_at: z.number(),
+  finished_at: z.number().nullable(),
+  plan: Plan,
+  error: z.string().nullable(),
+  run_count: z.number().int(),
+  runs_done: z.number().int(),
+});
+export type SweepRecord = z.infer<typeof SweepRecord>;
+
+export const CapRestore = z.object({
+  device_id: z.string(),
+  device_name: z.string(),
+  before_w: z.number(),
+  was_w: z.number().nullable(),
+  restored_w: z.number().nullable(),
+  ok: z.boolean(),
+  error: z.string().nullable(),
+});
+export type CapRestore = z.infer<typeof CapRestore>;
+
+/** A time series for plots: parallel arrays, possibly decimated (min/max per bucket). */
+export const Series = z.object({
+  t: z.array(z.number()),
+  v: z.array(z.number().nullable()),
+});
+export type Series = z.infer<typeof Series>;
+
+export const RunTraces = z.object({
+  run_id: z.number().int(),
+  devices: z.array(z.object({ device_id: z.string(), power_w: Series, sm_clock_mhz: Series, temp_c: Series, limit_w: Series })),
+  throughput: Series,
+});
+export type RunTraces = z.infer<typeof RunTraces>;
+
+export const LiveSamples = z.object({ sweep_id: z.number().int(), run_id: z.number().int().nullable(), samples: z.array(Sample) });
+export type LiveSamples = z.infer<typeof LiveSamples>;
