@@ -9,7 +9,7 @@ export interface CliIO {
 }
 
 export interface CliArgs {
-  values: Record<string, string | boolean | string[] | boolean[] | undefined>;
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
 }
 

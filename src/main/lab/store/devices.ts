@@ -1,0 +1,64 @@
+import type { Db } from './db';
+import type { DeviceInfo } from '../../../shared/device';
+
+export function deviceKey(host: string, d: Pick<DeviceInfo, 'backend' | 'index'>): string {
+  return `${host}/${d.backend}:${d.index}`;
+}
+
+/** Inserts or refreshes a device row; returns its id. */
+export function upsertDevice(db: Db, host: string, d: DeviceInfo): number {
+  const key = deviceKey(host, d);
+  db.prepare(
+    `INSERT INTO devices (device_key, host, backend, idx, kind, name, vendor, simulated, uuid, pci_bus_id, driver, vbios,
+       min_limit_w, max_limit_w, default_limit_w, sensors, updated_at)
+     VALUES (@key, @host, @backend, @index, @kind, @name, @vendor, @simulated, @uuid, @pci_bus_id, @driver, @vbios,
+       @min_limit_w, @max_limit_w, @default_limit_w, @sensors, @now)
+     ON CONFLICT(device_key) DO UPDATE SET kind=excluded.kind, name=excluded.name, vendor=excluded.vendor,
+       simulated=excluded.simulated, uuid=excluded.uuid, pci_bus_id=excluded.pci_bus_id, driver=excluded.driver,
+       vbios=excluded.vbios, min_limit_w=excluded.min_limit_w, max_limit_w=excluded.max_limit_w,
+       default_limit_w=excluded.default_limit_w, sensors=excluded.sensors, updated_at=excluded.updated_at`,
+  ).run({
+    key,
+    host,
+    backend: d.backend,
+    index: d.index,
+    kind: d.kind,
+    name: d.name,
+    vendor: d.vendor,
+    simulated: d.simulated ? 1 : 0,
+    uuid: d.uuid,
+    pci_bus_id: d.pci_bus_id,
+    driver: d.driver,
+    vbios: d.vbios,
+    min_limit_w: d.min_limit_w,
+    max_limit_w: d.max_limit_w,
+    default_limit_w: d.default_limit_w,
+    sensors: JSON.stringify(d.sensors),
+    now: Date.now() / 1000,
+  });
+  return (db.prepare('SELECT id FROM devices WHERE device_key = ?').get(key) as { id: number }).id;
+}
+
+export interface StoredDevice {
+  id: number;
+  device_key: string;
+  backend: string;
+  idx: number;
+  kind: string;
+  name: string;
+  simulated: number;
+}
+
+export function getDevice(db: Db, id: number): StoredDevice | undefined {
+  return db.prepare('SELECT id, device_key, backend, idx, kind, name, simulated FROM devices WHERE id = ?').get(id) as StoredDevice | undefined;
+}
+
+/** Devices that have samples in the given run (or any run of a sweep). */
+export function devicesOfRun(db: Db, runId: number): StoredDevice[] {
+  return db
+    .prepare(
+      `SELECT d.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated FROM devices d
+       WHERE d.id IN (SELECT device_id FROM run_devices WHERE run_id = ?) ORDER BY d.idx`,
+    )
+    .all(runId) as StoredDevice[];
+}

@@ -1,0 +1,34 @@
+import type { Db } from './db';
+
+export interface JournalEntry {
+  id: number;
+  sweep_id: number | null;
+  device_key: string;
+  backend: string;
+  backend_opts: string;
+  idx: number;
+  device_name: string;
+  before_w: number;
+}
+
+/** Journals a device's limit before the first change. Written and committed before any set call. */
+export function journalLimit(db: Db, e: Omit<JournalEntry, 'id'>): number {
+  const info = db
+    .prepare('INSERT INTO cap_journal (sweep_id, device_key, backend, backend_opts, idx, device_name, before_w, journalled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(e.sweep_id, e.device_key, e.backend, e.backend_opts, e.idx, e.device_name, e.before_w, Date.now() / 1000);
+  return Number(info.lastInsertRowid);
+}
+
+/** Unrestored entries, oldest first per device: the oldest holds the limit before any CapLab change. */
+export function openJournal(db: Db): JournalEntry[] {
+  return db
+    .prepare('SELECT id, sweep_id, device_key, backend, backend_opts, idx, device_name, before_w FROM cap_journal WHERE restored_at IS NULL ORDER BY id')
+    .all() as JournalEntry[];
+}
+
+export function markRestored(db: Db, ids: readonly number[], restoredW: number | null, error: string | null): void {
+  const stmt = db.prepare('UPDATE cap_journal SET restored_at = ?, restored_w = ?, error = ? WHERE id = ?');
+  db.transaction(() => {
+    for (const id of ids) stmt.run(error ? null : Date.now() / 1000, restoredW, error, id);
+  })();
+}

@@ -1,0 +1,105 @@
+/** Schema migrations, applied in order; PRAGMA user_version holds how many have run. Append only. */
+export const migrations: string[] = [
+  `
+  CREATE TABLE devices (
+    id INTEGER PRIMARY KEY,
+    device_key TEXT NOT NULL UNIQUE,        -- host/backend:index
+    host TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    vendor TEXT NOT NULL,
+    simulated INTEGER NOT NULL,
+    uuid TEXT, pci_bus_id TEXT, driver TEXT, vbios TEXT,
+    min_limit_w REAL, max_limit_w REAL, default_limit_w REAL,
+    sensors TEXT NOT NULL DEFAULT '{}',
+    updated_at REAL NOT NULL
+  );
+  CREATE TABLE datasets (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    format TEXT NOT NULL,
+    content_hash TEXT,
+    timezone TEXT,
+    imported_at REAL NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE TABLE sweeps (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    status TEXT NOT NULL,
+    host TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    simulated INTEGER NOT NULL,
+    pid INTEGER,
+    error TEXT,
+    created_at REAL NOT NULL,
+    finished_at REAL
+  );
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    workload TEXT NOT NULL,
+    cap_w REAL NOT NULL,
+    repetition INTEGER NOT NULL,
+    run_order INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    exit_code INTEGER,
+    error TEXT,
+    started_at REAL, ended_at REAL,
+    warmup_end REAL, measure_start REAL, measure_end REAL,
+    units TEXT,
+    throughput REAL, mean_power_w REAL, energy_j REAL, efficiency REAL, energy_sensor TEXT,
+    enforced_limit_w REAL,
+    output_tail TEXT
+  );
+  CREATE INDEX runs_sweep ON runs(sweep_id, run_order);
+  CREATE TABLE run_devices (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    device_id INTEGER NOT NULL REFERENCES devices(id),
+    energy_j REAL, mean_power_w REAL, energy_sensor TEXT, enforced_limit_w REAL,
+    PRIMARY KEY (run_id, device_id)
+  );
+  CREATE TABLE samples (
+    id INTEGER PRIMARY KEY,
+    sweep_id INTEGER REFERENCES sweeps(id) ON DELETE CASCADE,
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    dataset_id INTEGER REFERENCES datasets(id) ON DELETE CASCADE,
+    device_id INTEGER NOT NULL REFERENCES devices(id),
+    t REAL NOT NULL,
+    power_w REAL, power_kind TEXT NOT NULL, power_avg_w REAL, energy_mj REAL,
+    sm_clock_mhz REAL, mem_clock_mhz REAL, temp_c REAL, util_gpu REAL, util_mem REAL, mem_used_mb REAL,
+    limit_w REAL, throttle_reasons INTEGER
+  );
+  CREATE INDEX samples_device_t ON samples(device_id, t);
+  CREATE INDEX samples_run ON samples(run_id, device_id, t);
+  CREATE INDEX samples_sweep ON samples(sweep_id);
+  CREATE TABLE metrics (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    dataset_id INTEGER REFERENCES datasets(id) ON DELETE CASCADE,
+    t REAL NOT NULL,
+    name TEXT NOT NULL,
+    value REAL NOT NULL
+  );
+  CREATE INDEX metrics_run ON metrics(run_id, name, t);
+  CREATE TABLE cap_journal (
+    id INTEGER PRIMARY KEY,
+    sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL,
+    device_key TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    backend_opts TEXT NOT NULL DEFAULT '{}',
+    idx INTEGER NOT NULL,
+    device_name TEXT NOT NULL,
+    before_w REAL NOT NULL,
+    journalled_at REAL NOT NULL,
+    restored_at REAL,
+    restored_w REAL,
+    error TEXT
+  );
+  CREATE INDEX cap_journal_open ON cap_journal(restored_at);
+  `,
+];

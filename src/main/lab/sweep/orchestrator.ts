@@ -1,0 +1,317 @@
+import type { Db } from '../store/db';
+import { upsertDevice } from '../store/devices';
+import { insertMetrics, insertSamples, samplesInRange } from '../store/samples';
+import { createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import type { GpuBackend } from '../gpu/backend';
+import { Sampler } from '../gpu/sampler';
+import { PtyRun } from '../runner/pty-run';
+import { RunWindow } from './run-window';
+import { journalLimits, restoreJournal, setAndVerify, type BackendOpener } from './cap-guard';
+import { scheduleRuns } from '../../../core/schedule';
+import { windowEnergy } from '../../../core/analysis/energy';
+import { parseProtocolLine, type ProtocolEvent } from '../../../shared/protocol';
+import type { DeviceInfo, Sample } from '../../../shared/device';
+import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
+import type { EventName, EventPayload } from '../../../shared/api';
+import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
+
+export interface WorkloadCommand {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export interface SweepDeps {
+  db: Db;
+  host: string;
+  backend: GpuBackend;
+  /** Options that reopen this backend later (journal restore after a crash). */
+  backendOpts: Record<string, unknown>;
+  /** Backend seconds per wall second (the simulated speed-up; 1 for real devices). */
+  timeScale: number;
+  devices: DeviceInfo[];
+  workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => WorkloadCommand;
+  openBackend: BackendOpener;
+  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+}
+
+interface RunOutcome {
+  status: RunStatus;
+  update: RunUpdate;
+}
+
+const FLUSH_MS = 250;
+const MAX_INVALID_LINES = 50;
+
+/** Runs one sweep: journal limits, then per run set cap, run the workload in a pty, measure, cool down; restore. */
+export class SweepOrchestrator {
+  readonly sweepId: number;
+  readonly runIds: number[];
+  readonly done: Promise<SweepStatus>;
+  private readonly planned: PlannedRun[];
+  private cancelled = false;
+  private current: PtyRun | null = null;
+  private currentRunId: number | null = null;
+  private buffer: Sample[] = [];
+  private deviceIds = new Map<string, number>();
+  private wake: (() => void) | null = null;
+  private runsDone = 0;
+
+  constructor(
+    private readonly deps: SweepDeps,
+    private readonly plan: Plan,
+  ) {
+    this.planned = scheduleRuns(plan);
+    for (const d of deps.devices) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
+    const created = createSweep(
+      deps.db,
+      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated },
+      this.planned,
+    );
+    this.sweepId = created.sweepId;
+    this.runIds = created.runIds;
+    this.done = this.execute();
+  }
+
+  /** Stops the current workload and every later run; limits are restored before `done` resolves. */
+  cancel(): void {
+    this.cancelled = true;
+    this.wake?.();
+    void this.current?.kill();
+  }
+
+  private get indexes(): number[] {
+    return this.deps.devices.map((d) => d.index);
+  }
+
+  private progress(runIndex: number | null, phase: EventPayload<'sweep.progress'>['phase'], within = 0): void {
+    const r = runIndex === null ? null : this.planned[runIndex]!;
+    this.deps.emit('sweep.progress', {
+      sweep_id: this.sweepId,
+      run_id: runIndex === null ? null : this.runIds[runIndex]!,
+      runs_done: this.runsDone,
+      run_count: this.planned.length,
+      workload: r?.workload ?? null,
+      cap_w: r?.cap_w ?? null,
+      repetition: r?.repetition ?? null,
+      phase,
+      fraction: Math.min(1, (this.runsDone + within) / this.planned.length),
+    });
+  }
+
+  private flush(): void {
+    if (this.buffer.length === 0) return;
+    const samples = this.buffer;
+    this.buffer = [];
+    insertSamples(this.deps.db, { sweepId: this.sweepId, runId: this.currentRunId }, this.deviceIds, samples);
+    this.deps.emit('samples', { sweep_id: this.sweepId, run_id: this.currentRunId, samples });
+  }
+
+  /** Waits in backend time; wakes early on cancel. */
+  private sleep(backendSeconds: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, (backendSeconds * 1000) / this.deps.timeScale);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  private async execute(): Promise<SweepStatus> {
+    const { db, backend, emit } = this.deps;
+    emit('sweep.started', { sweep_id: this.sweepId, run_count: this.planned.length, simulated: backend.simulated });
+    const sampler = new Sampler({
+      backend,
+      indexes: this.indexes,
+      intervalMs: this.plan.sample_interval_ms,
+      timeScale: this.deps.timeScale,
+      onSamples: (s) => this.buffer.push(...s),
+    });
+    const flusher = setInterval(() => this.flush(), FLUSH_MS);
+    let status: SweepStatus = 'done';
+    let error: string | null = null;
+    let restored: CapRestore[] = [];
+    try {
+      if (!this.plan.observe_only) await journalLimits(db, this.deps.host, this.sweepId, backend, this.deps.devices, this.deps.backendOpts);
+      sampler.start();
+      for (let i = 0; i < this.planned.length && !this.cancelled; i++) {
+        const outcome = await this.runOne(i);
+        this.runsDone++;
+        const run = getRun(db, this.runIds[i]!)!;
+        emit('run.finished', { sweep_id: this.sweepId, run, status: outcome.status });
+        if (outcome.status === 'failed' && this.plan.on_failure === 'stop') {
+          status = 'failed';
+          error = `run ${i + 1} (${run.workload} at ${run.cap_w} W) failed: ${run.error ?? 'unknown'}; the plan says on_failure: stop`;
+          break;
+        }
+        if (!this.cancelled && this.plan.cooldown_s > 0 && i < this.planned.length - 1) {
+          this.progress(i, 'cooldown', 0.99);
+          await this.sleep(this.plan.cooldown_s);
+        }
+      }
+      if (this.cancelled) status = 'cancelled';
+    } catch (e) {
+      status = 'failed';
+      error = (e as Error).message;
+    } finally {
+      sampler.stop();
+      clearInterval(flusher);
+      this.currentRunId = null;
+      this.flush();
+      for (const id of this.runIds) {
+        const r = getRun(db, id);
+        if (r && (r.status === 'pending' || r.status === 'running')) setRunStatus(db, id, 'cancelled');
+      }
+      if (!this.plan.observe_only) {
+        restored = await restoreJournal(db, this.deps.host, this.deps.openBackend);
+        const failed = restored.filter((r) => !r.ok);
+        if (failed.length) error = [error, ...failed.map((f) => `could not restore ${f.device_name} to ${f.before_w} W: ${f.error}`)].filter(Boolean).join('; ');
+      }
+      finishSweep(db, this.sweepId, status, error);
+      emit('sweep.finished', { sweep_id: this.sweepId, status, error, restored });
+    }
+    return status;
+  }
+
+  private async runOne(i: number): Promise<RunOutcome> {
+    const { db, backend } = this.deps;
+    const planned = this.planned[i]!;
+    const runId = this.runIds[i]!;
+    let outcome: RunOutcome;
+    try {
+      this.progress(i, 'setting-cap');
+      if (!this.plan.observe_only) for (const idx of this.indexes) await setAndVerify(backend, idx, planned.cap_w);
+      outcome = await this.measure(i);
+    } catch (e) {
+      outcome = { status: 'failed', update: { error: (e as Error).message } };
+    }
+    if (outcome.status === 'failed' && this.cancelled) outcome = { status: 'cancelled', update: { ...outcome.update, error: 'cancelled' } };
+    updateRun(db, runId, { ...outcome.update, status: outcome.status });
+    return outcome;
+  }
+
+  private async measure(i: number): Promise<RunOutcome> {
+    const { db, backend, timeScale } = this.deps;
+    const planned = this.planned[i]!;
+    const runId = this.runIds[i]!;
+    const ref = this.plan.workloads.find((w) => w.id === planned.workload)!;
+    const enforced = await backend.getPowerLimit(this.indexes[0]!);
+    const startT = backend.now();
+    this.currentRunId = runId;
+    updateRun(db, runId, { status: 'running', started_at: startT, enforced_limit_w: enforced });
+    const window = new RunWindow(startT, this.plan.warmup, this.plan.window);
+    const cmd = this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
+    const energyAt = new Map<string, { start: number | null; end: number | null }>();
+    let gpus = this.indexes.length;
+    let units: string | null = null;
+    let lastProgress = startT;
+    let invalid = 0;
+    let errorEvent: Extract<ProtocolEvent, { ev: 'error' }> | null = null;
+    let failure: string | null = null;
+    const metrics: { t: number; name: string; value: number }[] = [];
+    const readCounters = async (edge: 'start' | 'end') => {
+      for (const d of this.deps.devices) {
+        const e = energyAt.get(d.id) ?? { start: null, end: null };
+        e[edge] = await backend.readEnergyMj(d.index);
+        energyAt.set(d.id, e);
+      }
+    };
+    let boundary: Promise<void> = Promise.resolve();
+    const run = new PtyRun({
+      argv: cmd.argv,
+      env: cmd.env,
+      onData: (data) => this.deps.emit('pty.data', { sweep_id: this.sweepId, run_id: runId, data }),
+      onLine: (line) => {
+        const parsed = parseProtocolLine(line);
+        if (parsed.kind === 'invalid' && ++invalid > MAX_INVALID_LINES && !failure) {
+          failure = `the workload printed ${invalid} malformed @caplab lines (last: ${parsed.error})`;
+          void run.kill();
+        }
+        if (parsed.kind !== 'event') return;
+        const ev = parsed.event;
+        if (ev.ev === 'start') {
+          units = ev.units;
+          gpus = ev.gpus;
+        } else if (ev.ev === 'error') errorEvent = ev;
+        else if (ev.ev === 'metric') metrics.push({ t: ev.t, name: ev.name, value: ev.value });
+        else if (ev.ev === 'step') {
+          lastProgress = backend.now();
+          const rate = ev.units / ev.dt / gpus;
+          metrics.push({ t: ev.t, name: 'units', value: ev.units }, { t: ev.t, name: 'rate', value: rate });
+          this.deps.emit('throughput', { sweep_id: this.sweepId, run_id: runId, t: ev.t, rate });
+          const crossed = window.step(ev);
+          if (crossed === 'measure-start') {
+            boundary = boundary.then(() => readCounters('start'));
+            this.progress(i, 'measure', 0.3);
+          } else if (crossed === 'measure-end') {
+            boundary = boundary.then(() => readCounters('end'));
+            void run.kill();
+          }
+        }
+      },
+    });
+    this.current = run;
+    this.progress(i, 'warmup', 0.05);
+    const watchdog = setInterval(() => {
+      const now = backend.now();
+      if (failure) return;
+      if (now - lastProgress > this.plan.hang_timeout_s) failure = `hung: no progress for ${this.plan.hang_timeout_s} s`;
+      else if (now - startT > this.plan.run_timeout_s) failure = `timed out after ${this.plan.run_timeout_s} s`;
+      if (failure) void run.kill();
+    }, Math.max(50, Math.min(1000, 1000 / timeScale)));
+    const exit = await run.exited;
+    clearInterval(watchdog);
+    this.current = null;
+    await boundary;
+    this.currentRunId = null;
+    this.flush();
+    insertMetrics(db, runId, metrics);
+    const endT = backend.now();
+    const tail = run.outputTail(40);
+    const base: RunUpdate = { ended_at: endT, exit_code: exit.exitCode, units, output_tail: run.outputTail(), warmup_end: window.warmupEnd, measure_start: window.warmupEnd };
+    if (window.phase !== 'complete') {
+      const ee = errorEvent as Extract<ProtocolEvent, { ev: 'error' }> | null;
+      const reason =
+        failure ??
+        (ee ? `${ee.kind === 'oom' ? 'out of memory' : 'workload error'}: ${ee.message}` : /out of memory/i.test(tail) ? 'out of memory' : null) ??
+        `the workload exited with code ${exit.exitCode}${exit.signal ? ` (signal ${exit.signal})` : ''} before the measurement window was complete`;
+      return { status: 'failed', update: { ...base, error: `${reason}\n--- last output ---\n${run.outputTail(15)}` } };
+    }
+    return { status: 'done', update: { ...base, ...this.summarise(runId, window, energyAt, gpus) } };
+  }
+
+  private summarise(
+    runId: number,
+    window: RunWindow,
+    energyAt: Map<string, { start: number | null; end: number | null }>,
+    gpus: number,
+  ): RunUpdate {
+    const from = window.warmupEnd!;
+    const to = window.measureEnd!;
+    const seconds = to - from;
+    let energy = 0;
+    const sensors = new Set<string>();
+    for (const d of this.deps.devices) {
+      const deviceId = this.deviceIds.get(d.id)!;
+      const counters = energyAt.get(d.id);
+      const e = windowEnergy(samplesInRange(this.deps.db, deviceId, from - 2, to + 2), from, to, counters);
+      recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
+      if (e.energy_j !== null) energy += e.energy_j;
+      sensors.add(e.sensor);
+    }
+    const rate = window.rate();
+    const nodeEnergy = energy + this.plan.overhead_w * seconds;
+    return {
+      measure_end: to,
+      throughput: rate === null ? null : rate / gpus,
+      mean_power_w: energy / seconds / this.deps.devices.length,
+      energy_j: energy,
+      efficiency: nodeEnergy > 0 ? window.unitsInWindow / nodeEnergy : null,
+      energy_sensor: [...sensors].join('+'),
+    };
+  }
+}

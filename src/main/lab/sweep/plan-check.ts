@@ -1,0 +1,32 @@
+import { planCaps, type Plan } from '../../../shared/plan';
+import type { DeviceInfo } from '../../../shared/device';
+import { PlanError } from './plan-file';
+
+/**
+ * Checks a plan against the devices and workloads that exist, before anything runs or is written.
+ * Returns the plan's devices. Every problem is listed, each naming the field it concerns.
+ */
+export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>): DeviceInfo[] {
+  const errors: string[] = [];
+  const chosen: DeviceInfo[] = [];
+  const gpus = devices.filter((d) => d.kind === 'gpu');
+  plan.devices.forEach((index, i) => {
+    const d = gpus.find((g) => g.index === index);
+    if (!d) errors.push(`devices.${i}: no GPU with index ${index} (available: ${gpus.map((g) => g.index).join(', ') || 'none'})`);
+    else chosen.push(d);
+  });
+  plan.workloads.forEach((w, i) => {
+    if (!workloads.has(w.id)) errors.push(`workloads.${i}.id: unknown workload "${w.id}" (known: ${[...workloads].sort().join(', ')})`);
+  });
+  if (!plan.observe_only) {
+    for (const cap of planCaps(plan.caps)) {
+      for (const d of chosen) {
+        const { min_limit_w: min, max_limit_w: max } = d;
+        if (min === null || max === null) errors.push(`caps: ${d.name} (#${d.index}) reports no limit range, so caps cannot be set; use observe_only`);
+        else if (cap < min || cap > max) errors.push(`caps: ${cap} W is outside the allowed range of ${d.name} (#${d.index}): ${min}-${max} W`);
+      }
+    }
+  }
+  if (errors.length) throw new PlanError(`invalid plan:\n  ${[...new Set(errors)].join('\n  ')}`, [...new Set(errors)]);
+  return chosen;
+}
