@@ -205,7 +205,8 @@ export class SweepOrchestrator {
     updateRun(db, runId, { status: 'running', started_at: startT, enforced_limit_w: enforced });
     const window = new RunWindow(startT, this.plan.warmup, this.plan.window);
     const cmd = this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
-    const energyAt = new Map<string, { start: number | null; end: number | null }>();
+    /** Energy-counter readings taken at the window edges (exact boundaries; NVML's counter is too slow for every tick). */
+    const edgeReadings = new Map<string, { t: number; energy_mj: number }[]>();
     let gpus = this.indexes.length;
     let units: string | null = null;
     let lastProgress = startT;
@@ -213,11 +214,10 @@ export class SweepOrchestrator {
     let errorEvent: Extract<ProtocolEvent, { ev: 'error' }> | null = null;
     let failure: string | null = null;
     const metrics: { t: number; name: string; value: number }[] = [];
-    const readCounters = async (edge: 'start' | 'end') => {
+    const readCounters = async () => {
       for (const d of this.deps.devices) {
-        const e = energyAt.get(d.id) ?? { start: null, end: null };
-        e[edge] = await backend.readEnergyMj(d.index);
-        energyAt.set(d.id, e);
+        const energy_mj = await backend.readEnergyMj(d.index);
+        if (energy_mj !== null) edgeReadings.set(d.id, [...(edgeReadings.get(d.id) ?? []), { t: backend.now(), energy_mj }]);
       }
     };
     let boundary: Promise<void> = Promise.resolve();
@@ -245,10 +245,10 @@ export class SweepOrchestrator {
           this.deps.emit('throughput', { sweep_id: this.sweepId, run_id: runId, t: ev.t, rate });
           const crossed = window.step(ev);
           if (crossed === 'measure-start') {
-            boundary = boundary.then(() => readCounters('start'));
+            boundary = boundary.then(readCounters);
             this.progress(i, 'measure', 0.3);
           } else if (crossed === 'measure-end') {
-            boundary = boundary.then(() => readCounters('end'));
+            boundary = boundary.then(readCounters);
             void run.kill();
           }
         }
@@ -281,36 +281,36 @@ export class SweepOrchestrator {
         `the workload exited with code ${exit.exitCode}${exit.signal ? ` (signal ${exit.signal})` : ''} before the measurement window was complete`;
       return { status: 'failed', update: { ...base, error: `${reason}\n--- last output ---\n${run.outputTail(15)}` } };
     }
-    return { status: 'done', update: { ...base, ...this.summarise(runId, window, energyAt, gpus) } };
+    return { status: 'done', update: { ...base, ...this.summarise(runId, window, edgeReadings, gpus) } };
   }
 
   private summarise(
     runId: number,
     window: RunWindow,
-    energyAt: Map<string, { start: number | null; end: number | null }>,
+    edgeReadings: Map<string, { t: number; energy_mj: number }[]>,
     gpus: number,
   ): RunUpdate {
     const from = window.warmupEnd!;
     const to = window.measureEnd!;
     const seconds = to - from;
-    let energy = 0;
+    let energy: number | null = 0;
     const sensors = new Set<string>();
     for (const d of this.deps.devices) {
       const deviceId = this.deviceIds.get(d.id)!;
-      const counters = energyAt.get(d.id);
-      const e = windowEnergy(samplesInRange(this.deps.db, deviceId, from - 2, to + 2), from, to, counters);
+      const samples = [...samplesInRange(this.deps.db, deviceId, from - 2, to + 2), ...(edgeReadings.get(d.id) ?? [])].sort((a, b) => a.t - b.t);
+      const e = windowEnergy(samples, { start: from, end: to }, { device_id: d.id });
       recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
-      if (e.energy_j !== null) energy += e.energy_j;
-      sensors.add(e.sensor);
+      energy = energy === null || e.energy_j === null ? null : energy + e.energy_j;
+      sensors.add(e.sensor ?? `none (${e.reason ?? 'no readings'})`);
     }
     const rate = window.rate();
-    const nodeEnergy = energy + this.plan.overhead_w * seconds;
+    const nodeEnergy = energy === null ? null : energy + this.plan.overhead_w * seconds;
     return {
       measure_end: to,
       throughput: rate === null ? null : rate / gpus,
-      mean_power_w: energy / seconds / this.deps.devices.length,
+      mean_power_w: energy === null ? null : energy / seconds / this.deps.devices.length,
       energy_j: energy,
-      efficiency: nodeEnergy > 0 ? window.unitsInWindow / nodeEnergy : null,
+      efficiency: nodeEnergy !== null && nodeEnergy > 0 ? window.unitsInWindow / nodeEnergy : null,
       energy_sensor: [...sensors].join('+'),
     };
   }

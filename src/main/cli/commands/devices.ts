@@ -1,0 +1,42 @@
+import { openLabBackend } from '../../lab/gpu/lab-backend';
+import { printJson, type CliCommand } from '../command';
+import { backendOpt, backendOption, jsonOption } from '../open-engine';
+import { fixed, table } from '../format';
+
+export const devicesCommand: CliCommand = {
+  name: 'devices',
+  summary: 'List GPUs (and CPU packages) with their power limits and sensor facts',
+  usage: 'devices [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--json]',
+  options: { ...backendOption, ...jsonOption },
+  async run(args, io) {
+    const lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });
+    try {
+      const devices = await lab.backend.listDevices();
+      io.stderr.write(`caplab: backend ${lab.backend.name}: ${lab.reason}\n`);
+      if (args.values.json) {
+        printJson(io, devices);
+        return 0;
+      }
+      io.stdout.write(
+        table(
+          ['#', 'name', 'kind', 'limit W', 'min W', 'max W', 'default W', 'power sensor', 'energy counter', 'update ms'],
+          devices.map((d) => [
+            d.index,
+            d.simulated ? `${d.name} [simulated]` : d.name,
+            d.kind,
+            fixed(d.limit_w, 0),
+            fixed(d.min_limit_w, 0),
+            fixed(d.max_limit_w, 0),
+            fixed(d.default_limit_w, 0),
+            d.sensors.power_kinds.join('/') || null,
+            d.sensors.energy_counter ? d.sensors.energy_counter_check : 'absent',
+            fixed(d.sensors.update_period_ms, 0),
+          ]),
+        ) + '\n',
+      );
+      return 0;
+    } finally {
+      await lab.backend.close();
+    }
+  },
+};

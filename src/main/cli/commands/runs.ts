@@ -1,0 +1,35 @@
+import { numberOpt, printJson, type CliCommand } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
+import { fixed, table } from '../format';
+
+export const runsCommand: CliCommand = {
+  name: 'runs',
+  summary: 'List recorded sweeps and their runs',
+  usage: 'runs [--sweep ID] [--db FILE] [--json]',
+  options: { ...dbOption, ...jsonOption, sweep: { type: 'string' } },
+  async run(args, io) {
+    const engine = await openEngine(args, io);
+    try {
+      const only = numberOpt(args, 'sweep');
+      const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
+      const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs })));
+      if (args.values.json) {
+        printJson(io, detailed);
+        return 0;
+      }
+      if (detailed.length === 0) io.stdout.write('no sweeps recorded yet\n');
+      for (const s of detailed) {
+        io.stdout.write(`sweep ${s.id} "${s.name}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
+        io.stdout.write(
+          table(
+            ['run', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+            s.runs.map((r) => [r.id, r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
+          ) + '\n\n',
+        );
+      }
+      return 0;
+    } finally {
+      await engine.close();
+    }
+  },
+};

@@ -1,0 +1,114 @@
+import { readPlanFile, PlanError } from '../../lab/sweep/plan-file';
+import { CliError, printJson, type CliCommand, type CliIO } from '../command';
+import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
+import { fixed, progressBar, table } from '../format';
+import type { EventName, EventPayload } from '../../../shared/api';
+import type { RunRecord } from '../../../shared/records';
+
+/** The per-run JSON entry of `caplab sweep --json`: a public scripting interface (add fields, never rename). */
+function runJson(r: RunRecord) {
+  return {
+    run_id: r.id,
+    workload: r.workload,
+    cap_w: r.cap_w,
+    repetition: r.repetition,
+    order: r.order,
+    status: r.status,
+    error: r.error,
+    units: r.units,
+    throughput: r.throughput,
+    mean_power_w: r.mean_power_w,
+    energy_j: r.energy_j,
+    efficiency: r.efficiency,
+    energy_sensor: r.energy_sensor,
+    enforced_limit_w: r.enforced_limit_w,
+    measure_start: r.measure_start,
+    measure_end: r.measure_end,
+  };
+}
+
+function progressPrinter(io: CliIO) {
+  const tty = io.stderr.isTTY === true;
+  let lastDraw = 0;
+  return <E extends EventName>(name: E, payload: EventPayload<E>) => {
+    if (name === 'sweep.progress') {
+      const p = payload as EventPayload<'sweep.progress'>;
+      if (!tty || Date.now() - lastDraw < 100) return;
+      lastDraw = Date.now();
+      const label = p.workload ? `run ${Math.min(p.runs_done + 1, p.run_count)}/${p.run_count} ${p.workload} @ ${p.cap_w} W rep ${p.repetition}: ${p.phase}` : '';
+      const width = Math.max(10, Math.min(40, (io.stderr.columns ?? 80) - label.length - 10));
+      io.stderr.write(`\r\x1b[2K${progressBar(p.fraction, width, label)}`);
+    } else if (name === 'run.finished') {
+      const { run } = payload as EventPayload<'run.finished'>;
+      const line =
+        run.status === 'done'
+          ? `${run.workload} @ ${run.cap_w} W rep ${run.repetition}: ${fixed(run.throughput, 2)} ${run.units ?? 'units'}/s per GPU, ${fixed(run.mean_power_w, 1)} W, ${fixed(run.efficiency, 4)} units/J`
+          : `${run.workload} @ ${run.cap_w} W rep ${run.repetition}: ${run.status}${run.error ? ` — ${run.error.split('\n')[0]}` : ''}`;
+      io.stderr.write(`${tty ? '\r\x1b[2K' : ''}${line}\n`);
+    }
+  };
+}
+
+export const sweepCommand: CliCommand = {
+  name: 'sweep',
+  summary: 'Run a power-cap sweep from a plan file (workloads x caps x repetitions)',
+  usage: 'sweep PLAN.yaml [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--json]',
+  options: { ...backendOption, ...dbOption, ...jsonOption },
+  async run(args, io) {
+    const file = args.positionals[0];
+    if (!file) throw new CliError('give a plan file: caplab sweep PLAN.yaml');
+    let plan;
+    try {
+      plan = readPlanFile(file);
+    } catch (e) {
+      if (e instanceof PlanError) throw new CliError(e.message);
+      throw e;
+    }
+    const engine = await openEngine(args, io);
+    const unsubscribe = engine.subscribe(progressPrinter(io) as (n: EventName, p: unknown) => void);
+    let signalled: NodeJS.Signals | null = null;
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (signalled) return;
+      signalled = sig;
+      io.stderr.write(`\ncaplab: ${sig}: cancelling the sweep and restoring power limits…\n`);
+      void engine.cancelAll();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      let sweep;
+      try {
+        sweep = await engine.beginSweep(plan);
+      } catch (e) {
+        if (e instanceof PlanError) throw new CliError(`${file}: ${e.message}`);
+        throw e;
+      }
+      let restored: EventPayload<'sweep.finished'>['restored'] = [];
+      engine.subscribe((name, payload) => {
+        if (name === 'sweep.finished') restored = (payload as EventPayload<'sweep.finished'>).restored;
+      });
+      const status = await sweep.done;
+      const { sweep: record, runs } = await engine.getSweep({ sweep_id: sweep.sweepId });
+      for (const line of describeRestores(restored)) io.stderr.write(`caplab: ${line}\n`);
+      if (args.values.json) {
+        printJson(io, { sweep_id: record.id, name: record.name, status, simulated: record.simulated, backend: record.backend, error: record.error, restored, runs: runs.map(runJson) });
+      } else {
+        io.stdout.write(
+          `sweep ${record.id} "${record.name}": ${status}${record.simulated ? ' [simulated]' : ''}${record.error ? ` — ${record.error}` : ''}\n` +
+            table(
+              ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+              runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
+            ) +
+            '\n',
+        );
+      }
+      if (signalled) return signalled === 'SIGINT' ? 130 : 143;
+      return status === 'done' ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      unsubscribe();
+      await engine.close();
+    }
+  },
+};

@@ -1,0 +1,40 @@
+import { Engine } from '../lab/engine';
+import { dbPath } from '../lab/paths';
+import { StoreError } from '../lab/store/db';
+import { BackendChoice } from '../../shared/device';
+import { CliError, stringOpt, type CliArgs, type CliIO } from './command';
+import type { CapRestore } from '../../shared/records';
+
+export const dbOption = { db: { type: 'string' } } as const;
+export const backendOption = { backend: { type: 'string' } } as const;
+export const jsonOption = { json: { type: 'boolean' } } as const;
+
+export function backendOpt(args: CliArgs): BackendChoice | undefined {
+  const v = stringOpt(args, 'backend');
+  if (v === undefined) return undefined;
+  const r = BackendChoice.safeParse(v);
+  if (!r.success) throw new CliError(`--backend must be one of ${BackendChoice.options.join(', ')}; got "${v}"`);
+  return r.data;
+}
+
+export function describeRestores(restored: readonly CapRestore[]): string[] {
+  return restored.map((r) =>
+    r.ok
+      ? `restored ${r.device_name} (${r.device_id}) to ${r.before_w} W (was ${r.was_w ?? '?'} W)`
+      : `FAILED to restore ${r.device_name} (${r.device_id}) to ${r.before_w} W: ${r.error}`,
+  );
+}
+
+/** Opens the engine on --db / CAPLAB_DB / the default database; limits left by a killed sweep are restored first. */
+export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean } = {}): Promise<Engine> {
+  const file = dbPath(stringOpt(args, 'db'), io.env);
+  let engine: Engine;
+  try {
+    engine = await Engine.open({ dbPath: file, backend: backendOpt(args), env: io.env, restoreOnOpen: opts.restoreOnOpen ?? true });
+  } catch (e) {
+    if (e instanceof StoreError) throw new CliError(e.message);
+    throw e;
+  }
+  for (const line of describeRestores(engine.restoredAtOpen)) io.stderr.write(`caplab: a previous sweep was interrupted; ${line}\n`);
+  return engine;
+}

@@ -1,0 +1,214 @@
+import { hostname } from 'node:os';
+import { openDb, type Db } from './store/db';
+import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep } from './store/sweeps';
+import { devicesOfRun, getDevice } from './store/devices';
+import { metricsOfRun, samplesOfRun } from './store/samples';
+import { restoreJournal } from './sweep/cap-guard';
+import { SweepOrchestrator } from './sweep/orchestrator';
+import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { validatePlanAgainstDevices } from './sweep/plan-check';
+import { openLabBackend, reopenBackend, type LabBackend } from './gpu/lab-backend';
+import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
+import { isAlive } from './runner/process-tree';
+import { VERSION } from './version';
+import { decimateMinMax } from '../../core/decimate';
+import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
+import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
+import type { BackendChoice } from '../../shared/device';
+import type { SweepStatus } from '../../shared/records';
+
+export interface EngineOptions {
+  dbPath: string;
+  /** Overrides the backend a plan names (the CLI's --backend). */
+  backend?: BackendChoice;
+  env?: NodeJS.ProcessEnv;
+  /** Restore limits left changed by a killed sweep when the engine opens (default true). */
+  restoreOnOpen?: boolean;
+}
+
+type Listener = (name: EventName, payload: unknown) => void;
+
+/** The engine behind every face: the contract's methods over one lab database. Plain Node, no Electron. */
+export class Engine implements LabApi {
+  readonly host = hostname();
+  private listeners = new Set<Listener>();
+  private active = new Map<number, SweepOrchestrator>();
+  /** What `open` restored from an earlier, killed sweep. */
+  restoredAtOpen: MethodOutput<'restoreCaps'> = [];
+
+  private constructor(
+    readonly db: Db,
+    private readonly opts: EngineOptions,
+  ) {}
+
+  static async open(opts: EngineOptions): Promise<Engine> {
+    const engine = new Engine(openDb(opts.dbPath), opts);
+    markInterruptedSweeps(engine.db, isAlive);
+    if (opts.restoreOnOpen ?? true) engine.restoredAtOpen = await engine.restoreCaps({});
+    return engine;
+  }
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.opts.env ?? process.env;
+  }
+
+  subscribe(cb: Listener): () => void {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+
+  private emit<E extends EventName>(name: E, payload: EventPayload<E>): void {
+    for (const l of this.listeners) {
+      try {
+        l(name, payload);
+      } catch {
+        // A listener's failure must not stop a sweep.
+      }
+    }
+  }
+
+  async health(): Promise<MethodOutput<'health'>> {
+    return { ok: true, version: VERSION, backend: this.opts.backend ?? 'auto' };
+  }
+
+  async listDevices(input: MethodInput<'listDevices'>): Promise<MethodOutput<'listDevices'>> {
+    const lab = await openLabBackend(input.backend ?? this.opts.backend ?? 'auto', { env: this.env });
+    try {
+      return { backend: lab.backend.name, reason: lab.reason, devices: await lab.backend.listDevices() };
+    } finally {
+      await lab.backend.close();
+    }
+  }
+
+  async validatePlan(input: MethodInput<'validatePlan'>): Promise<MethodOutput<'validatePlan'>> {
+    try {
+      const plan = parsePlan(input.plan);
+      const lab = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
+      try {
+        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend));
+      } finally {
+        await lab.backend.close();
+      }
+      return { ok: true, errors: [], plan, run_count: scheduleRuns(plan).length, estimate_s: estimatePlanSeconds(plan) / lab.timeScale };
+    } catch (e) {
+      if (e instanceof PlanError) return { ok: false, errors: e.errors, plan: null, run_count: 0, estimate_s: null };
+      throw e;
+    }
+  }
+
+  async planToYaml(input: MethodInput<'planToYaml'>): Promise<MethodOutput<'planToYaml'>> {
+    return { yaml: planToYaml(parsePlan(input.plan)) };
+  }
+
+  async planFromYaml(input: MethodInput<'planFromYaml'>): Promise<MethodOutput<'planFromYaml'>> {
+    try {
+      return { ok: true, errors: [], plan: planFromYaml(input.yaml) };
+    } catch (e) {
+      if (e instanceof PlanError) return { ok: false, errors: e.errors, plan: null };
+      throw e;
+    }
+  }
+
+  /** Validates everything first (nothing is written for a bad plan), then starts the sweep in the background. */
+  async startSweep(input: MethodInput<'startSweep'>): Promise<MethodOutput<'startSweep'>> {
+    return { sweep_id: (await this.beginSweep(input.plan)).sweepId };
+  }
+
+  /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
+  async beginSweep(planValue: unknown): Promise<SweepOrchestrator> {
+    const plan = parsePlan(planValue);
+    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
+    try {
+      const all = await lab.backend.listDevices();
+      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend));
+      const sweep = new SweepOrchestrator(
+        {
+          db: this.db,
+          host: this.host,
+          backend: lab.backend,
+          backendOpts: lab.reopenOpts,
+          timeScale: lab.timeScale,
+          devices,
+          workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
+          openBackend: (name, o) => reopenBackend(name, o, this.env),
+          emit: (name, payload) => this.emit(name, payload),
+        },
+        plan,
+      );
+      this.active.set(sweep.sweepId, sweep);
+      void sweep.done.finally(() => {
+        this.active.delete(sweep.sweepId);
+        void lab.backend.close();
+      });
+      return sweep;
+    } catch (e) {
+      await lab.backend.close();
+      throw e;
+    }
+  }
+
+  async cancelSweep(input: MethodInput<'cancelSweep'>): Promise<MethodOutput<'cancelSweep'>> {
+    const sweep = this.active.get(input.sweep_id);
+    if (!sweep) return { cancelled: false };
+    sweep.cancel();
+    await sweep.done;
+    return { cancelled: true };
+  }
+
+  /** Cancels every running sweep and waits until their limits are restored (SIGINT/SIGTERM, app quit). */
+  async cancelAll(): Promise<SweepStatus[]> {
+    const sweeps = [...this.active.values()];
+    for (const s of sweeps) s.cancel();
+    return Promise.all(sweeps.map((s) => s.done));
+  }
+
+  async listSweeps(input: MethodInput<'listSweeps'>): Promise<MethodOutput<'listSweeps'>> {
+    return listSweeps(this.db, input.search);
+  }
+
+  async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
+    const sweep = getSweep(this.db, input.sweep_id);
+    if (!sweep) throw new PlanError(`no sweep ${input.sweep_id}`);
+    return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
+  }
+
+  async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
+    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    return { deleted: deleteSweep(this.db, input.sweep_id) };
+  }
+
+  async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
+    const run = getRun(this.db, input.run_id);
+    if (!run) throw new PlanError(`no run ${input.run_id}`);
+    const max = input.max_points ?? 2000;
+    const devices = devicesOfRun(this.db, input.run_id);
+    const traces = devices.map((d) => {
+      const rows = samplesOfRun(this.db, input.run_id, d.id);
+      const t = rows.map((r) => r.t);
+      const series = (pick: (r: (typeof rows)[number]) => number | null) => decimateMinMax(t, rows.map(pick), max);
+      return {
+        device_id: getDevice(this.db, d.id)!.device_key,
+        power_w: series((r) => r.power_w),
+        sm_clock_mhz: series((r) => r.sm_clock_mhz),
+        temp_c: series((r) => r.temp_c),
+        limit_w: series((r) => r.limit_w),
+      };
+    });
+    const rate = metricsOfRun(this.db, input.run_id, 'rate');
+    return { run_id: input.run_id, devices: traces, throughput: decimateMinMax(rate.map((r) => r.t), rate.map((r) => r.value), max) };
+  }
+
+  async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
+    return restoreJournal(this.db, this.host, (name, o) => reopenBackend(name, o, this.env));
+  }
+
+  async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
+    return listWorkloadSummaries();
+  }
+
+  async close(): Promise<void> {
+    await this.cancelAll();
+    this.db.close();
+  }
+}

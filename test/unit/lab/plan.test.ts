@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readPlanFile, planFromYaml, planToYaml, PlanError } from '../../../src/main/lab/sweep/plan-file';
+import { validatePlanAgainstDevices } from '../../../src/main/lab/sweep/plan-check';
+import { planCaps, Plan } from '../../../src/shared/plan';
+import { scheduleRuns, estimatePlanSeconds } from '../../../src/core/schedule';
+import type { DeviceInfo } from '../../../src/shared/device';
+import { tempDir } from '../../helpers/tmp';
+
+const h100: DeviceInfo = {
+  id: 'sim:0', index: 0, backend: 'sim', kind: 'gpu', name: 'H100 SXM (simulated)', vendor: 'sim', simulated: true,
+  uuid: null, pci_bus_id: null, driver: null, vbios: null, limit_w: 700, enforced_limit_w: 700, min_limit_w: 200, max_limit_w: 700,
+  default_limit_w: 700, sensors: { power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', update_period_ms: 100 },
+};
+const known = new Set(['vit_l_16', 'resnet50']);
+
+describe('plan files', () => {
+  it('reads the shipped demo plan: 6 caps x 2 repetitions, randomized per repetition', () => {
+    const plan = readPlanFile('resources/plans/demo-sim.yaml');
+    expect(planCaps(plan.caps)).toEqual([200, 300, 400, 500, 600, 700]);
+    const runs = scheduleRuns(plan);
+    expect(runs).toHaveLength(12);
+    for (const rep of [1, 2]) expect(runs.filter((r) => r.repetition === rep).map((r) => r.cap_w).sort()).toEqual([200, 300, 400, 500, 600, 700]);
+    expect(runs.map((r) => r.order)).toEqual([...Array(12).keys()]);
+    expect(runs.slice(0, 6).map((r) => r.cap_w)).not.toEqual([200, 300, 400, 500, 600, 700]);
+    expect(scheduleRuns(plan)).toEqual(runs);
+    expect(estimatePlanSeconds(plan) / plan.sim.speedup).toBeLessThan(60);
+  });
+
+  it('round-trips through YAML', () => {
+    const plan = readPlanFile('resources/plans/demo-sim.yaml');
+    expect(planFromYaml(planToYaml(plan))).toEqual(plan);
+  });
+
+  it('names the field of a malformed plan and the file it came from', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'bad.yaml');
+      writeFileSync(file, 'workloads: []\ncaps: {from: 700, to: 200, step: 100}\nrepetitions: 0\n');
+      const err = (() => {
+        try {
+          readPlanFile(file);
+        } catch (e) {
+          return e as PlanError;
+        }
+        throw new Error('no error');
+      })();
+      expect(err).toBeInstanceOf(PlanError);
+      expect(err.message).toContain(file);
+      expect(err.errors.join('\n')).toMatch(/workloads/);
+      expect(err.errors.join('\n')).toMatch(/repetitions/);
+      writeFileSync(file, 'caps: [200\n');
+      expect(() => readPlanFile(file)).toThrow(/not valid YAML/);
+      expect(() => readPlanFile(join(dir, 'missing.yaml'))).toThrow(/cannot read plan .*missing\.yaml: ENOENT/);
+      writeFileSync(file, 'workloads: [{id: vit_l_16}]\ncaps: [300]\nbogus_field: 1\n');
+      expect(() => readPlanFile(file)).toThrow(/bogus_field/);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('rejects caps outside the device range with the allowed range, and unknown workloads and devices', () => {
+    const plan = Plan.parse({ workloads: [{ id: 'vit_l_16' }, { id: 'nope' }], caps: [150, 300, 800], devices: [0, 3] });
+    let errors: string[] = [];
+    try {
+      validatePlanAgainstDevices(plan, [h100], known);
+    } catch (e) {
+      errors = (e as PlanError).errors;
+    }
+    expect(errors).toContain('caps: 150 W is outside the allowed range of H100 SXM (simulated) (#0): 200-700 W');
+    expect(errors).toContain('caps: 800 W is outside the allowed range of H100 SXM (simulated) (#0): 200-700 W');
+    expect(errors).toContain('workloads.1.id: unknown workload "nope" (known: resnet50, vit_l_16)');
+    expect(errors).toContain('devices.1: no GPU with index 3 (available: 0)');
+    expect(validatePlanAgainstDevices(Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [200, 700] }), [h100], known)).toEqual([h100]);
+  });
+
+  it('lets observe-only plans name any cap, since no limit is touched', () => {
+    const plan = Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [900], observe_only: true });
+    expect(validatePlanAgainstDevices(plan, [h100], known)).toEqual([h100]);
+  });
+});
