@@ -1,0 +1,161 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BackendError } from '../../../src/main/lab/gpu/backend';
+import { NvmlBackend } from '../../../src/main/lab/gpu/nvml';
+import { findOnPath } from '../../../src/main/lab/gpu/tool-exec';
+
+describe('NVML backend without NVML', () => {
+  it('fails with a clean "unavailable" BackendError when the library is missing', async () => {
+    const err = await NvmlBackend.open({ libPath: '/nonexistent/libnvidia-ml.so.1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect((err as BackendError).code).toBe('unavailable');
+    expect((err as BackendError).backend).toBe('nvml');
+    expect((err as BackendError).message).toMatch(/nvml: \/nonexistent\/libnvidia-ml\.so\.1 not found/);
+  });
+
+  it('the default library name fails the same way on a machine without the NVIDIA driver', async () => {
+    const err = await NvmlBackend.open().catch((e: unknown) => e);
+    if (!(err instanceof BackendError)) {
+      await (err as NvmlBackend).close(); // a machine with a real driver: nothing to prove here
+      return;
+    }
+    expect(err.code).toBe('unavailable');
+    expect(err.message).toContain('libnvidia-ml.so.1');
+  });
+});
+
+// A stand-in libnvidia-ml built from test/fixtures/fake-nvml/fake_nvml.c exercises the real FFI path
+// (struct layouts, out-buffers, error codes). Skipped where no C compiler exists.
+const cc = findOnPath('cc') ?? findOnPath('gcc');
+describe.skipIf(!cc)('NVML backend against a stand-in libnvidia-ml', () => {
+  let dir = '';
+  let lib = '';
+  const saved = { ...process.env };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'caplab-fake-nvml-'));
+    lib = join(dir, 'libnvidia-ml.so.1');
+    execFileSync(cc!, ['-shared', '-fPIC', '-O1', '-o', lib, join(__dirname, '../../fixtures/fake-nvml/fake_nvml.c')]);
+  });
+  afterAll(() => {
+    for (const k of ['FAKE_NVML_COUNT', 'FAKE_NVML_LOST', 'FAKE_NVML_SET_NOPERM', 'FAKE_NVML_ENFORCE_IGNORE', 'FAKE_NVML_INIT_FAIL']) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists devices with limits, identity and measured sensor facts', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, sensorCheckMs: 400 });
+    try {
+      const devs = await b.listDevices();
+      expect(devs).toHaveLength(2);
+      const d = devs[0]!;
+      expect(d).toMatchObject({
+        id: 'nvml:0',
+        backend: 'nvml',
+        kind: 'gpu',
+        name: 'Fake H200 0',
+        vendor: 'NVIDIA',
+        simulated: false,
+        uuid: 'GPU-fake-0000',
+        pci_bus_id: '00000000:01:00.0',
+        driver: '580.00.01',
+        vbios: '96.00.AF.00.01',
+        limit_w: 700,
+        enforced_limit_w: 700,
+        min_limit_w: 200,
+        max_limit_w: 700,
+        default_limit_w: 700,
+      });
+      expect(d.sensors.power_kinds).toEqual(['instant', 'average']);
+      expect(d.sensors.energy_counter).toBe(true);
+      expect(d.sensors.energy_counter_check).toBe('ok');
+      expect(d.sensors.update_period_ms).toBeGreaterThan(14);
+      expect(d.sensors.update_period_ms).toBeLessThan(30);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('samples instant power with its kind and reads the energy counter only on request', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false });
+    try {
+      const s = await b.sample([0, 1]);
+      expect(s).toHaveLength(2);
+      expect(s[0]).toMatchObject({ device_id: 'nvml:0', power_kind: 'instant', power_avg_w: 120, energy_mj: null, sm_clock_mhz: 1980, mem_clock_mhz: 3201, temp_c: 40, util_gpu: 97, util_mem: 40, mem_used_mb: 1024, limit_w: 700, throttle_reasons: 0 });
+      expect([100, 110, 120, 130, 140]).toContain(s[0]!.power_w);
+      expect(Math.abs(s[0]!.t - Date.now() / 1000)).toBeLessThan(1);
+      const e0 = await b.readEnergyMj(0);
+      await new Promise((r) => setTimeout(r, 200));
+      const e1 = await b.readEnergyMj(0);
+      expect(e1! - e0!).toBeGreaterThan(0.15 * 100_000 * 0.8); // ~120 W x 0.2 s = 24 J
+      expect(e1! - e0!).toBeLessThan(0.4 * 140_000);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('leaves a GPU lost mid-run out of samples, reports it once and keeps sampling the others', async () => {
+    const warnings: string[] = [];
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false, onWarning: (m) => warnings.push(m) });
+    try {
+      expect(await b.sample([0, 1])).toHaveLength(2);
+      process.env.FAKE_NVML_LOST = '1';
+      const s = await b.sample([0, 1]);
+      expect(s.map((x) => x.device_id)).toEqual(['nvml:0']);
+      expect(await b.sample([0, 1])).toHaveLength(1);
+      expect(warnings.filter((w) => /lost/.test(w))).toHaveLength(1);
+      expect(warnings[0]).toMatch(/GPU 1 .*lost mid-run/);
+      expect(await b.readEnergyMj(1)).toBeNull();
+      await expect(b.setPowerLimit(1, 300)).rejects.toMatchObject({ code: 'no-device' });
+    } finally {
+      delete process.env.FAKE_NVML_LOST;
+      await b.close();
+    }
+  });
+
+  it('sets a limit through NVML as root and verifies the enforced limit', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false, privilege: 'root' });
+    try {
+      const r = await b.setPowerLimitVerified(0, 450);
+      expect(r).toMatchObject({ requested_w: 450, enforced_w: 450, via: 'direct' });
+      expect(await b.getPowerLimit(0)).toBe(450);
+      expect((await b.sample([0]))[0]!.throttle_reasons).toBe(0x4);
+      await b.setPowerLimit(0, 700);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('rejects out-of-range limits before calling NVML, maps NO_PERMISSION, and fails a cap that is not enforced', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false, privilege: 'root' });
+    try {
+      await expect(b.setPowerLimit(0, 150)).rejects.toThrow(/outside the allowed range 200-700 W/);
+      await expect(b.setPowerLimit(0, 150)).rejects.toMatchObject({ code: 'out-of-range' });
+      process.env.FAKE_NVML_SET_NOPERM = '1';
+      await expect(b.setPowerLimit(0, 300)).rejects.toMatchObject({ code: 'permission' });
+      delete process.env.FAKE_NVML_SET_NOPERM;
+      process.env.FAKE_NVML_ENFORCE_IGNORE = '1';
+      await expect(b.setPowerLimit(0, 300)).rejects.toThrow(/enforces 700 W after setting 300 W/);
+    } finally {
+      delete process.env.FAKE_NVML_SET_NOPERM;
+      delete process.env.FAKE_NVML_ENFORCE_IGNORE;
+      await b.close();
+    }
+  });
+
+  it('maps init failures and zero GPUs to clear errors', async () => {
+    process.env.FAKE_NVML_INIT_FAIL = '9';
+    const e1 = await NvmlBackend.open({ libPath: lib }).catch((e: unknown) => e);
+    delete process.env.FAKE_NVML_INIT_FAIL;
+    expect(e1).toMatchObject({ code: 'unavailable' });
+    expect((e1 as Error).message).toMatch(/Driver Not Loaded/);
+    process.env.FAKE_NVML_COUNT = '0';
+    const e2 = await NvmlBackend.open({ libPath: lib }).catch((e: unknown) => e);
+    delete process.env.FAKE_NVML_COUNT;
+    expect(e2).toMatchObject({ code: 'no-device' });
+  });
+});
