@@ -1,0 +1,264 @@
+// The simulated GPU backend: devices from src/core/sim presets, limits kept in a state file across processes
+// (as a driver keeps them), load from the activity files of running simulated workloads. Every device is
+// labelled "(simulated)" and reports vendor 'sim', so simulated numbers are never mistaken for measurements.
+import { THROTTLE_SW_POWER_CAP, type DeviceInfo, type Sample } from '../../../shared/device';
+import { findPreset, type GpuPreset } from '../../../core/sim/presets';
+import { findWorkload, resolveParams } from '../../../core/sim/workloads';
+import { operatingPoint, type OperatingPoint, type SimLoad } from '../../../core/sim/model';
+import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
+import { gaussian } from '../../../core/sim/random';
+import { BackendError, type GpuBackend } from './backend';
+import { SimClock } from './sim-clock';
+import { loadOrInitState, readLiveActivities, readState, writeState, type SimActivity, type SimGpuState } from './sim-state';
+
+export interface SimBackendOptions {
+  stateDir: string;
+  /** One preset id per device. Default: the existing state file's, else CAPLAB_SIM_DEVICES, else ['h100-sxm']. */
+  presets?: string[];
+  /** Default: CAPLAB_SIM_CLOCK, else real time. */
+  clock?: SimClock;
+  /** Seed of the sensor noise. */
+  seed?: number;
+}
+
+/** NVML clocks_event_reasons bit for software thermal slowdown. */
+const THROTTLE_SW_THERMAL = 0x20;
+/** Simulated sensor refresh period: noise is drawn once per period, so re-reads within one agree. */
+const SENSOR_PERIOD_S = 0.1;
+/** Re-read the state file and activity files at most this often (real time), so sampling stays cheap. */
+const RESCAN_MS = 200;
+/** Energy integration step (simulated s); long gaps use at most MAX_SUBSTEPS steps. */
+const INTEGRATION_STEP_S = 0.1;
+const MAX_SUBSTEPS = 2000;
+
+/** A workload's load on a device, placed on real time so any clock can convert it. */
+interface DeviceLoad {
+  load: Omit<SimLoad, 'elapsed_s'>;
+  started_real: number;
+  speedup: number;
+}
+
+interface DeviceRuntime {
+  preset: GpuPreset;
+  limit_w: number;
+  energy_mj: number;
+  temp_c: number;
+  /** Simulated time up to which energy and temperature are integrated. */
+  t: number;
+}
+
+export class SimBackend implements GpuBackend {
+  readonly name = 'sim' as const;
+  readonly simulated = true;
+  private readonly dir: string;
+  private readonly clock: SimClock;
+  private readonly seed: number;
+  private devices: DeviceRuntime[] = [];
+  private loads = new Map<number, DeviceLoad>();
+  private lastScanMs = -Infinity;
+
+  constructor(opts: SimBackendOptions) {
+    this.dir = opts.stateDir;
+    this.clock = opts.clock ?? SimClock.fromEnv(process.env) ?? SimClock.realTime();
+    this.seed = opts.seed ?? 1;
+    this.adoptState(this.guard(() => loadOrInitState(this.dir, opts.presets, process.env)));
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  async listDevices(): Promise<DeviceInfo[]> {
+    this.rescan(true);
+    return this.devices.map((d, index) => ({
+      id: `sim:${index}`,
+      index,
+      backend: 'sim',
+      kind: 'gpu',
+      name: d.preset.name,
+      vendor: 'sim',
+      simulated: true,
+      uuid: `SIM-${d.preset.id}-${index}`,
+      pci_bus_id: null,
+      driver: 'caplab-sim',
+      vbios: null,
+      limit_w: d.limit_w,
+      // Like the real MI300X driver, report the limit as set even where the hardware does not enforce it:
+      // only measured power reveals that (DOMAIN.md, reviewers' objection 3).
+      enforced_limit_w: d.limit_w,
+      min_limit_w: d.preset.limits.min_w,
+      max_limit_w: d.preset.limits.max_w,
+      default_limit_w: d.preset.limits.default_w,
+      sensors: {
+        power_kinds: ['instant'],
+        energy_counter: true,
+        energy_counter_check: 'ok',
+        update_period_ms: SENSOR_PERIOD_S * 1000,
+        note: 'simulated device',
+      },
+    }));
+  }
+
+  async sample(indexes: number[]): Promise<Sample[]> {
+    this.rescan(false);
+    const t = this.clock.now();
+    this.advance(t);
+    const out: Sample[] = [];
+    for (const index of indexes) {
+      const d = this.devices[index];
+      if (!d) continue;
+      const op = this.pointAt(index, t, d.temp_c);
+      out.push(this.reading(index, d, op, t));
+    }
+    return out;
+  }
+
+  async readEnergyMj(index: number): Promise<number> {
+    this.rescan(false);
+    this.advance(this.clock.now());
+    return this.device(index).energy_mj;
+  }
+
+  async getPowerLimit(index: number): Promise<number> {
+    this.rescan(true);
+    return this.device(index).limit_w;
+  }
+
+  async setPowerLimit(index: number, watts: number): Promise<void> {
+    this.rescan(true);
+    const d = this.device(index);
+    const { min_w, max_w } = d.preset.limits;
+    if (!Number.isFinite(watts) || watts < min_w || watts > max_w) {
+      throw new BackendError(`power limit ${watts} W is out of range for sim:${index} ${d.preset.name}: allowed ${min_w}-${max_w} W`, 'sim', 'out-of-range');
+    }
+    // Energy so far was drawn under the old limit.
+    this.advance(this.clock.now());
+    const state = this.guard(() => readState(this.dir)) ?? this.currentState();
+    const entry = state.devices.find((e) => e.index === index);
+    if (!entry) throw new BackendError(`sim:${index} vanished from ${this.dir}`, 'sim', 'no-device');
+    entry.limit_w = watts;
+    this.guard(() => writeState(this.dir, state));
+    d.limit_w = watts;
+  }
+
+  /** Nothing to release: state lives in files and is re-read on demand. */
+  async close(): Promise<void> {}
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw new BackendError(`simulated GPUs (${this.dir}): ${(e as Error).message}`, 'sim', 'unavailable');
+    }
+  }
+
+  private device(index: number): DeviceRuntime {
+    const d = this.devices[index];
+    if (!d) throw new BackendError(`no simulated device ${index} (have ${this.devices.length})`, 'sim', 'no-device');
+    return d;
+  }
+
+  private currentState(): SimGpuState {
+    return { version: 1, devices: this.devices.map((d, index) => ({ index, preset: d.preset.id, limit_w: d.limit_w })) };
+  }
+
+  /** Takes limits (and presets) from the state file; keeps integration state of devices that did not change. */
+  private adoptState(state: SimGpuState): void {
+    const now = this.clock.now();
+    this.devices = state.devices.map((s) => {
+      const preset = findPreset(s.preset);
+      if (!preset) throw new BackendError(`unknown simulated GPU preset "${s.preset}" in ${this.dir}`, 'sim', 'unavailable');
+      const old = this.devices[s.index];
+      if (old && old.preset.id === preset.id) return { ...old, limit_w: s.limit_w };
+      return { preset, limit_w: s.limit_w, energy_mj: 0, temp_c: steadyTempC(preset, preset.idle_w), t: now };
+    });
+  }
+
+  /**
+   * Re-reads limits and running workloads. Other processes change both (a sweep sets limits, workloads come
+   * and go), so the view is refreshed at most every RESCAN_MS, or now when `force` (limit reads and writes).
+   */
+  private rescan(force: boolean): void {
+    const nowMs = Date.now();
+    if (!force && nowMs - this.lastScanMs < RESCAN_MS) return;
+    this.lastScanMs = nowMs;
+    // Integrate up to now under the old view before adopting the new one.
+    this.advance(this.clock.now());
+    const state = this.guard(() => readState(this.dir));
+    if (state) this.adoptState(state);
+    this.loads = this.loadsFrom(readLiveActivities(this.dir));
+  }
+
+  private loadsFrom(activities: SimActivity[]): Map<number, DeviceLoad> {
+    const loads = new Map<number, DeviceLoad>();
+    for (const a of activities) {
+      const workload = findWorkload(a.workload);
+      if (!workload) continue;
+      let clock: SimClock;
+      let params;
+      try {
+        clock = SimClock.parse(a.clock);
+        params = resolveParams(workload, a.params);
+      } catch {
+        continue; // The workload process rejects such input itself; draw idle power meanwhile.
+      }
+      for (const index of a.devices) {
+        loads.set(index, { load: { workload, params }, started_real: clock.realAt(a.started_t), speedup: clock.speedup });
+      }
+    }
+    return loads;
+  }
+
+  private pointAt(index: number, t: number, temp_c: number): OperatingPoint {
+    const d = this.device(index);
+    const l = this.loads.get(index);
+    // Elapsed time on the workload's own clock, via real time: correct even when this backend runs on another.
+    const load = l ? { ...l.load, elapsed_s: (this.clock.realAt(t) - l.started_real) * l.speedup } : null;
+    return operatingPoint({ preset: d.preset, load, cap_w: d.limit_w, temp_c });
+  }
+
+  /** Integrates energy and temperature of every device up to simulated time t. */
+  private advance(t: number): void {
+    this.devices.forEach((d, index) => {
+      const gap = t - d.t;
+      if (gap <= 0) return;
+      const steps = Math.min(MAX_SUBSTEPS, Math.ceil(gap / INTEGRATION_STEP_S));
+      const h = gap / steps;
+      for (let i = 0; i < steps; i++) {
+        const p = this.pointAt(index, d.t + (i + 0.5) * h, d.temp_c).power_w;
+        d.energy_mj += p * h * 1000;
+        d.temp_c = advanceTempC(d.preset, d.temp_c, p, h);
+      }
+      d.t = t;
+    });
+  }
+
+  /** One sensor reading: true operating point plus seeded noise (about +-1 % + 2 W on power), driver rounding. */
+  private reading(index: number, d: DeviceRuntime, op: OperatingPoint, t: number): Sample {
+    const tick = Math.floor(t / SENSOR_PERIOD_S);
+    const power = op.power_w + gaussian(this.seed, index, tick, 0) * (0.005 * op.power_w + 1);
+    // Under a cap the firmware hunts around the target clock in 15 MHz bins.
+    const sm = op.cap_binding
+      ? Math.max(d.preset.sm_clock_mhz.min, Math.round((op.sm_clock_mhz + gaussian(this.seed, index, tick, 1) * 10) / 15) * 15)
+      : Math.round(op.sm_clock_mhz);
+    let reasons = 0;
+    if (op.cap_binding) reasons |= THROTTLE_SW_POWER_CAP;
+    if (op.thermal_slowdown) reasons |= THROTTLE_SW_THERMAL;
+    return {
+      device_id: `sim:${index}`,
+      t,
+      power_w: Math.round(power * 100) / 100,
+      power_kind: 'instant',
+      power_avg_w: null,
+      energy_mj: Math.round(d.energy_mj),
+      sm_clock_mhz: sm,
+      mem_clock_mhz: op.mem_clock_mhz,
+      temp_c: Math.round(d.temp_c),
+      util_gpu: op.util_gpu,
+      util_mem: op.util_mem,
+      mem_used_mb: op.mem_used_mb,
+      limit_w: d.limit_w,
+      throttle_reasons: reasons,
+    };
+  }
+}
