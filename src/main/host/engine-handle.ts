@@ -1,0 +1,10 @@
+import type { EventName, LabApi } from '../../shared/api';
+
+/**
+ * What the transports (browser host, Electron IPC) need from the engine: the contract's methods plus a way to
+ * hear its events. `src/main/lab/engine.ts`'s Engine satisfies this structurally.
+ */
+export interface EngineHandle extends LabApi {
+  /** Calls cb for every engine event; returns the unsubscribe function. */
+  subscribe(cb: (name: EventName, payload: unknown) => void): () => void;
+}

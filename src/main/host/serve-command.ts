@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { hostname, networkInterfaces } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../cli/command';
+import { backendOption, dbOption, describeRestores, openEngine } from '../cli/open-engine';
+import { isLoopbackHost, startServer } from './server';
+
+/** The repository (or installed package) root: the nearest folder above this file with a package.json. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+/** The built renderer; builds it first when running from a source checkout where it is missing. */
+export function ensureRenderer(io: CliIO, opts: { build?: boolean } = {}): string {
+  const fromEnv = io.env.CAPLAB_STATIC_DIR;
+  if (fromEnv) {
+    if (!existsSync(join(fromEnv, 'index.html'))) throw new CliError(`CAPLAB_STATIC_DIR=${fromEnv} has no index.html`);
+    return resolve(fromEnv);
+  }
+  const root = packageRoot();
+  const dir = join(root, 'out', 'renderer');
+  if (existsSync(join(dir, 'index.html'))) return dir;
+  const canBuild = existsSync(join(root, 'electron.vite.config.ts')) && existsSync(join(root, 'src', 'renderer', 'index.html'));
+  if (!canBuild || opts.build === false) {
+    throw new CliError(`the user interface is not built (${dir} is missing); run \`npx electron-vite build\` in ${root}, or start with --api-only`, 1);
+  }
+  io.stderr.write('caplab serve: building the user interface (npx electron-vite build)…\n');
+  const r = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: io.env, shell: process.platform === 'win32' });
+  if (r.status !== 0 || !existsSync(join(dir, 'index.html'))) {
+    throw new CliError(`building the user interface failed (exit ${r.status ?? r.signal}); run \`npx electron-vite build\` in ${root} to see why`, 1);
+  }
+  return dir;
+}
+
+function localNames(): string[] {
+  const out = [hostname().toLowerCase()];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) out.push(a.family === 'IPv6' ? `[${a.address}]` : a.address);
+  }
+  return out;
+}
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Serve the CapLab user interface and API to a browser (127.0.0.1, token required)',
+  usage: 'serve [--port N] [--host H] [--db FILE] [--backend B] [--demo] [--api-only]',
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    ...dbOption,
+    ...backendOption,
+    demo: { type: 'boolean' },
+    'api-only': { type: 'boolean' },
+  },
+  async run(args, io) {
+    const port = numberOpt(args, 'port') ?? 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0-65535 (0 picks a free port); got ${port}`);
+    const hostFlag = stringOpt(args, 'host');
+    const host = hostFlag ?? '127.0.0.1';
+    // --demo: the simulated backend (labelled "simulated" everywhere) unless --backend says otherwise.
+    if (args.values.demo && !stringOpt(args, 'backend')) args.values.backend = 'sim';
+    const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
+    const engine = await openEngine(args, io);
+    let server;
+    try {
+      server = await startServer({
+        engine,
+        host,
+        port,
+        staticDir,
+        token: io.env.CAPLAB_TOKEN || undefined,
+        allowNonLoopback: hostFlag !== undefined,
+        allowedHosts: isLoopbackHost(host) ? [] : localNames(),
+      });
+    } catch (e) {
+      await engine.close();
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is in use; pick another with --port (0 = any free port)`, 1);
+      if (err.code === 'EADDRNOTAVAIL') throw new CliError(`cannot bind to ${host}: no such local address`, 1);
+      throw e;
+    }
+    if (!isLoopbackHost(host)) {
+      io.stderr.write(
+        `caplab serve: WARNING: listening on ${host}, not only on this machine. Anyone who can reach it and has the token can start sweeps and change GPU power limits.\n` +
+          `caplab serve: prefer the default (127.0.0.1) with an SSH tunnel: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>\n`,
+      );
+    }
+    if (args.values.demo) io.stderr.write('caplab serve: demo mode: simulated GPUs (labelled "simulated"), no hardware is touched.\n');
+    io.stdout.write(`CapLab is serving at ${server.url}\n`);
+    io.stderr.write('caplab serve: open the URL above (it carries the access token); Ctrl+C stops and restores any changed power limits.\n');
+
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        done();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    io.stderr.write('caplab serve: stopping; cancelling any running sweep and restoring limits…\n');
+    await server.close();
+    await engine.cancelAll();
+    const restored = await engine.restoreCaps({});
+    await engine.close();
+    for (const line of describeRestores(restored)) io.stderr.write(`caplab serve: ${line}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,416 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventName } from '../../shared/api';
+import type { EngineHandle } from './engine-handle';
+import { callError, dispatch, type CallResult } from './dispatch';
+
+/** The page CSP: no inline or eval'd script, no plugins, no framing; sockets only back to loopback. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface ServerOptions {
+  engine: EngineHandle;
+  /** Interface to bind; loopback by default. Anything else needs allowNonLoopback (the CLI's explicit --host). */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Access token; a random 256-bit one when omitted. */
+  token?: string;
+  /** The built renderer (out/renderer); null serves the API only. */
+  staticDir: string | null;
+  allowNonLoopback?: boolean;
+  /** Extra names accepted in the Host header (e.g. the machine's name when bound elsewhere). */
+  allowedHosts?: string[];
+  /** Largest accepted request body, bytes. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  /** Page URL including the token, to print. */
+  url: string;
+  /** Base URL without the token. */
+  origin: string;
+  host: string;
+  port: number;
+  token: string;
+  /** Events that were not sent to a slow client (live samples are dropped first, never control events). */
+  stats(): { clients: number; dropped: number };
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Events a slow client may miss: high-rate live data. Control events (progress, finished) are always sent. */
+const DROPPABLE: ReadonlySet<EventName> = new Set<EventName>(['samples', 'throughput']);
+const SOFT_BUFFER = 4 * 1024 * 1024;
+const HARD_BUFFER = 64 * 1024 * 1024;
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const k = part.slice(0, eq).trim();
+    const v = part.slice(eq + 1).trim();
+    if (k) {
+      try {
+        out[k] = decodeURIComponent(v);
+      } catch {
+        out[k] = v;
+      }
+    }
+  }
+  return out;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Splits a Host header into name and port; IPv6 literals keep their brackets. */
+function splitHost(value: string): { name: string; port: string } | null {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d+))?$/.exec(value.trim());
+  if (!m) return null;
+  return { name: m[1]!.toLowerCase(), port: m[2] ?? '80' };
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !opts.allowNonLoopback) {
+    throw new Error(`refusing to bind to ${host}: the browser host listens on loopback unless --host is given explicitly`);
+  }
+  const token = opts.token ?? randomBytes(32).toString('base64url');
+  if (token.length < 16) throw new Error('token must be at least 16 characters');
+  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  const staticRoot = opts.staticDir ? resolve(opts.staticDir) : null;
+  const engine = opts.engine;
+  let port = 0;
+  let dropped = 0;
+
+  const allowedNames = new Set<string>(['127.0.0.1', 'localhost', '[::1]']);
+  if (host !== '0.0.0.0' && host !== '::') allowedNames.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
+  for (const h of opts.allowedHosts ?? []) allowedNames.add(h.toLowerCase());
+  const cookieName = () => `caplab_token_${port}`;
+
+  function hostOk(req: IncomingMessage): boolean {
+    const h = req.headers.host;
+    if (!h) return false;
+    const parts = splitHost(h);
+    return !!parts && allowedNames.has(parts.name) && parts.port === String(port);
+  }
+
+  function originOk(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    let u: URL;
+    try {
+      u = new URL(origin);
+    } catch {
+      return false;
+    }
+    if (u.protocol !== 'http:') return false;
+    const name = u.hostname.toLowerCase();
+    return allowedNames.has(name.includes(':') && !name.startsWith('[') ? `[${name}]` : name) && (u.port || '80') === String(port);
+  }
+
+  function presentedToken(req: IncomingMessage, url: URL, allowQuery: boolean): string | null {
+    const auth = req.headers.authorization;
+    if (auth && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
+    const c = parseCookies(req.headers.cookie)[cookieName()];
+    if (c) return c;
+    if (allowQuery) return url.searchParams.get('token');
+    return null;
+  }
+
+  function authorized(req: IncomingMessage, url: URL, allowQuery = false): boolean {
+    const t = presentedToken(req, url, allowQuery);
+    return t !== null && sameSecret(t, token);
+  }
+
+  function baseHeaders(res: ServerResponse): void {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  }
+
+  function sendJson(res: ServerResponse, status: number, body: unknown): void {
+    const data = JSON.stringify(body);
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(data) });
+    res.end(data);
+  }
+
+  function sendResult(res: ServerResponse, r: CallResult): void {
+    if (r.ok) sendJson(res, 200, r.value);
+    else sendJson(res, r.status, r.error);
+  }
+
+  function readBody(req: IncomingMessage): Promise<string> {
+    return new Promise((resolveBody, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > maxBody) {
+          reject(Object.assign(new Error(`request body over ${maxBody} bytes`), { status: 413 }));
+          req.destroy();
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+      req.on('error', reject);
+    });
+  }
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (!authorized(req, url)) return sendResult(res, callError('unauthorized', 'missing or wrong token: open the URL that `caplab serve` printed'));
+    const name = url.pathname.slice('/api/'.length);
+    if (name === 'health' && req.method === 'GET') return sendResult(res, await dispatch(engine, 'health', {}));
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return sendJson(res, 405, { error: `${req.method} not allowed on ${url.pathname}; use POST with a JSON body`, code: 'bad_request' });
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') return sendResult(res, callError('bad_request', 'Content-Type must be application/json'));
+    let body: string;
+    try {
+      body = await readBody(req);
+    } catch (e) {
+      const status = (e as { status?: number }).status ?? 400;
+      return sendJson(res, status, { error: (e as Error).message, code: 'bad_request' });
+    }
+    let input: unknown = {};
+    if (body.trim()) {
+      try {
+        input = JSON.parse(body);
+      } catch (e) {
+        return sendResult(res, callError('bad_request', `body is not JSON: ${(e as Error).message}`));
+      }
+    }
+    sendResult(res, await dispatch(engine, name, input));
+  }
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    // A page opened with ?token=…: keep the token as an HttpOnly cookie and drop it from the address bar.
+    const q = url.searchParams.get('token');
+    if (q !== null) {
+      if (!sameSecret(q, token)) {
+        res.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Wrong token. Open the URL that `caplab serve` printed.\n');
+        return;
+      }
+      url.searchParams.delete('token');
+      res.setHeader('Set-Cookie', `${cookieName()}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+      res.writeHead(302, { Location: url.pathname + (url.search || '') + url.hash, 'Cache-Control': 'no-store' }).end();
+      return;
+    }
+    if (!staticRoot) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('This host serves the API only.\n');
+      return;
+    }
+    let rel: string;
+    try {
+      rel = decodeURIComponent(url.pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    if (rel.includes('\0')) {
+      res.writeHead(400).end();
+      return;
+    }
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = normalize(join(staticRoot, rel));
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const st = await stat(file);
+      if (!st.isFile()) throw new Error('not a file');
+      const data = await readFile(file);
+      const ext = extname(file).toLowerCase();
+      const headers: Record<string, string | number> = {
+        'Content-Type': MIME[ext] ?? 'application/octet-stream',
+        'Content-Length': data.length,
+        'Cache-Control': ext === '.html' ? 'no-store' : 'no-cache',
+      };
+      if (ext === '.html') headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : data);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
+    }
+  }
+
+  const server = createServer((req, res) => {
+    baseHeaders(res);
+    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (!hostOk(req)) {
+      sendJson(res, 403, { error: 'Host header not allowed (DNS-rebinding defence): use 127.0.0.1 or localhost with this port', code: 'forbidden' });
+      return;
+    }
+    if (!originOk(req)) {
+      sendJson(res, 403, { error: 'cross-origin request refused', code: 'forbidden' });
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const p = url.pathname === '/api' || url.pathname.startsWith('/api/') ? handleApi(req, res, url) : serveStatic(req, res, url);
+    p.catch((e) => {
+      if (!res.headersSent) sendJson(res, 500, { error: (e as Error).message, code: 'failed' });
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const clients = new Set<WebSocket>();
+
+  function refuseUpgrade(socket: Socket, status: number, text: string): void {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if (!hostOk(req) || !originOk(req)) return refuseUpgrade(socket, 403, 'Forbidden');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    } catch {
+      return refuseUpgrade(socket, 400, 'Bad Request');
+    }
+    if (url.pathname !== '/api/ws') return refuseUpgrade(socket, 404, 'Not Found');
+    if (!authorized(req, url, true)) return refuseUpgrade(socket, 401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      (ws as WebSocket & { alive?: boolean }).alive = true;
+      ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
+      ws.on('close', () => clients.delete(ws));
+      ws.on('error', () => clients.delete(ws));
+      // The socket is one-way (engine -> page); anything the page sends is ignored.
+      ws.on('message', () => undefined);
+    });
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const ws of clients) {
+      const w = ws as WebSocket & { alive?: boolean };
+      if (w.alive === false) {
+        ws.terminate();
+        clients.delete(ws);
+        continue;
+      }
+      w.alive = false;
+      try {
+        ws.ping();
+      } catch {
+        /* closed */
+      }
+    }
+  }, 30_000);
+  heartbeat.unref();
+
+  const unsubscribe = engine.subscribe((event, payload) => {
+    if (clients.size === 0) return;
+    let data: string;
+    try {
+      data = JSON.stringify({ event, payload });
+    } catch {
+      return;
+    }
+    for (const ws of clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      if (ws.bufferedAmount > HARD_BUFFER) {
+        ws.terminate();
+        clients.delete(ws);
+        continue;
+      }
+      if (ws.bufferedAmount > SOFT_BUFFER && DROPPABLE.has(event)) {
+        dropped++;
+        continue;
+      }
+      ws.send(data);
+    }
+  });
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  const addr = server.address();
+  port = typeof addr === 'object' && addr ? addr.port : 0;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const origin = `http://${shownHost}:${port}`;
+
+  let closed = false;
+  return {
+    url: `${origin}/?token=${encodeURIComponent(token)}`,
+    origin,
+    host,
+    port,
+    token,
+    stats: () => ({ clients: clients.size, dropped }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      clearInterval(heartbeat);
+      for (const ws of clients) ws.terminate();
+      clients.clear();
+      wss.close();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { onConnection, transportKind } from './api/client';
+import type { ConnectionState } from './api/transport';
+import { ShortcutsHelp } from './components/ShortcutsHelp';
+import { Toasts } from './components/Toasts';
+import { useCommand, useKeyboardShortcuts, type Command } from './lib/commands';
+import { navigate, PAGE_TITLES, PAGES, useRoute, type Page } from './lib/route';
+import { ConsolePage } from './pages/ConsolePage';
+import { DesignerPage } from './pages/DesignerPage';
+import { DevicesPage } from './pages/DevicesPage';
+import { HistoryPage } from './pages/HistoryPage';
+import { ResultsPage } from './pages/ResultsPage';
+import { useSettings } from './state/settings';
+import { isRunning, useSweep } from './state/sweep';
+import { toast } from './state/toasts';
+
+function useConnection(): ConnectionState {
+  const [s, setS] = useState<ConnectionState>('connecting');
+  useEffect(() => onConnection(setS), []);
+  return s;
+}
+
+function useFileDrop(): void {
+  useEffect(() => {
+    const over = (e: DragEvent) => e.preventDefault();
+    const drop = (e: DragEvent) => {
+      e.preventDefault();
+      const file = e.dataTransfer?.files?.[0];
+      if (!file) return;
+      if (/\.ya?ml$/i.test(file.name)) {
+        navigate('designer');
+        setTimeout(() => window.dispatchEvent(new CustomEvent('caplab:plan-file', { detail: file })), 50);
+      } else {
+        toast('warn', `${file.name}: importing measurement files is not available in this build yet; drop a plan (.yaml) to load it.`);
+      }
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, []);
+}
+
+export function App() {
+  const route = useRoute();
+  const theme = useSettings((s) => s.theme);
+  const toggleTheme = useSettings((s) => s.toggleTheme);
+  const conn = useConnection();
+  const running = useSweep(isRunning);
+  const [help, setHelp] = useState(false);
+  useKeyboardShortcuts();
+  useFileDrop();
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  useEffect(() => {
+    document.title = `CapLab · ${PAGE_TITLES[route.page]}${running ? ' · running' : ''}`;
+  }, [route.page, running]);
+  useEffect(() => void useSweep.getState().discover(), []);
+
+  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+    if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
+    else if (c === 'theme:toggle') toggleTheme();
+    else setHelp((h) => !h);
+  });
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Pages">
+        <div className="brand">
+          Cap<span>Lab</span>
+        </div>
+        {PAGES.map((p, i) => (
+          <a key={p} href={`#/${p}`} className={route.page === p ? 'on' : ''} aria-current={route.page === p ? 'page' : undefined} data-testid={`nav-${p}`}>
+            <span className="key">{i + 1}</span> {PAGE_TITLES[p]}
+            {p === 'console' && running && <span className="dot live" title="sweep running" />}
+          </a>
+        ))}
+        <div className="grow" />
+        <button className="link" onClick={toggleTheme} data-testid="theme-toggle" title="t">
+          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+        </button>
+        <button className="link" onClick={() => setHelp(true)} title="?">
+          Shortcuts
+        </button>
+        <div className={`conn conn-${conn}`} data-testid="connection">
+          <span className="dot" /> {transportKind() === 'ipc' ? 'desktop' : conn === 'open' ? 'connected' : conn}
+        </div>
+      </nav>
+      <main className="main">
+        {conn === 'unauthorized' && (
+          <div className="banner warn" role="alert">
+            Not authorised: open the URL with <code>?token=…</code> that <code>caplab serve</code> printed.
+          </div>
+        )}
+        {route.page === 'devices' && <DevicesPage />}
+        {route.page === 'designer' && <DesignerPage />}
+        {route.page === 'console' && <ConsolePage />}
+        {route.page === 'results' && <ResultsPage param={route.param} />}
+        {route.page === 'history' && <HistoryPage />}
+      </main>
+      {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
+      <Toasts />
+    </div>
+  );
+}

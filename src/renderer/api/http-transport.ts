@@ -1,0 +1,100 @@
+import type { EventName } from '../../shared/api';
+import { ApiCallError, type ConnectionState, type Transport } from './transport';
+
+/**
+ * Browser-host transport: POST /api/<method> with JSON, events over one WebSocket at /api/ws (the token travels
+ * as the HttpOnly cookie the host set when the page was opened with ?token=). Reconnects with backoff.
+ */
+export function httpTransport(onState: (s: ConnectionState) => void, base = ''): Transport {
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  let ws: WebSocket | null = null;
+  let delay = 500;
+  let stopped = false;
+
+  const wsUrl = () => {
+    const loc = window.location;
+    return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${base}/api/ws`;
+  };
+
+  function connect(): void {
+    if (stopped) return;
+    onState('connecting');
+    const sock = new WebSocket(wsUrl());
+    ws = sock;
+    sock.onopen = () => {
+      delay = 500;
+      onState('open');
+    };
+    sock.onmessage = (m) => {
+      let msg: { event?: string; payload?: unknown };
+      try {
+        msg = JSON.parse(String(m.data));
+      } catch {
+        return;
+      }
+      const set = msg.event ? listeners.get(msg.event) : undefined;
+      if (!set) return;
+      for (const cb of set) {
+        try {
+          cb(msg.payload);
+        } catch (e) {
+          console.error(e);
+        }
+      }
+    };
+    sock.onclose = () => {
+      if (ws !== sock) return;
+      ws = null;
+      onState('closed');
+      // A refused upgrade looks like a close; ask health whether we are simply unauthorised.
+      void fetch(`${base}/api/health`, { credentials: 'same-origin' })
+        .then((r) => {
+          if (r.status === 401) onState('unauthorized');
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          setTimeout(connect, delay);
+          delay = Math.min(delay * 2, 5000);
+        });
+    };
+  }
+  connect();
+
+  return {
+    kind: 'http',
+    async call(method, input) {
+      let res: Response;
+      try {
+        res = await fetch(`${base}/api/${method}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(input ?? {}),
+        });
+      } catch (e) {
+        throw new ApiCallError(`cannot reach the CapLab host: ${(e as Error).message}`, 'failed');
+      }
+      const text = await res.text();
+      let body: unknown = null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        body = { error: text };
+      }
+      if (!res.ok) {
+        if (res.status === 401) onState('unauthorized');
+        const b = body as { error?: string; code?: string } | null;
+        throw new ApiCallError(b?.error ?? `HTTP ${res.status}`, b?.code ?? 'failed', res.status);
+      }
+      return body;
+    },
+    on(event: EventName, cb) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(cb);
+      return () => {
+        set!.delete(cb);
+      };
+    },
+  };
+}

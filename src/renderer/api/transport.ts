@@ -1,0 +1,34 @@
+import type { EventName } from '../../shared/api';
+
+/** How the client reaches the engine: Electron IPC through the preload, or HTTP + WebSocket from the browser host. */
+export interface Transport {
+  readonly kind: 'ipc' | 'http';
+  call(method: string, input: unknown): Promise<unknown>;
+  on(event: EventName, cb: (payload: unknown) => void): () => void;
+}
+
+/** The error both transports throw: the engine's message plus the contract's error code. */
+export class ApiCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status = 0,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized';
+
+/** What the preload exposes in Electron (src/preload/index.ts). */
+export interface CapLabBridge {
+  call(method: string, input: unknown): Promise<unknown>;
+  on(event: string, cb: (payload: unknown) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    caplab?: CapLabBridge;
+  }
+}

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
+
+/** A modal confirmation; Enter confirms, Escape cancels. */
+export function ConfirmDialog({ title, body, confirmLabel, cancelLabel = 'Keep', danger, onConfirm, onCancel }: { title: string; body: ReactNode; confirmLabel: string; cancelLabel?: string | null; danger?: boolean; onConfirm(): void; onCancel(): void }) {
+  const ok = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    ok.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onCancel();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [onCancel]);
+  return (
+    <div className="modal-backdrop" onClick={onCancel}>
+      <div className="modal" role="dialog" aria-modal="true" aria-label={title} onClick={(e) => e.stopPropagation()}>
+        <h3>{title}</h3>
+        <div className="modal-body">{body}</div>
+        <div className="modal-actions">
+          {cancelLabel && <button onClick={onCancel}>{cancelLabel}</button>}
+          <button ref={ok} className={danger ? 'danger' : 'primary'} onClick={onConfirm}>
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

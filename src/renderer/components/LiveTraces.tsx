@@ -1,0 +1,79 @@
+import { useEffect, useRef } from 'react';
+import Plotly from 'plotly.js-strict-dist-min';
+import { buildLiveFigure, type LiveSource } from '../lib/live-figure';
+import { useSettings } from '../state/settings';
+import { PLOT_CONFIG, themeLayout } from './Plot';
+
+export interface FrameStats {
+  /** ms spent building and drawing this frame. */
+  ms: number;
+  points: number;
+  /** Source changes since the previous frame (a frame draws all of them at once). */
+  coalesced: number;
+}
+
+interface Props {
+  source: LiveSource & { version: number; subscribe?(l: () => void): () => void };
+  names?: Record<string, string>;
+  height?: number;
+  /** Called after each drawn frame (tests and the bench read it). */
+  onFrame?(s: FrameStats): void;
+}
+
+/**
+ * Live traces of a running sweep. Samples land in bounded rings as they arrive; the figure is redrawn at most
+ * every `refreshMs` (settings) from min/max-decimated windows, so an hour-long run at 10 Hz stays smooth.
+ */
+export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  const { theme, liveWindowMin, refreshMs, maxPoints } = useSettings();
+  const namesRef = useRef(names);
+  namesRef.current = names;
+  const frameRef = useRef(onFrame);
+  frameRef.current = onFrame;
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    let drawn = -1;
+    let busy = false;
+    let frames = 0;
+    let lastVersion = source.version;
+    const draw = async () => {
+      if (busy || source.version === drawn) return;
+      busy = true;
+      const started = performance.now();
+      const coalesced = source.version - lastVersion;
+      lastVersion = source.version;
+      drawn = source.version;
+      const fig = buildLiveFigure(source, { windowS: liveWindowMin * 60, maxPoints, names: namesRef.current });
+      const base = themeLayout(theme);
+      const layout: Record<string, unknown> = { ...base, ...fig.layout, height, xaxis: { ...(base.xaxis as object), ...(fig.layout.xaxis as object) } };
+      for (const k of ['yaxis', 'yaxis2', 'yaxis3', 'yaxis4']) layout[k] = { ...(base.yaxis as object), ...(fig.layout[k] as object) };
+      try {
+        await Plotly.react(el, fig.data, layout, PLOT_CONFIG);
+      } finally {
+        busy = false;
+      }
+      frames++;
+      el.dataset.frames = String(frames);
+      el.dataset.points = String(fig.points);
+      el.dataset.lastT = String(source.lastT ?? '');
+      frameRef.current?.({ ms: performance.now() - started, points: fig.points, coalesced });
+    };
+    drawn = -1;
+    void draw();
+    const timer = setInterval(() => void draw(), refreshMs);
+    const ro = new ResizeObserver(() => {
+      if (el.offsetParent !== null && el.querySelector('.main-svg')) Plotly.Plots.resize(el);
+    });
+    ro.observe(el);
+    return () => {
+      clearInterval(timer);
+      ro.disconnect();
+      Plotly.purge(el);
+    };
+  }, [source, theme, liveWindowMin, refreshMs, maxPoints, height]);
+
+  return <div ref={ref} className="live-traces" data-testid="live-traces" />;
+}

@@ -1,0 +1,69 @@
+import { useEffect, useRef } from 'react';
+import Plotly, { type Layout, type PlotData } from 'plotly.js-strict-dist-min';
+import { useSettings, type Theme } from '../state/settings';
+
+/** Layout colours for the current theme (plots use SVG `scatter`; WebGL traces are not allowed by the CSP). */
+export function themeLayout(theme: Theme): Layout {
+  const fg = theme === 'dark' ? '#c9d1d9' : '#24292f';
+  const grid = theme === 'dark' ? '#2a3038' : '#e1e4e8';
+  return {
+    paper_bgcolor: 'rgba(0,0,0,0)',
+    plot_bgcolor: 'rgba(0,0,0,0)',
+    font: { color: fg, size: 11, family: 'system-ui, sans-serif' },
+    margin: { l: 56, r: 16, t: 28, b: 40 },
+    xaxis: { gridcolor: grid, zerolinecolor: grid },
+    yaxis: { gridcolor: grid, zerolinecolor: grid },
+    legend: { orientation: 'h', y: -0.18 },
+    hovermode: 'closest',
+  };
+}
+
+export const PLOT_CONFIG = { displaylogo: false, responsive: false, modeBarButtonsToRemove: ['lasso2d', 'select2d'] };
+
+function mergeAxes(base: Layout, layout: Layout): Layout {
+  const out: Layout = { ...base, ...layout };
+  for (const k of Object.keys(layout)) {
+    if (/^[xy]axis\d*$/.test(k)) out[k] = { ...((base[k.replace(/\d+$/, '')] as object) ?? {}), ...(layout[k] as object) };
+  }
+  return out;
+}
+
+interface Props {
+  data: PlotData[];
+  layout?: Layout;
+  className?: string;
+  testId?: string;
+  height?: number;
+  onPointClick?: (p: { curveNumber: number; pointIndex: number; x: unknown; y: unknown; customdata?: unknown }) => void;
+}
+
+export function Plot({ data, layout = {}, className, testId, height = 320, onPointClick }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  const theme = useSettings((s) => s.theme);
+  const clickRef = useRef(onPointClick);
+  clickRef.current = onPointClick;
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    void Plotly.react(el, data, mergeAxes(themeLayout(theme), { height, ...layout }), PLOT_CONFIG);
+  }, [data, layout, theme, height]);
+
+  useEffect(() => {
+    const el = ref.current as (HTMLDivElement & { on?: (ev: string, cb: (e: { points: never[] }) => void) => void }) | null;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      if (el.offsetParent !== null) Plotly.Plots.resize(el);
+    });
+    ro.observe(el);
+    // Plotly adds `.on` once the first plot exists.
+    const t = setTimeout(() => el.on?.('plotly_click', (e) => e.points[0] && clickRef.current?.(e.points[0])), 0);
+    return () => {
+      clearTimeout(t);
+      ro.disconnect();
+      Plotly.purge(el);
+    };
+  }, []);
+
+  return <div ref={ref} className={className ?? 'plot'} data-testid={testId} />;
+}

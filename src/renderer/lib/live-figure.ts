@@ -1,0 +1,128 @@
+import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
+import type { RingSeries } from '../../core/decimate';
+import type { PhaseMark } from '../state/live';
+import { colorFor } from './format';
+
+/** What the live figure is drawn from (the live store, or the bench's synthetic feed). */
+export interface LiveSource {
+  devices(): string[];
+  get(id: string): { power_w: RingSeries; sm_clock_mhz: RingSeries; temp_c: RingSeries; limit_w: RingSeries } | undefined;
+  throughput: RingSeries;
+  phases: PhaseMark[];
+  /** First and last sample times seen (t0 of the time axis, and the window's right edge). */
+  firstT: number | null;
+  lastT: number | null;
+}
+
+export interface LiveFigure {
+  data: PlotData[];
+  layout: Layout;
+  /** Points drawn in total (for tests and the bench). */
+  points: number;
+  t0: number;
+}
+
+const PHASE_COLORS: Record<string, string> = {
+  'setting-cap': 'rgba(150,150,150,0.10)',
+  warmup: 'rgba(242,142,43,0.12)',
+  measure: 'rgba(89,161,79,0.12)',
+  cooldown: 'rgba(78,154,241,0.10)',
+  idle: 'rgba(0,0,0,0)',
+};
+
+const ROWS = [
+  { key: 'power_w', title: 'Power (W)' },
+  { key: 'sm_clock_mhz', title: 'SM clock (MHz)' },
+  { key: 'temp_c', title: 'Temperature (°C)' },
+  { key: 'throughput', title: 'Throughput (units/s per GPU)' },
+] as const;
+
+/**
+ * Builds the live figure: four stacked panels sharing the time axis (power with each device's cap as a dashed
+ * line, SM clock, temperature, throughput), min/max decimated to maxPoints per trace over the last windowS
+ * seconds, with the sweep's phases shaded. Time is shown in seconds since t0 (simulated time on simulated devices).
+ */
+export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoints: number; t0?: number; names?: Record<string, string> }): LiveFigure {
+  const ids = src.devices();
+  const end = src.lastT ?? 0;
+  const since = end - opts.windowS;
+  const t0 = opts.t0 ?? src.firstT ?? end;
+  const rel = (t: number[]) => t.map((x) => x - t0);
+  const data: PlotData[] = [];
+  let points = 0;
+  const domain = (row: number) => {
+    const h = 1 / ROWS.length;
+    const top = 1 - row * h;
+    return [Math.max(0, top - h + 0.045), top - 0.01];
+  };
+  ids.forEach((id, i) => {
+    const rec = src.get(id)!;
+    const color = colorFor(i);
+    const name = opts.names?.[id] ?? id;
+    ROWS.slice(0, 3).forEach((row, r) => {
+      const d = rec[row.key as 'power_w' | 'sm_clock_mhz' | 'temp_c'].decimated(opts.maxPoints, since);
+      points += d.t.length;
+      data.push({
+        type: 'scatter',
+        mode: 'lines',
+        name,
+        legendgroup: id,
+        showlegend: r === 0,
+        x: rel(d.t),
+        y: d.v,
+        line: { color, width: 1.4 },
+        xaxis: 'x',
+        yaxis: r === 0 ? 'y' : `y${r + 1}`,
+        hovertemplate: `${name}<br>%{y:.0f} ${row.title.replace(/.*\((.*)\)/, '$1')}<extra></extra>`,
+      });
+    });
+    const cap = rec.limit_w.decimated(Math.min(200, opts.maxPoints), since);
+    points += cap.t.length;
+    data.push({
+      type: 'scatter',
+      mode: 'lines',
+      name: `${name} cap`,
+      legendgroup: id,
+      showlegend: false,
+      x: rel(cap.t),
+      y: cap.v,
+      line: { color, width: 1.2, dash: 'dash', shape: 'hv' },
+      xaxis: 'x',
+      yaxis: 'y',
+      hovertemplate: `${name} cap %{y:.0f} W<extra></extra>`,
+    });
+  });
+  const thr = src.throughput.decimated(opts.maxPoints, since);
+  points += thr.t.length;
+  data.push({ type: 'scatter', mode: 'lines', name: 'throughput', showlegend: false, x: rel(thr.t), y: thr.v, line: { color: '#9c755f', width: 1.4 }, xaxis: 'x', yaxis: 'y4' });
+
+  const shapes: Record<string, unknown>[] = [];
+  const annotations: Record<string, unknown>[] = [];
+  const phases = src.phases;
+  for (let i = 0; i < phases.length; i++) {
+    const p = phases[i]!;
+    const next = phases[i + 1]?.t ?? end;
+    if (next < since || p.phase === 'idle') continue;
+    const x0 = Math.max(p.t, since) - t0;
+    const x1 = next - t0;
+    shapes.push({ type: 'rect', xref: 'x', yref: 'paper', x0, x1, y0: 0, y1: 1, fillcolor: PHASE_COLORS[p.phase], line: { width: 0 }, layer: 'below' });
+    if (p.phase === 'warmup' && p.cap_w != null) {
+      annotations.push({ x: x0, y: 1, xref: 'x', yref: 'paper', text: `${p.cap_w} W`, showarrow: false, xanchor: 'left', yanchor: 'bottom', font: { size: 10 } });
+    }
+  }
+
+  const layout: Layout = {
+    showlegend: true,
+    legend: { orientation: 'h', x: 0, y: 1.06, yanchor: 'bottom' },
+    margin: { l: 60, r: 16, t: 36, b: 36 },
+    xaxis: { title: { text: 'time since start (s)' }, range: [Math.max(since, t0) - t0, Math.max(end - t0, 1)], anchor: 'y4' },
+    shapes,
+    annotations,
+    uirevision: 'live',
+    transition: { duration: 0 },
+  };
+  ROWS.forEach((row, r) => {
+    layout[r === 0 ? 'yaxis' : `yaxis${r + 1}`] = { title: { text: row.title, font: { size: 10 } }, domain: domain(r), rangemode: r === 3 ? 'tozero' : 'normal' };
+  });
+  return { data, layout, points, t0 };
+}

@@ -1,0 +1,210 @@
+import { useEffect, useMemo, useState } from 'react';
+import { LiveTraces } from '../components/LiveTraces';
+import { WorkloadTerminal } from '../components/Terminal';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ProgressBar, SimBadge, StatusBadge } from '../components/Badges';
+import { useCommand } from '../lib/commands';
+import { fmt, sig } from '../lib/format';
+import { navigate } from '../lib/route';
+import { live } from '../state/live';
+import { useDevices } from '../state/devices';
+import { useSettings } from '../state/settings';
+import { isRunning, useSweep } from '../state/sweep';
+import { toast, toastError } from '../state/toasts';
+import type { RunRecord } from '../../shared/records';
+
+export function ConsolePage() {
+  const s = useSweep();
+  const running = isRunning(s);
+  const [confirm, setConfirm] = useState(false);
+  const devices = useDevices((d) => d.devices);
+  const names = useMemo(() => Object.fromEntries(devices.map((d) => [d.id, `${d.kind.toUpperCase()} ${d.index} ${d.name.replace(/ \(simulated\)$/, '')}`])), [devices]);
+
+  const discover = useSweep((x) => x.discover);
+  useEffect(() => {
+    if (useSweep.getState().activeId === null) void discover();
+  }, [discover]);
+
+  useCommand(['sweep:cancel'], () => running && setConfirm(true));
+
+  async function doCancel() {
+    setConfirm(false);
+    try {
+      const ok = await s.cancel();
+      if (!ok) toast('warn', 'The sweep had already ended.');
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  if (s.activeId === null) {
+    return (
+      <section className="page" aria-labelledby="console-title">
+        <h2 id="console-title">Run console</h2>
+        <p className="muted">
+          No sweep yet. <button className="link" onClick={() => navigate('designer')}>Design one</button>.
+        </p>
+      </section>
+    );
+  }
+  const p = s.progress;
+  const fraction = s.finished ? 1 : (p?.fraction ?? 0);
+  const status = s.finished?.status ?? (running ? 'running' : (s.sweep?.status ?? 'running'));
+  return (
+    <section className="page console" aria-labelledby="console-title">
+      <header className="page-head">
+        <h2 id="console-title">
+          Run console · sweep #{s.activeId} {s.sweep?.name ? <span className="muted">{s.sweep.name}</span> : null}
+        </h2>
+        <div className="row">
+          {s.simulated && <SimBadge />}
+          <span data-testid="sweep-status">
+            <StatusBadge status={status} />
+          </span>
+          {running && (
+            <button className="danger" onClick={() => setConfirm(true)} disabled={s.cancelling} data-testid="cancel-sweep" title="Ctrl+.">
+              {s.cancelling ? 'Cancelling… restoring limits' : 'Cancel sweep'}
+            </button>
+          )}
+          {!running && (
+            <button className="primary" onClick={() => navigate('results', s.activeId)} data-testid="open-results">
+              Results
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="progress-line" data-testid="progress">
+        <ProgressBar fraction={fraction} label="sweep progress" />
+        <span>
+          run <strong data-testid="runs-done">{s.finished ? (s.sweep?.runs_done ?? p?.runs_done ?? 0) : (p?.runs_done ?? 0)}</strong> of {p?.run_count ?? s.sweep?.run_count ?? '?'}
+        </span>
+        {p && running && (
+          <span data-testid="current-run">
+            {p.workload ?? '–'} at <strong>{p.cap_w ?? '–'} W</strong>, repetition {p.repetition ?? '–'} · <span className={`phase phase-${p.phase}`}>{p.phase}</span>
+          </span>
+        )}
+      </div>
+      {s.finished && <FinishedBanner />}
+      <LiveTraces source={live} names={names} />
+      <WindowControls />
+      <div className="console-bottom">
+        <RunsTable runs={s.runs} />
+        <div className="card">
+          <h3>Workload terminal</h3>
+          <WorkloadTerminal />
+        </div>
+      </div>
+      {confirm && (
+        <ConfirmDialog
+          title="Cancel the sweep?"
+          body="The running workload is stopped and every changed power limit is restored to the value journalled before the sweep."
+          confirmLabel="Cancel sweep"
+          danger
+          onConfirm={() => void doCancel()}
+          onCancel={() => setConfirm(false)}
+        />
+      )}
+    </section>
+  );
+}
+
+function FinishedBanner() {
+  const f = useSweep((s) => s.finished)!;
+  return (
+    <div className={`banner ${f.status === 'done' ? 'ok' : 'warn'}`} data-testid="finished-banner">
+      <strong>Sweep {f.status}.</strong> {f.error}
+      {f.restored.length > 0 ? (
+        <ul data-testid="restored">
+          {f.restored.map((r) => (
+            <li key={r.device_id}>
+              {r.ok ? 'Restored' : 'FAILED to restore'} {r.device_name} ({r.device_id}) to <strong>{r.before_w} W</strong>
+              {r.was_w != null ? ` (was ${r.was_w} W)` : ''}
+              {r.error ? ` — ${r.error}` : ''}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <span> No limits needed restoring.</span>
+      )}
+    </div>
+  );
+}
+
+function WindowControls() {
+  const { liveWindowMin, refreshMs, set } = useSettings();
+  return (
+    <div className="row small muted">
+      <label>
+        window{' '}
+        <select value={liveWindowMin} onChange={(e) => set({ liveWindowMin: Number(e.target.value) })}>
+          {[1, 2, 5, 10, 30, 60].map((m) => (
+            <option key={m} value={m}>
+              {m} min
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        redraw every{' '}
+        <select value={refreshMs} onChange={(e) => set({ refreshMs: Number(e.target.value) })}>
+          {[250, 500, 1000, 2000].map((m) => (
+            <option key={m} value={m}>
+              {m} ms
+            </option>
+          ))}
+        </select>
+      </label>
+      <span>Shaded: warm-up (orange), measurement (green), cool-down (blue). Dashed: the power cap.</span>
+    </div>
+  );
+}
+
+function RunsTable({ runs }: { runs: RunRecord[] }) {
+  const sorted = [...runs].sort((a, b) => a.order - b.order);
+  return (
+    <div className="card">
+      <h3>Finished runs</h3>
+      <table className="table" data-testid="console-runs">
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Workload</th>
+            <th>Cap</th>
+            <th>Rep</th>
+            <th>Status</th>
+            <th>Throughput</th>
+            <th>Power</th>
+            <th>Efficiency</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((r) => (
+            <tr key={r.id}>
+              <td>{r.order + 1}</td>
+              <td>{r.workload}</td>
+              <td>{r.cap_w} W</td>
+              <td>{r.repetition}</td>
+              <td>
+                <StatusBadge status={r.status} />
+              </td>
+              <td>
+                {fmt(r.throughput, 1)} {r.units ?? ''}/s
+              </td>
+              <td>{fmt(r.mean_power_w, 0)} W</td>
+              <td>
+                {sig(r.efficiency)} {r.units ?? ''}/J
+              </td>
+            </tr>
+          ))}
+          {sorted.length === 0 && (
+            <tr>
+              <td colSpan={8} className="muted">
+                none yet
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,243 @@
+import { useEffect, useRef, useState } from 'react';
+import { CheckField, NumberField, SelectField } from '../components/Fields';
+import { SimBadge } from '../components/Badges';
+import { api } from '../api/client';
+import { useCommand } from '../lib/commands';
+import { formatDuration } from '../lib/format';
+import { navigate } from '../lib/route';
+import { templates } from '../lib/templates';
+import { useDesigner } from '../state/designer';
+import { useDevices } from '../state/devices';
+import { toast, toastError } from '../state/toasts';
+import { useSweep, isRunning } from '../state/sweep';
+import { CapsEditor } from './designer/CapsEditor';
+import { WorkloadsEditor } from './designer/WorkloadsEditor';
+import { downloadPlanYaml, formFromYaml } from './designer/plan-io';
+import { live, ptyBuffer } from '../state/live';
+import type { BackendChoice } from '../../shared/device';
+
+const BACKENDS: BackendChoice[] = ['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi'];
+
+export function DesignerPage() {
+  const { form, update, replace, validation, validating, validationError, validate } = useDesigner();
+  const { devices, load } = useDevices();
+  const sweep = useSweep();
+  const running = isRunning(sweep);
+  const [starting, setStarting] = useState(false);
+  const [yamlErrors, setYamlErrors] = useState<string[]>([]);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!devices.length) void load();
+    void validate();
+  }, [devices.length, load, validate]);
+
+  const presets = form.simDevices.split(/[\s,]+/).filter(Boolean);
+  const gpus = devices.filter((d) => d.kind === 'gpu');
+  const count = Math.max(gpus.length, form.backend === 'sim' || presets.length ? presets.length : 0, ...form.devices.map((i) => i + 1), 1);
+  const indexes = Array.from({ length: count }, (_, i) => i);
+
+  async function start() {
+    if (running) return toast('warn', 'A sweep is already running: cancel it or wait for it to end.');
+    const v = await validate();
+    if (!v?.ok || !v.plan) return toast('error', `The plan has errors: ${v?.errors.join('; ') ?? validationError ?? 'validation failed'}`);
+    setStarting(true);
+    try {
+      const { sweep_id } = await api.startSweep({ plan: v.plan });
+      live.reset(sweep_id);
+      ptyBuffer.clear();
+      await useSweep.getState().follow(sweep_id);
+      toast('info', `Sweep #${sweep_id} started (${v.run_count} runs).`);
+      navigate('console');
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setStarting(false);
+    }
+  }
+
+  async function save() {
+    const v = await validate();
+    if (!v?.ok || !v.plan) return toast('error', 'Fix the plan\'s errors before saving it.');
+    try {
+      await downloadPlanYaml(v.plan);
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  async function loadFile(file: File) {
+    const r = await formFromYaml(await file.text());
+    setYamlErrors(r.errors);
+    if (r.form) {
+      replace(r.form);
+      toast('ok', `Loaded plan "${r.form.name}" from ${file.name}.`);
+    }
+  }
+
+  useCommand(['sweep:start', 'plan:save', 'plan:open'], (c) => {
+    if (c === 'sweep:start') void start();
+    else if (c === 'plan:save') void save();
+    else fileRef.current?.click();
+  });
+
+  // Files dropped on the window (App) arrive here when they are plans.
+  useEffect(() => {
+    const on = (e: Event) => void loadFile((e as CustomEvent<File>).detail);
+    window.addEventListener('caplab:plan-file', on);
+    return () => window.removeEventListener('caplab:plan-file', on);
+  });
+
+  return (
+    <section className="page designer" aria-labelledby="designer-title">
+      <header className="page-head">
+        <h2 id="designer-title">Sweep designer</h2>
+        <div className="row">
+          <label className="field">
+            <span>Template</span>
+            <select
+              value=""
+              data-testid="template-select"
+              onChange={(e) => {
+                const t = templates.find((x) => x.id === e.target.value);
+                if (t) {
+                  replace(structuredClone(t.form));
+                  toast('info', t.note);
+                }
+              }}
+            >
+              <option value="">Start from a template…</option>
+              {templates.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button onClick={() => fileRef.current?.click()} title="Ctrl+O">
+            Load YAML…
+          </button>
+          <button onClick={() => void save()} title="Ctrl+S" data-testid="save-yaml">
+            Save YAML
+          </button>
+          <input
+            ref={fileRef}
+            type="file"
+            accept=".yaml,.yml,application/yaml,text/yaml"
+            hidden
+            data-testid="load-yaml"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void loadFile(f);
+              e.target.value = '';
+            }}
+          />
+        </div>
+      </header>
+      {yamlErrors.length > 0 && (
+        <ul className="error" data-testid="yaml-errors">
+          {yamlErrors.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+      <div className="designer-grid">
+        <div className="designer-form">
+          <fieldset className="group">
+            <legend>Basics</legend>
+            <div className="row wrap">
+              <label className="field wide">
+                <span>Name</span>
+                <input value={form.name} data-testid="plan-name" onChange={(e) => update({ name: e.target.value })} />
+              </label>
+              <SelectField label="Backend" value={form.backend} options={BACKENDS} onChange={(backend) => update({ backend })} testId="plan-backend" />
+            </div>
+            <div className="devices-pick" role="group" aria-label="Devices">
+              <span className="label">Devices</span>
+              {indexes.map((i) => {
+                const d = gpus.find((x) => x.index === i);
+                return (
+                  <CheckField
+                    key={i}
+                    label={`GPU ${i}${d ? ` · ${d.name}` : presets[i] ? ` · ${presets[i]}` : ''}`}
+                    checked={form.devices.includes(i)}
+                    testId={`device-pick-${i}`}
+                    onChange={(on) => update({ devices: on ? [...new Set([...form.devices, i])] : form.devices.filter((x) => x !== i) })}
+                  />
+                );
+              })}
+            </div>
+          </fieldset>
+          <WorkloadsEditor rows={form.workloads} onChange={(workloads) => update({ workloads })} />
+          <CapsEditor form={form} update={update} />
+          <fieldset className="group">
+            <legend>Schedule</legend>
+            <div className="row wrap">
+              <NumberField label="Repetitions" value={form.repetitions} min={1} max={100} step={1} onChange={(repetitions) => update({ repetitions })} testId="repetitions" />
+              <SelectField label="Order" value={form.order} options={['sequential', 'randomized'] as const} onChange={(order) => update({ order })} testId="order" />
+              <NumberField label="Seed" value={form.seed} step={1} onChange={(seed) => update({ seed })} />
+            </div>
+            <div className="row wrap">
+              <NumberField label="Warm-up" value={form.warmup} unit={form.warmupKind === 'seconds' ? 's' : 'steps'} onChange={(warmup) => update({ warmup })} testId="warmup" />
+              <SelectField label="in" value={form.warmupKind} options={['seconds', 'steps'] as const} onChange={(warmupKind) => update({ warmupKind })} />
+              <NumberField label="Window" value={form.window} unit={form.windowKind === 'seconds' ? 's' : 'steps'} onChange={(window) => update({ window })} testId="window" />
+              <SelectField label="in" value={form.windowKind} options={['seconds', 'steps'] as const} onChange={(windowKind) => update({ windowKind })} />
+              <NumberField label="Cool-down" value={form.cooldown_s} unit="s" onChange={(cooldown_s) => update({ cooldown_s })} testId="cooldown" />
+              <NumberField label="Sampling interval" value={form.sample_interval_ms} unit="ms" onChange={(sample_interval_ms) => update({ sample_interval_ms })} testId="sample-interval" />
+            </div>
+          </fieldset>
+          <fieldset className="group">
+            <legend>Energy and safety</legend>
+            <div className="row wrap">
+              <NumberField label="Node overhead" value={form.overhead_w} unit="W" onChange={(overhead_w) => update({ overhead_w })} title="Added to GPU power for the efficiency (the seed paper used a fixed 100 W)" testId="overhead" />
+              <CheckField label="Observe only (never change limits)" checked={form.observe_only} onChange={(observe_only) => update({ observe_only })} testId="observe-only" />
+              <SelectField label="On a failed run" value={form.on_failure} options={['continue', 'stop'] as const} onChange={(on_failure) => update({ on_failure })} />
+              <NumberField label="Hang timeout" value={form.hang_timeout_s} unit="s" onChange={(hang_timeout_s) => update({ hang_timeout_s })} />
+              <NumberField label="Run timeout" value={form.run_timeout_s} unit="s" onChange={(run_timeout_s) => update({ run_timeout_s })} />
+            </div>
+          </fieldset>
+          <fieldset className="group">
+            <legend>
+              Simulation <SimBadge />
+            </legend>
+            <div className="row wrap">
+              <NumberField label="Speed-up" value={form.simSpeedup} min={1} max={1000} unit="×" onChange={(simSpeedup) => update({ simSpeedup })} testId="sim-speedup" title="Simulated time runs this many times faster than wall time" />
+              <label className="field wide">
+                <span>Presets, one per device</span>
+                <input value={form.simDevices} placeholder="h100-sxm, h200, mi300x, a100-sxm, rtx-4090" data-testid="sim-devices" onChange={(e) => update({ simDevices: e.target.value })} />
+              </label>
+            </div>
+            <p className="muted small">Used only when the plan runs on the simulated backend.</p>
+          </fieldset>
+        </div>
+        <aside className="designer-side card" data-testid="validation" aria-live="polite">
+          <h3>Check</h3>
+          {validating && <p className="muted small">checking…</p>}
+          {validationError && <p className="error">{validationError}</p>}
+          {validation && validation.ok && (
+            <p className="ok" data-testid="validation-ok">
+              Plan is valid.
+            </p>
+          )}
+          {validation && !validation.ok && (
+            <ul className="error" data-testid="validation-errors">
+              {validation.errors.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          )}
+          <dl className="facts">
+            <dt>Runs</dt>
+            <dd data-testid="run-count">{validation?.ok ? validation.run_count : '–'}</dd>
+            <dt>Estimated</dt>
+            <dd data-testid="estimate">{validation?.estimate_s != null ? formatDuration(validation.estimate_s) : '–'}</dd>
+          </dl>
+          <button className="primary big" disabled={starting || running || !validation?.ok} onClick={() => void start()} data-testid="start-sweep" title="Ctrl+Enter">
+            {running ? 'A sweep is running' : starting ? 'Starting…' : 'Start sweep'}
+          </button>
+          {form.observe_only && <p className="muted small">Observe-only: limits are read and recorded, never changed.</p>}
+        </aside>
+      </div>
+    </section>
+  );
+}

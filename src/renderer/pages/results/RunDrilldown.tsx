@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import type { PlotData } from 'plotly.js-strict-dist-min';
+import type { RunRecord, RunTraces } from '../../../shared/records';
+import { Plot } from '../../components/Plot';
+import { colorFor, fmt, sig } from '../../lib/format';
+import { loadTraces } from './use-run-clocks';
+
+/** The raw traces of one run: power with its cap, SM clock, temperature, with the measurement window shaded. */
+export function RunDrilldown({ run, onClose }: { run: RunRecord; onClose(): void }) {
+  const [traces, setTraces] = useState<RunTraces | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setTraces(null);
+    loadTraces(run.id, 2000).then(setTraces, (e) => setError((e as Error).message));
+  }, [run.id]);
+  const t0 = run.started_at ?? traces?.devices[0]?.power_w.t[0] ?? 0;
+  const rel = (t: number[]) => t.map((x) => x - t0);
+  const data: PlotData[] = [];
+  traces?.devices.forEach((d, i) => {
+    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} power`, x: rel(d.power_w.t), y: d.power_w.v, line: { color: colorFor(i), width: 1.3 } });
+    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} cap`, x: rel(d.limit_w.t), y: d.limit_w.v, line: { color: colorFor(i), dash: 'dash', width: 1, shape: 'hv' } });
+    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} SM clock`, x: rel(d.sm_clock_mhz.t), y: d.sm_clock_mhz.v, yaxis: 'y2', line: { color: colorFor(i + 2), width: 1 } });
+    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} temp`, x: rel(d.temp_c.t), y: d.temp_c.v, yaxis: 'y3', line: { color: colorFor(i + 3), width: 1 } });
+  });
+  if (traces) data.push({ type: 'scatter', mode: 'lines', name: 'throughput', x: rel(traces.throughput.t), y: traces.throughput.v, yaxis: 'y4', line: { color: '#9c755f', width: 1 } });
+  const shapes =
+    run.measure_start != null && run.measure_end != null
+      ? [{ type: 'rect', xref: 'x', yref: 'paper', x0: run.measure_start - t0, x1: run.measure_end - t0, y0: 0, y1: 1, fillcolor: 'rgba(89,161,79,0.12)', line: { width: 0 }, layer: 'below' }]
+      : [];
+  return (
+    <div className="card drill" data-testid="run-drilldown">
+      <header className="page-head">
+        <h3>
+          Run #{run.id}: {run.workload} at {run.cap_w} W, repetition {run.repetition}
+        </h3>
+        <button onClick={onClose}>Close</button>
+      </header>
+      <p className="small muted">
+        {run.status} · throughput {fmt(run.throughput, 1)} {run.units}/s per GPU · mean power {fmt(run.mean_power_w, 0)} W · energy {fmt(run.energy_j, 0)} J ({run.energy_sensor ?? 'sensor ?'}) · efficiency {sig(run.efficiency)} {run.units}/J · enforced limit {fmt(run.enforced_limit_w, 0)} W
+        {run.error ? ` · ${run.error}` : ''}
+      </p>
+      {error && <p className="error">{error}</p>}
+      {!traces && !error && <p className="muted">loading traces…</p>}
+      {traces && (
+        <Plot
+          data={data}
+          height={520}
+          layout={{
+            shapes,
+            xaxis: { title: { text: 'time since run start (s)' }, anchor: 'y4' },
+            yaxis: { title: { text: 'W' }, domain: [0.76, 1] },
+            yaxis2: { title: { text: 'MHz' }, domain: [0.51, 0.73] },
+            yaxis3: { title: { text: '°C' }, domain: [0.26, 0.48] },
+            yaxis4: { title: { text: 'units/s' }, domain: [0, 0.23] },
+            legend: { orientation: 'h', y: 1.12 },
+          }}
+        />
+      )}
+    </div>
+  );
+}

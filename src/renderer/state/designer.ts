@@ -1,0 +1,57 @@
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import type { MethodOutput } from '../../shared/api';
+import { api } from '../api/client';
+import { defaultForm, formToPlan, type PlanForm } from '../lib/plan-form';
+
+type Validation = MethodOutput<'validatePlan'>;
+
+interface DesignerState {
+  form: PlanForm;
+  validation: Validation | null;
+  validating: boolean;
+  validationError: string | null;
+  update(patch: Partial<PlanForm>): void;
+  replace(form: PlanForm): void;
+  validate(): Promise<Validation | null>;
+}
+
+let seq = 0;
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+export const useDesigner = create<DesignerState>()(
+  persist(
+    (set, get) => ({
+      form: defaultForm(),
+      validation: null,
+      validating: false,
+      validationError: null,
+      update(patch) {
+        set({ form: { ...get().form, ...patch } });
+        scheduleValidation(get);
+      },
+      replace(form) {
+        set({ form });
+        scheduleValidation(get);
+      },
+      async validate() {
+        const my = ++seq;
+        set({ validating: true });
+        try {
+          const v = await api.validatePlan({ plan: formToPlan(get().form) });
+          if (my === seq) set({ validation: v, validating: false, validationError: null });
+          return v;
+        } catch (e) {
+          if (my === seq) set({ validating: false, validationError: (e as Error).message, validation: null });
+          return null;
+        }
+      },
+    }),
+    { name: 'caplab.designer', version: 1, partialize: (s) => ({ form: s.form }) },
+  ),
+);
+
+function scheduleValidation(get: () => DesignerState): void {
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => void get().validate(), 250);
+}

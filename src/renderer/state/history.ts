@@ -1,0 +1,39 @@
+import { create } from 'zustand';
+import type { SweepRecord } from '../../shared/records';
+import { api } from '../api/client';
+
+interface HistoryState {
+  sweeps: SweepRecord[];
+  search: string;
+  loading: boolean;
+  error: string | null;
+  setSearch(s: string): void;
+  load(): Promise<void>;
+  remove(id: number): Promise<boolean>;
+}
+
+export const useHistory = create<HistoryState>()((set, get) => ({
+  sweeps: [],
+  search: '',
+  loading: false,
+  error: null,
+  setSearch(search) {
+    set({ search });
+    void get().load();
+  },
+  async load() {
+    set({ loading: true });
+    const search = get().search.trim();
+    try {
+      const sweeps = await api.listSweeps(search ? { search } : {});
+      if (get().search.trim() === search) set({ sweeps: [...sweeps].sort((a, b) => b.id - a.id), error: null, loading: false });
+    } catch (e) {
+      set({ error: (e as Error).message, loading: false });
+    }
+  },
+  async remove(id) {
+    const r = await api.deleteSweep({ sweep_id: id });
+    if (r.deleted) set({ sweeps: get().sweeps.filter((s) => s.id !== id) });
+    return r.deleted;
+  },
+}));

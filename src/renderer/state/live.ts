@@ -1,0 +1,146 @@
+import { RingSeries } from '../../core/decimate';
+import type { EventPayload } from '../../shared/api';
+import type { Sample } from '../../shared/device';
+
+/** Live metrics per device kept in bounded rings (an hour at 10 Hz fits), outside React state for speed. */
+export const LIVE_CAPACITY = 36_000;
+export type LiveMetric = 'power_w' | 'sm_clock_mhz' | 'temp_c' | 'limit_w';
+export const LIVE_METRICS: LiveMetric[] = ['power_w', 'sm_clock_mhz', 'temp_c', 'limit_w'];
+
+export interface PhaseMark {
+  t: number;
+  phase: EventPayload<'sweep.progress'>['phase'];
+  run_id: number | null;
+  cap_w: number | null;
+}
+
+type Listener = () => void;
+
+class LiveStore {
+  private series = new Map<string, Record<LiveMetric, RingSeries>>();
+  readonly throughput = new RingSeries(LIVE_CAPACITY);
+  readonly latest = new Map<string, Sample>();
+  phases: PhaseMark[] = [];
+  sweepId: number | null = null;
+  /** Bumped on every change; plots redraw when it moved since their last frame. */
+  version = 0;
+  /** Samples accepted in total (the bench reads it). */
+  received = 0;
+  lastT: number | null = null;
+  firstT: number | null = null;
+  private listeners = new Set<Listener>();
+
+  devices(): string[] {
+    return [...this.series.keys()].sort();
+  }
+
+  get(deviceId: string): Record<LiveMetric, RingSeries> | undefined {
+    return this.series.get(deviceId);
+  }
+
+  reset(sweepId: number | null): void {
+    this.series.clear();
+    this.throughput.clear();
+    this.phases = [];
+    this.sweepId = sweepId;
+    this.lastT = null;
+    this.firstT = null;
+    this.bump();
+  }
+
+  addSamples(p: EventPayload<'samples'>): void {
+    if (this.sweepId !== null && p.sweep_id !== this.sweepId) this.reset(p.sweep_id);
+    else if (this.sweepId === null) this.sweepId = p.sweep_id;
+    for (const s of p.samples) {
+      let rec = this.series.get(s.device_id);
+      if (!rec) {
+        rec = {
+          power_w: new RingSeries(LIVE_CAPACITY),
+          sm_clock_mhz: new RingSeries(LIVE_CAPACITY),
+          temp_c: new RingSeries(LIVE_CAPACITY),
+          limit_w: new RingSeries(LIVE_CAPACITY),
+        };
+        this.series.set(s.device_id, rec);
+      }
+      rec.power_w.push(s.t, s.power_w);
+      rec.sm_clock_mhz.push(s.t, s.sm_clock_mhz ?? null);
+      rec.temp_c.push(s.t, s.temp_c ?? null);
+      rec.limit_w.push(s.t, s.limit_w ?? null);
+      this.latest.set(s.device_id, s);
+      if (this.lastT === null || s.t > this.lastT) this.lastT = s.t;
+      if (this.firstT === null || s.t < this.firstT) this.firstT = s.t;
+      this.received++;
+    }
+    this.bump();
+  }
+
+  addThroughput(p: EventPayload<'throughput'>): void {
+    if (this.sweepId !== null && p.sweep_id !== this.sweepId) return;
+    this.throughput.push(p.t, p.rate);
+    this.bump();
+  }
+
+  addPhase(p: EventPayload<'sweep.progress'>): void {
+    if (this.sweepId !== null && p.sweep_id !== this.sweepId) return;
+    const last = this.phases.at(-1);
+    if (last && last.phase === p.phase && last.run_id === p.run_id) return;
+    if (this.lastT === null) return;
+    this.phases.push({ t: this.lastT, phase: p.phase, run_id: p.run_id, cap_w: p.cap_w });
+    if (this.phases.length > 2000) this.phases.splice(0, this.phases.length - 2000);
+    this.bump();
+  }
+
+  subscribe(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  private bump(): void {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+}
+
+export const live = new LiveStore();
+
+/** Recent workload terminal output, replayed when the console mounts (capped). */
+class PtyBuffer {
+  private chunks: string[] = [];
+  private size = 0;
+  runId: number | null = null;
+  private listeners = new Set<(data: string) => void>();
+  constructor(private readonly cap = 256 * 1024) {}
+
+  push(p: EventPayload<'pty.data'>): void {
+    if (this.runId !== p.run_id) {
+      const banner = `\r\n\x1b[2m── run #${p.run_id} ──\x1b[0m\r\n`;
+      this.append(banner);
+      this.runId = p.run_id;
+    }
+    this.append(p.data);
+  }
+
+  private append(data: string): void {
+    this.chunks.push(data);
+    this.size += data.length;
+    while (this.size > this.cap && this.chunks.length > 1) this.size -= this.chunks.shift()!.length;
+    for (const l of this.listeners) l(data);
+  }
+
+  text(): string {
+    return this.chunks.join('');
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.size = 0;
+    this.runId = null;
+  }
+
+  subscribe(l: (data: string) => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+}
+
+export const ptyBuffer = new PtyBuffer();

@@ -1,0 +1,95 @@
+import { create } from 'zustand';
+import type { EventPayload } from '../../shared/api';
+import type { RunRecord, SweepRecord } from '../../shared/records';
+import { api } from '../api/client';
+
+type Progress = EventPayload<'sweep.progress'>;
+type Finished = EventPayload<'sweep.finished'>;
+
+interface SweepState {
+  /** The sweep the console follows: the running one, else the last one started here. */
+  activeId: number | null;
+  sweep: SweepRecord | null;
+  simulated: boolean;
+  progress: Progress | null;
+  finished: Finished | null;
+  runs: RunRecord[];
+  cancelling: boolean;
+  follow(id: number): Promise<void>;
+  /** Finds a running sweep (after a reload) and follows it. */
+  discover(): Promise<void>;
+  onStarted(p: EventPayload<'sweep.started'>): void;
+  onProgress(p: Progress): void;
+  onRunFinished(p: EventPayload<'run.finished'>): void;
+  onFinished(p: Finished): void;
+  cancel(): Promise<boolean>;
+}
+
+export const useSweep = create<SweepState>()((set, get) => ({
+  activeId: null,
+  sweep: null,
+  simulated: false,
+  progress: null,
+  finished: null,
+  runs: [],
+  cancelling: false,
+  async follow(id) {
+    if (get().activeId !== id) set({ activeId: id, progress: null, finished: null, runs: [], cancelling: false });
+    try {
+      const r = await api.getSweep({ sweep_id: id });
+      if (get().activeId !== id) return;
+      set({ sweep: r.sweep, simulated: r.sweep.simulated, runs: r.runs.filter((x) => x.status !== 'pending' && x.status !== 'running') });
+    } catch {
+      /* the sweep may not be stored yet; events fill in */
+    }
+  },
+  async discover() {
+    try {
+      const list = await api.listSweeps({});
+      const running = list.find((s) => s.status === 'running');
+      if (running) await get().follow(running.id);
+      else if (get().activeId === null && list.length) await get().follow(list.reduce((a, b) => (b.id > a.id ? b : a)).id);
+    } catch {
+      /* offline: the connection banner says so */
+    }
+  },
+  onStarted(p) {
+    set({ activeId: p.sweep_id, simulated: p.simulated, progress: null, finished: null, runs: [], cancelling: false });
+    void get().follow(p.sweep_id);
+  },
+  onProgress(p) {
+    if (get().activeId !== p.sweep_id) {
+      set({ activeId: p.sweep_id, finished: null, runs: [] });
+      void get().follow(p.sweep_id);
+    }
+    set({ progress: p });
+  },
+  onRunFinished(p) {
+    if (p.sweep_id !== get().activeId) return;
+    set({ runs: [...get().runs.filter((r) => r.id !== p.run.id), p.run] });
+  },
+  onFinished(p) {
+    if (p.sweep_id !== get().activeId) return;
+    set({ finished: p, cancelling: false });
+    void get().follow(p.sweep_id);
+  },
+  async cancel() {
+    const id = get().activeId;
+    if (id === null) return false;
+    set({ cancelling: true });
+    try {
+      const r = await api.cancelSweep({ sweep_id: id });
+      if (!r.cancelled) set({ cancelling: false });
+      return r.cancelled;
+    } catch (e) {
+      set({ cancelling: false });
+      throw e;
+    }
+  },
+}));
+
+export function isRunning(s: Pick<SweepState, 'activeId' | 'finished' | 'sweep' | 'progress'>): boolean {
+  if (s.activeId === null || s.finished) return false;
+  if (s.progress) return true;
+  return s.sweep?.status === 'running';
+}

@@ -1,0 +1,37 @@
+// Shared fixtures: `app` is a page of the CapLab UI, opened through the browser host (chromium project) or the
+// desktop app (electron project, where the binary exists; skipped with the reason otherwise).
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const test = base.extend<{ app: Page; hostUrl: string }>({
+  hostUrl: async ({}, use) => {
+    const url = process.env.CAPLAB_E2E_URL;
+    if (!url) throw new Error('CAPLAB_E2E_URL unset: the global setup did not start the browser host');
+    await use(url);
+  },
+  app: async ({ page, hostUrl }, use, info) => {
+    if (info.project.name === 'electron') {
+      const skip = info.project.metadata?.skip as string | null;
+      test.skip(!!skip, `electron project skipped: ${skip}`);
+      const { _electron } = await import('@playwright/test');
+      const eapp = await _electron.launch({
+        executablePath: info.project.metadata.electron as string,
+        args: ['.'],
+        env: { ...process.env, CAPLAB_DB: `${process.env.CAPLAB_E2E_DIR}/electron.db`, CAPLAB_SIM_STATE_DIR: `${process.env.CAPLAB_E2E_DIR}/sim` } as Record<string, string>,
+      });
+      const win = await eapp.firstWindow();
+      await use(win);
+      await eapp.close();
+      return;
+    }
+    await page.goto(hostUrl);
+    await use(page);
+  },
+});
+
+export { expect };
+
+/** Goes to a page through the sidebar. */
+export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 'results' | 'history'): Promise<void> {
+  await page.getByTestId(`nav-${name}`).click();
+  await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute('aria-current', 'page');
+}

@@ -1,0 +1,54 @@
+// Starts `caplab serve` on the simulated backend with a temp database and sim state dir, waits for its URL and
+// hands it to the specs (process.env is inherited by the test workers). Teardown stops it (limits restored).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const dir = mkdtempSync(join(tmpdir(), 'caplab-e2e-'));
+  const env = {
+    ...process.env,
+    CAPLAB_DATA_DIR: join(dir, 'data'),
+    CAPLAB_DB: join(dir, 'lab.db'),
+    CAPLAB_SIM_STATE_DIR: join(dir, 'sim'),
+  };
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'caplab.mjs'), 'serve', '--backend', 'sim', '--port', '0'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (d) => (log += String(d)));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`caplab serve did not print its URL within 120 s:\n${log}`)), 120_000);
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /serving at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]!);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`caplab serve exited with ${code}:\n${log}`));
+    });
+  });
+  process.env.CAPLAB_E2E_URL = url;
+  process.env.CAPLAB_E2E_DIR = dir;
+  writeFileSync(join(dir, 'url'), url);
+
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    if (!process.env.CAPLAB_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+}
