@@ -1,0 +1,309 @@
+// Energy over a window, per device, by sensor kind: energy counter > counter-derived power > instant power >
+// 1 s average power (lag-corrected). Node energy = GPUs + measured CPU, else GPUs + overhead * seconds.
+import type { SensorKind } from '../../shared/device';
+import type { AnalysisFlag, EnergyResult, NodeEnergy, TimeWindow } from '../../shared/analysis';
+import { integrateLinear, isReading, largestGap, medianInterval, sortPoints, windowValid, type Point, type PowerSample } from './series';
+
+export interface EnergyOptions {
+  device_id?: string | null;
+  /** Sensor preference, best first. Default counter, instant, average. */
+  prefer?: SensorKind[];
+  /** Lag of the 1 s moving average: its reading at t describes t - lag. Default 0.5 s. */
+  average_lag_s?: number;
+  /** Windows shorter than this get a warning when only the 1 s average is available. Default 10 s. */
+  short_window_s?: number;
+  /** How far readings may stop short of a window edge and still count as covering it. Default max(1 s, 2.5 sample intervals). */
+  edge_tolerance_s?: number;
+  /** Counter wrap value (mJ); null: a decreasing counter is treated as a reset. */
+  counter_wrap_mj?: number | null;
+  /** Relative disagreement between counter and instant energy that gets a warning. Default 0.05. */
+  cross_check_tolerance?: number;
+}
+
+interface MethodOk {
+  ok: true;
+  energy_j: number;
+  samples: number;
+  warnings: string[];
+  flags: AnalysisFlag[];
+}
+interface MethodFail {
+  ok: false;
+  why: string;
+}
+type MethodResult = MethodOk | MethodFail;
+
+const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
+
+function tolerance(points: readonly Point[], opts: EnergyOptions): number {
+  if (opts.edge_tolerance_s !== undefined) return opts.edge_tolerance_s;
+  const dt = medianInterval(points);
+  return Math.max(1, Number.isFinite(dt) ? 2.5 * dt : 0);
+}
+
+/** Integrates a piecewise-linear power series over the window; readings are held for up to `tol` past the data. */
+function integratePower(points: Point[], w: TimeWindow, tol: number, label: string): MethodResult {
+  if (points.length === 0) return { ok: false, why: `no ${label} readings` };
+  const first = points[0]!.t;
+  const last = points[points.length - 1]!.t;
+  if (last < w.start - tol || first > w.end + tol) return { ok: false, why: `no ${label} readings in or near the window` };
+  const duration = w.end - w.start;
+  const covered = Math.min(w.end, last + tol) - Math.max(w.start, first - tol);
+  const coverage = covered / duration;
+  if (coverage < 0.5) return { ok: false, why: `${label} readings cover only ${fmt(coverage * 100, 0)} % of the window` };
+  const warnings: string[] = [];
+  const flags: AnalysisFlag[] = [];
+  if (coverage < 0.999) {
+    warnings.push(`${label} readings cover ${fmt(coverage * 100, 1)} % of the window; the rest is held at the nearest reading`);
+    flags.push('power-gap');
+  }
+  const dt = medianInterval(points);
+  const gap = largestGap(points, Math.max(w.start, first), Math.min(w.end, last));
+  if (Number.isFinite(dt) && gap > Math.max(2, 5 * dt)) {
+    warnings.push(`gap of ${fmt(gap, 1)} s between ${label} readings bridged by linear interpolation`);
+    if (!flags.includes('power-gap')) flags.push('power-gap');
+  }
+  const used = points.filter((p) => p.t >= w.start && p.t <= w.end).length;
+  return { ok: true, energy_j: integrateLinear(points, w.start, w.end), samples: used, warnings, flags };
+}
+
+/**
+ * Counter-derived power: each reading is the mean power since the previous one, so it is integrated as a step
+ * function over (t_prev, t]; the first reading covers one median interval before it, the last is held after it.
+ */
+function integrateStep(points: Point[], w: TimeWindow, tol: number): MethodResult {
+  if (points.length === 0) return { ok: false, why: 'no counter-derived power readings' };
+  const dt = medianInterval(points);
+  const firstStart = points[0]!.t - (Number.isFinite(dt) ? dt : 0);
+  const last = points[points.length - 1]!.t;
+  if (firstStart > w.start + tol || last < w.end - tol) {
+    const covered = Math.max(0, Math.min(w.end, last + tol) - Math.max(w.start, firstStart - tol));
+    if (covered / (w.end - w.start) < 0.5) return { ok: false, why: 'counter-derived power readings do not cover the window' };
+  }
+  let e = 0;
+  let prev = firstStart;
+  let used = 0;
+  for (const p of points) {
+    const a = Math.max(prev, w.start);
+    const b = Math.min(p.t, w.end);
+    if (b > a) {
+      e += p.v * (b - a);
+      used++;
+    }
+    prev = p.t;
+  }
+  if (w.end > last) e += points[points.length - 1]!.v * (w.end - Math.max(last, w.start));
+  if (w.start < firstStart) e += points[0]!.v * (Math.min(firstStart, w.end) - w.start);
+  return { ok: true, energy_j: e, samples: used, warnings: [], flags: [] };
+}
+
+/** Energy-counter delta over the window with linear interpolation at the edges, wrap and reset handling. */
+function counterEnergy(readings: Point[], w: TimeWindow, opts: EnergyOptions, instant: Point[]): MethodResult {
+  if (readings.length < 2) return { ok: false, why: readings.length === 0 ? 'no energy counter readings' : 'only one energy counter reading' };
+  const tol = opts.edge_tolerance_s ?? Math.max(1, Number.isFinite(medianInterval(readings)) ? 2.5 * medianInterval(readings) : 0);
+  const first = readings[0]!.t;
+  const last = readings[readings.length - 1]!.t;
+  if (first > w.start + tol || last < w.end - tol)
+    return { ok: false, why: `energy counter readings span ${fmt(first, 3)}..${fmt(last, 3)}, not the window ${fmt(w.start, 3)}..${fmt(w.end, 3)}` };
+
+  const warnings: string[] = [];
+  const flags: AnalysisFlag[] = [];
+  // Cumulative energy (J) at each reading, with wraps unwrapped and resets bridged.
+  const seg: (number | null)[] = [];
+  let wraps = 0;
+  let resets = 0;
+  for (let i = 1; i < readings.length; i++) {
+    let d = readings[i]!.v - readings[i - 1]!.v;
+    if (d < 0) {
+      const wrap = opts.counter_wrap_mj;
+      if (wrap && d + wrap >= 0) {
+        d += wrap;
+        wraps++;
+      } else {
+        resets++;
+        seg.push(null);
+        continue;
+      }
+    }
+    seg.push(d / 1000);
+  }
+  if (wraps) warnings.push(`energy counter wrapped ${wraps} time(s); unwrapped at ${opts.counter_wrap_mj} mJ`);
+  if (resets) {
+    // Power over a reset segment: instant power there if we have it, else the mean power of the good segments.
+    let goodE = 0;
+    let goodT = 0;
+    seg.forEach((s, i) => {
+      if (s !== null) {
+        goodE += s;
+        goodT += readings[i + 1]!.t - readings[i]!.t;
+      }
+    });
+    const fallbackW = goodT > 0 ? goodE / goodT : NaN;
+    for (let i = 0; i < seg.length; i++) {
+      if (seg[i] !== null) continue;
+      const a = readings[i]!.t;
+      const b = readings[i + 1]!.t;
+      const covered = instant.some((p) => p.t >= a && p.t <= b);
+      if (covered) seg[i] = integrateLinear(instant, a, b);
+      else if (Number.isFinite(fallbackW)) seg[i] = fallbackW * (b - a);
+      else return { ok: false, why: 'energy counter only decreases (reset) and no power readings to bridge it' };
+    }
+    warnings.push(`energy counter reset ${resets} time(s); bridged with ${instant.length ? 'instant power' : 'the mean counter power'}`);
+    flags.push('counter-reset');
+  }
+  const cum: Point[] = [{ t: readings[0]!.t, v: 0 }];
+  for (let i = 1; i < readings.length; i++) cum.push({ t: readings[i]!.t, v: cum[i - 1]!.v + (seg[i - 1] as number) });
+
+  const at = (x: number, edge: 'start' | 'end'): number => {
+    if (x >= first && x <= last) {
+      let lo = 0;
+      while (lo < cum.length - 2 && cum[lo + 1]!.t < x) lo++;
+      const a = cum[lo]!;
+      const b = cum[lo + 1]!;
+      return b.t === a.t ? a.v : a.v + ((b.v - a.v) * (x - a.t)) / (b.t - a.t);
+    }
+    // Just outside the readings (within tolerance): extrapolate with instant power, else the edge segment's power.
+    const [ref, nb] = x < first ? [cum[0]!, cum[1]!] : [cum[cum.length - 1]!, cum[cum.length - 2]!];
+    const span = Math.abs(x - ref.t);
+    const near = instant.filter((p) => p.t >= Math.min(x, ref.t) - 0.5 && p.t <= Math.max(x, ref.t) + 0.5);
+    const pw = near.length ? near.reduce((s, p) => s + p.v, 0) / near.length : (ref.v - nb.v) / (ref.t - nb.t);
+    warnings.push(`energy counter extrapolated ${fmt(span, 2)} s at the window ${edge}`);
+    if (!flags.includes('counter-extrapolated')) flags.push('counter-extrapolated');
+    return x < first ? ref.v - pw * span : ref.v + pw * span;
+  };
+  const energy = at(w.end, 'end') - at(w.start, 'start');
+  // Readings used: those inside the window plus the bracketing one on each side.
+  let lo = 0;
+  while (lo < readings.length - 1 && readings[lo + 1]!.t <= w.start) lo++;
+  let hi = readings.length - 1;
+  while (hi > 0 && readings[hi - 1]!.t >= w.end) hi--;
+  return { ok: true, energy_j: energy, samples: hi - lo + 1, warnings, flags };
+}
+
+function emptyResult(device_id: string | null, duration: number, reason: string, flags: AnalysisFlag[], warnings: string[] = []): EnergyResult {
+  return { device_id, energy_j: null, mean_w: null, samples: 0, sensor: null, duration_s: duration, warnings, flags, reason };
+}
+
+/**
+ * Energy of one device over [window.start, window.end].
+ * Readings that are NaN, infinite, negative or missing are dropped with a warning; an empty or inverted window,
+ * or no usable readings, gives energy_j = null with the reason, never an exception.
+ */
+export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow | null | undefined, opts: EnergyOptions = {}): EnergyResult {
+  const device_id = opts.device_id ?? null;
+  if (!window || !Number.isFinite(window.start) || !Number.isFinite(window.end))
+    return emptyResult(device_id, 0, 'no measurement window', ['no-window']);
+  const duration = window.end - window.start;
+  if (!windowValid(window)) return emptyResult(device_id, Math.max(0, duration), `empty window (${fmt(duration, 3)} s long)`, ['empty-window']);
+
+  const counter: Point[] = [];
+  const derived: Point[] = [];
+  const instant: Point[] = [];
+  const average: Point[] = [];
+  const lag = opts.average_lag_s ?? 0.5;
+  let bad = 0;
+  const present = (v: unknown) => v !== null && v !== undefined;
+  for (const s of samples) {
+    if (!s || !Number.isFinite(s.t)) {
+      bad++;
+      continue;
+    }
+    let usable = false;
+    let invalid = false;
+    if (present(s.energy_mj)) {
+      if (isReading(s.energy_mj)) {
+        counter.push({ t: s.t, v: s.energy_mj });
+        usable = true;
+      } else invalid = true;
+    }
+    if (isReading(s.power_w)) {
+      const kind = s.power_kind ?? 'instant';
+      if (kind === 'instant') instant.push({ t: s.t, v: s.power_w });
+      else if (kind === 'average') average.push({ t: s.t - lag, v: s.power_w });
+      else derived.push({ t: s.t, v: s.power_w });
+      usable = true;
+    } else if (present(s.power_w)) invalid = true;
+    if (isReading(s.power_avg_w)) {
+      average.push({ t: s.t - lag, v: s.power_avg_w });
+      usable = true;
+    } else if (present(s.power_avg_w)) invalid = true;
+    if (invalid || !usable) bad++;
+  }
+  const warnings: string[] = [];
+  const flags: AnalysisFlag[] = [];
+  if (bad > 0) {
+    warnings.push(`dropped ${bad} reading(s) that were NaN, negative or missing`);
+    flags.push('bad-readings');
+  }
+  const sortedCounter = [...counter].sort((a, b) => a.t - b.t).filter((p, i, arr) => i === 0 || p.t !== arr[i - 1]!.t);
+  const inst = sortPoints(instant);
+  const avg = sortPoints(average);
+  const der = sortPoints(derived);
+
+  const prefer = opts.prefer ?? ['counter', 'instant', 'average'];
+  const skipped: string[] = [];
+  const fallback: string[] = [];
+  for (const kind of prefer) {
+    let r: MethodResult;
+    if (kind === 'counter') {
+      r = counterEnergy(sortedCounter, window, opts, inst);
+      if (!r.ok && der.length) {
+        const d = integrateStep(der, window, tolerance(der, opts));
+        if (d.ok) r = d;
+      }
+    } else if (kind === 'instant') r = integratePower(inst, window, tolerance(inst, opts), 'instant power');
+    else r = integratePower(avg, window, tolerance(avg, opts), '1 s average power');
+    if (!r.ok) {
+      skipped.push(`${kind}: ${r.why}`);
+      const had = kind === 'counter' ? sortedCounter.length + der.length : kind === 'instant' ? inst.length : avg.length;
+      if (had > 0) fallback.push(`sensor fallback — ${kind}: ${r.why}`);
+      continue;
+    }
+    const w = [...warnings, ...fallback];
+    const f = [...flags];
+    w.push(...r.warnings);
+    for (const fl of r.flags) if (!f.includes(fl)) f.push(fl);
+    if (kind === 'average') {
+      w.push(`energy from the 1 s average power (no counter or instant readings); readings shifted by ${lag} s to correct the averaging lag`);
+      f.push('average-sensor');
+      if (duration < (opts.short_window_s ?? 10)) {
+        w.push(`window of ${fmt(duration, 1)} s is short relative to the 1 s averaging: expect errors of several percent`);
+        f.push('short-window');
+      }
+    }
+    if (kind === 'counter' && inst.length >= 2) {
+      const check = integratePower(inst, window, tolerance(inst, opts), 'instant power');
+      const tolRel = opts.cross_check_tolerance ?? 0.05;
+      if (check.ok && r.energy_j > 0 && Math.abs(check.energy_j - r.energy_j) / r.energy_j > tolRel) {
+        w.push(`energy counter and instant power disagree by ${fmt(((check.energy_j - r.energy_j) / r.energy_j) * 100, 1)} % (counter used)`);
+        f.push('sensor-disagreement');
+      }
+    }
+    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, duration_s: duration, warnings: w, flags: f, reason: null };
+  }
+  const reason = samples.length === 0 ? 'no samples' : `no usable sensor (${skipped.join('; ')})`;
+  return emptyResult(device_id, duration, reason, [...flags, 'missing-energy'], warnings);
+}
+
+/**
+ * Node energy over a window of `duration_s`: the GPUs' energy plus measured CPU energy when every CPU series gave
+ * one (and useMeasuredCpu), else plus overhead_w * duration_s. Missing GPU energy gives energy_j = null.
+ */
+export function nodeEnergy(gpus: readonly EnergyResult[], cpu: readonly EnergyResult[], overhead_w: number, duration_s: number, useMeasuredCpu = true): NodeEnergy {
+  const warnings: string[] = [];
+  const gpuMissing = gpus.length === 0 || gpus.some((g) => g.energy_j === null);
+  const gpu_j = gpuMissing ? null : gpus.reduce((s, g) => s + (g.energy_j as number), 0);
+  if (gpus.length === 0) warnings.push('no GPU power series');
+  else if (gpuMissing) warnings.push('GPU energy missing for at least one device');
+  let cpu_j: number | null = null;
+  let source: NodeEnergy['source'] = 'overhead';
+  if (useMeasuredCpu && cpu.length > 0) {
+    if (cpu.every((c) => c.energy_j !== null)) {
+      cpu_j = cpu.reduce((s, c) => s + (c.energy_j as number), 0);
+      source = 'measured-cpu';
+    } else warnings.push(`measured CPU energy incomplete; using the ${overhead_w} W node overhead instead`);
+  }
+  const overhead_j = source === 'overhead' ? overhead_w * duration_s : null;
+  const energy_j = gpu_j === null ? null : gpu_j + (cpu_j ?? 0) + (overhead_j ?? 0);
+  return { energy_j, gpu_j, cpu_j, overhead_j, source, warnings };
+}

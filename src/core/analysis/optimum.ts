@@ -1,0 +1,160 @@
+// The best cap under a selector, with the caps statistically indistinguishable from it (Welch t-test).
+import type { Optimum, OptimumScore, Selector } from '../../shared/analysis';
+import { mean, welchTest } from './stats';
+
+/** One repetition at a cap: throughput (units/s per GPU) and efficiency (units per joule of node energy). */
+export interface OptimumRun {
+  throughput: number;
+  efficiency: number;
+}
+
+export interface OptimumPoint {
+  cap_w: number;
+  /** Eligible for the optimum (usable and enforced). */
+  eligible: boolean;
+  excluded_reason?: string | null;
+  runs: readonly OptimumRun[];
+}
+
+export interface OptimumOptions {
+  /** min-energy-slowdown: allowed increase of time per unit vs the highest eligible cap. Default 0.10. */
+  slowdown_budget?: number;
+  /** weighted: weight of time (0..1), energy gets 1 - weight. Default 0.5. */
+  weight?: number;
+  /** Significance level for "indistinguishable". Default 0.05 (95 %). */
+  alpha?: number;
+}
+
+const METRIC: Record<Selector, { metric: string; direction: 'max' | 'min' }> = {
+  'max-efficiency': { metric: 'units/J', direction: 'max' },
+  'min-energy-slowdown': { metric: 'J/unit', direction: 'min' },
+  'min-edp': { metric: 'J*s/unit^2 (energy-delay product per unit)', direction: 'min' },
+  weighted: { metric: 'normalised cost w*time/min_time + (1-w)*energy/min_energy', direction: 'min' },
+};
+
+const usableRun = (r: OptimumRun) => Number.isFinite(r.throughput) && r.throughput > 0 && Number.isFinite(r.efficiency) && r.efficiency > 0;
+
+/**
+ * Selects the best cap. Selectors:
+ * - max-efficiency: highest mean units per joule.
+ * - min-energy-slowdown: lowest mean energy per unit among caps whose time per unit (1 / mean throughput) is at
+ *   most (1 + budget) times that of the highest eligible cap (the reference, "uncapped").
+ * - min-edp: lowest mean energy-delay product per unit, (J/unit) * (s/unit).
+ * - weighted: lowest mean of w * (s/unit) / min_caps(s/unit) + (1 - w) * (J/unit) / min_caps(J/unit).
+ * Ties go to the lower cap. Every selector is invariant to the scale of the work unit.
+ */
+export function selectOptimum(points: readonly OptimumPoint[], selector: Selector, opts: OptimumOptions = {}): Optimum {
+  const { metric, direction } = METRIC[selector];
+  const alpha = opts.alpha ?? 0.05;
+  const budget = opts.slowdown_budget ?? 0.1;
+  const w = opts.weight ?? 0.5;
+  const sorted = [...points].sort((a, b) => a.cap_w - b.cap_w);
+  const excluded_caps: { cap_w: number; reason: string }[] = [];
+  const eligible: { cap_w: number; runs: OptimumRun[] }[] = [];
+  for (const p of sorted) {
+    const runs = p.runs.filter(usableRun);
+    if (!p.eligible) excluded_caps.push({ cap_w: p.cap_w, reason: p.excluded_reason ?? 'excluded' });
+    else if (runs.length === 0) excluded_caps.push({ cap_w: p.cap_w, reason: 'no usable runs' });
+    else eligible.push({ cap_w: p.cap_w, runs });
+  }
+  const base: Optimum = {
+    selector,
+    cap_w: null,
+    value: null,
+    metric,
+    direction,
+    indistinguishable_caps: null,
+    untested_caps: [],
+    range_w: null,
+    at_edge: null,
+    excluded_caps,
+    reference_cap_w: null,
+    scores: [],
+    note: null,
+  };
+  if (eligible.length === 0) return { ...base, note: 'no eligible caps (none usable and enforced)' };
+
+  const meanT = eligible.map((p) => mean(p.runs.map((r) => r.throughput)));
+  const ref = eligible.length - 1;
+  const refT = meanT[ref]!;
+  const slowdown = meanT.map((t) => refT / t - 1);
+  const refTime = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.throughput))));
+  const refEnergy = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.efficiency))));
+  const perRun = (r: OptimumRun): number => {
+    switch (selector) {
+      case 'max-efficiency':
+        return r.efficiency;
+      case 'min-energy-slowdown':
+        return 1 / r.efficiency;
+      case 'min-edp':
+        return 1 / r.efficiency / r.throughput;
+      case 'weighted':
+        return (w * (1 / r.throughput)) / refTime + ((1 - w) * (1 / r.efficiency)) / refEnergy;
+    }
+  };
+  const values = eligible.map((p) => p.runs.map(perRun));
+  const means = values.map((v) => mean(v));
+  const feasible = eligible.map((_, i) => selector !== 'min-energy-slowdown' || slowdown[i]! <= budget + 1e-12);
+
+  let best = -1;
+  for (let i = 0; i < eligible.length; i++) {
+    if (!feasible[i]) continue;
+    if (best < 0) best = i;
+    else {
+      const better = direction === 'max' ? means[i]! > means[best]! : means[i]! < means[best]!;
+      if (better) best = i;
+    }
+  }
+  // The reference cap is always feasible, so best >= 0 here.
+  const bestVals = values[best]!;
+  const notes: string[] = [];
+  let indist: number[] | null = [];
+  const untested: number[] = [];
+  const scores: OptimumScore[] = eligible.map((p, i) => {
+    let pv: number | null = null;
+    if (i === best) pv = 1;
+    else if (feasible[i]) {
+      const r = welchTest(bestVals, values[i]!);
+      pv = r ? r.p : null;
+    }
+    return { cap_w: p.cap_w, value: means[i]!, n: values[i]!.length, p_value: pv, slowdown: slowdown[i]!, feasible: feasible[i]! };
+  });
+  if (bestVals.length < 2) {
+    indist = null;
+    notes.push('single repetition at the best cap: which caps are statistically indistinguishable cannot be tested');
+  } else {
+    for (let i = 0; i < eligible.length; i++) {
+      if (!feasible[i]) continue;
+      const pv = scores[i]!.p_value;
+      if (i === best || (pv !== null && pv >= alpha)) indist.push(eligible[i]!.cap_w);
+      else if (pv === null) untested.push(eligible[i]!.cap_w);
+    }
+    if (untested.length) notes.push(`caps ${untested.join(', ')} W have fewer than 2 repetitions and were not tested against the best`);
+  }
+  const capW = eligible[best]!.cap_w;
+  let at_edge: Optimum['at_edge'] = null;
+  if (eligible.length === 1) {
+    at_edge = 'single';
+    notes.push('only one eligible cap');
+  } else if (best === 0) {
+    at_edge = 'low';
+    notes.push(`best cap is the lowest cap measured (${capW} W): the optimum may lie below; extend the grid`);
+  } else if (best === eligible.length - 1) {
+    at_edge = 'high';
+    notes.push(`best cap is the highest cap measured (${capW} W): the optimum may lie above`);
+  }
+  if (selector === 'min-energy-slowdown')
+    notes.push(`slowdown budget ${(budget * 100).toFixed(0)} % in time per unit vs ${eligible[ref]!.cap_w} W`);
+  return {
+    ...base,
+    cap_w: capW,
+    value: means[best]!,
+    indistinguishable_caps: indist,
+    untested_caps: untested,
+    range_w: indist && indist.length ? [Math.min(...indist), Math.max(...indist)] : null,
+    at_edge,
+    reference_cap_w: selector === 'min-energy-slowdown' ? eligible[ref]!.cap_w : null,
+    scores,
+    note: notes.length ? notes.join('; ') : null,
+  };
+}

@@ -1,0 +1,479 @@
+import { z } from 'zod';
+import { Sample, SensorKind } from './device';
+import { RunStatus } from './records';
+
+/**
+ * Analysis engine schemas (issue #5), shared by src/core/analysis, the CLI and the UI.
+ * Units: power W, energy J, time s (epoch seconds for instants), throughput work units per second per GPU,
+ * efficiency work units per joule of node energy (GPUs + measured CPU or a fixed node overhead).
+ * Every number that may be unknown is nullable: results are JSON (no NaN/Infinity) and say why a value is missing.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------------------------------------------
+
+export const TimeWindow = z.object({ start: z.number(), end: z.number() });
+export type TimeWindow = z.infer<typeof TimeWindow>;
+
+/**
+ * A reading as the analysis accepts it: any JS number (NaN, Infinity and negatives included) or null. The
+ * analysis drops and reports bad readings itself, so one NaN from a driver does not reject a whole sweep.
+ */
+const Reading = z.custom<number>((v) => typeof v === 'number', { message: 'expected a number' });
+const OptReading = Reading.nullable().default(null);
+
+/**
+ * A device sample inside a per-device series: the fields of `Sample` (device.ts) with lenient readings;
+ * device_id may be left out (the series names the device).
+ */
+export const SeriesSample = z.object({
+  device_id: z.string().optional(),
+  t: Reading,
+  power_w: Reading.nullable(),
+  power_kind: Sample.shape.power_kind,
+  power_avg_w: OptReading,
+  energy_mj: OptReading,
+  sm_clock_mhz: OptReading,
+  mem_clock_mhz: OptReading,
+  temp_c: OptReading,
+  util_gpu: OptReading,
+  util_mem: OptReading,
+  mem_used_mb: OptReading,
+  limit_w: OptReading,
+  throttle_reasons: OptReading,
+});
+export type SeriesSample = z.infer<typeof SeriesSample>;
+export type SeriesSampleInput = z.input<typeof SeriesSample>;
+
+/** All samples of one device (GPU, or a CPU package for measured CPU energy) over a run. */
+export const DeviceSeries = z.object({
+  device_id: z.string(),
+  name: z.string().nullable().default(null),
+  samples: z.array(SeriesSample).default([]),
+  /** Counter wrap value in mJ (RAPL: max_energy_range_uj / 1000). null: a decreasing counter is a reset. */
+  counter_wrap_mj: z.number().positive().nullable().default(null),
+});
+export type DeviceSeries = z.infer<typeof DeviceSeries>;
+
+/** One workload step as the line protocol reports it: `units` done in the step that ended at t and took dt s. */
+export const StepPoint = z.object({ t: Reading, units: Reading, dt: Reading.nullable().default(null) });
+export type StepPoint = z.infer<typeof StepPoint>;
+
+export const AnalysisRun = z.object({
+  run_id: z.number().int(),
+  workload: z.string(),
+  /** Device model the run used, e.g. "H100 SXM (simulated)". Runs are grouped by (workload, device_model). */
+  device_model: z.string().default('unknown'),
+  cap_w: z.number(),
+  repetition: z.number().int().min(1).default(1),
+  /** Position in the sweep's run order (for drift); null: ordered by repetition. */
+  order: z.number().int().nullable().default(null),
+  status: RunStatus.default('done'),
+  started_at: z.number().nullable().default(null),
+  /** Warm-up end the runner recorded, if any (the analysis also detects one). */
+  warmup_end: z.number().nullable().default(null),
+  /** Measurement window. null: the run has none (failed early) and is reported but not analysed. */
+  window: z.object({ start: Reading, end: Reading }).nullable(),
+  units: z.string().nullable().default(null),
+  /** Work units done in the window, summed over the run's GPUs. null: derived from `steps`. */
+  units_in_window: Reading.nullable().default(null),
+  steps: z.array(StepPoint).default([]),
+  /** GPUs the workload used (throughput is per GPU). null: the number of GPU series, at least 1. */
+  gpus: z.number().int().positive().nullable().default(null),
+  devices: z.array(DeviceSeries).default([]),
+  /** Measured CPU power/energy (RAPL) of the node; empty: the node overhead is used instead. */
+  cpu: z.array(DeviceSeries).default([]),
+  /** Limit the device reported after the cap was set. null: taken from the samples' limit_w. */
+  enforced_limit_w: z.number().nullable().default(null),
+});
+export type AnalysisRun = z.infer<typeof AnalysisRun>;
+export type AnalysisRunInput = z.input<typeof AnalysisRun>;
+
+export const DeviceLimits = z.object({
+  min_w: z.number().positive(),
+  max_w: z.number().positive(),
+  /** Smallest step the device accepts (NVML: 1 W). */
+  granularity_w: z.number().positive().default(1),
+});
+export type DeviceLimits = z.infer<typeof DeviceLimits>;
+
+export const AnalysisInput = z.object({
+  sweep_id: z.number().int().nullable().default(null),
+  name: z.string().nullable().default(null),
+  runs: z.array(AnalysisRun),
+  /** The plan's node overhead, W; used when options leave it out. */
+  overhead_w: z.number().min(0).nullable().default(null),
+  /** Limits per device model, for adaptive refinement. */
+  device_limits: z.record(z.string(), DeviceLimits).default({}),
+});
+export type AnalysisInput = z.infer<typeof AnalysisInput>;
+export type AnalysisInputRaw = z.input<typeof AnalysisInput>;
+
+export const Selector = z.enum(['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted']);
+export type Selector = z.infer<typeof Selector>;
+export const SELECTORS: readonly Selector[] = Selector.options;
+
+export const AdaptiveSettings = z.object({
+  width_w: z.number().positive().default(25),
+  max_runs: z.number().int().positive().default(12),
+  runs_used: z.number().int().min(0).default(0),
+  repetitions: z.number().int().positive().default(1),
+  /** New caps proposed per round (1 = classic golden-section, 2 = both sides of the peak). */
+  batch: z.number().int().min(1).max(4).default(2),
+});
+export type AdaptiveSettings = z.infer<typeof AdaptiveSettings>;
+
+export const AnalysisOptions = z.object({
+  /** Node overhead, W (CPU, memory, fans...). null: the input's overhead_w, else 100 W. */
+  overhead_w: z.number().min(0).nullable().default(null),
+  /** Use measured CPU energy instead of the overhead where a run has it. */
+  use_measured_cpu: z.boolean().default(true),
+  selector: Selector.default('max-efficiency'),
+  /** min-energy-slowdown: allowed increase of time per unit vs the highest cap (0.1 = 10 % slower). */
+  slowdown_budget: z.number().min(0).default(0.1),
+  /** weighted: weight of time (0..1); energy gets 1 - weight. */
+  weight: z.number().min(0).max(1).default(0.5),
+  /** Keep caps that were not enforced in the optimum (default: excluded). */
+  include_unenforced: z.boolean().default(false),
+  /** Significance level for "indistinguishable from the best" and drift tests. */
+  alpha: z.number().gt(0).lt(1).default(0.05),
+  /** Coefficient of variation above which a cap point is flagged high-variance. */
+  cv_threshold: z.number().positive().default(0.05),
+  /** Enforcement tolerance: mean power above cap * (1 + frac) + w is not enforced. */
+  enforce_tol_frac: z.number().min(0).default(0.05),
+  enforce_tol_w: z.number().min(0).default(5),
+  sensitivity: z
+    .object({ from_w: z.number().min(0).default(0), to_w: z.number().min(0).default(300), step_w: z.number().positive().default(5) })
+    .default({ from_w: 0, to_w: 300, step_w: 5 }),
+  /** Propose refinement caps (plan option caps: {adaptive}). null: no proposal. */
+  adaptive: AdaptiveSettings.nullable().default(null),
+});
+export type AnalysisOptions = z.infer<typeof AnalysisOptions>;
+export type AnalysisOptionsInput = z.input<typeof AnalysisOptions>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Machine-readable flags. Add, never rename: the UI and scripts key on them. */
+export const AnalysisFlag = z.enum([
+  'run-failed',
+  'no-window',
+  'empty-window',
+  'missing-energy',
+  'missing-throughput',
+  'bad-readings',
+  'average-sensor',
+  'short-window',
+  'counter-reset',
+  'counter-extrapolated',
+  'sensor-disagreement',
+  'power-gap',
+  'no-steady-state',
+  'warmup-in-window',
+  'not-enforced',
+  'power-above-cap',
+  'limit-mismatch',
+  'spikes-above-cap',
+  'single-repetition',
+  'high-variance',
+  'drift',
+  'excluded',
+]);
+export type AnalysisFlag = z.infer<typeof AnalysisFlag>;
+
+export const EnergyResult = z.object({
+  device_id: z.string().nullable(),
+  /** Energy over the window, J. null: could not be computed (see reason). */
+  energy_j: z.number().nullable(),
+  mean_w: z.number().nullable(),
+  /** Readings used (inside the window, plus the bracketing ones for counters). */
+  samples: z.number().int(),
+  sensor: SensorKind.nullable(),
+  duration_s: z.number(),
+  warnings: z.array(z.string()),
+  flags: z.array(AnalysisFlag),
+  reason: z.string().nullable(),
+});
+export type EnergyResult = z.infer<typeof EnergyResult>;
+
+export const NodeEnergy = z.object({
+  energy_j: z.number().nullable(),
+  gpu_j: z.number().nullable(),
+  cpu_j: z.number().nullable(),
+  overhead_j: z.number().nullable(),
+  source: z.enum(['measured-cpu', 'overhead']),
+  warnings: z.array(z.string()),
+});
+export type NodeEnergy = z.infer<typeof NodeEnergy>;
+
+export const Ci = z.object({ level: z.number(), lo: z.number(), hi: z.number(), half_width: z.number(), t: z.number(), df: z.number() });
+export type Ci = z.infer<typeof Ci>;
+
+export const Stat = z.object({
+  n: z.number().int(),
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  cv: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  /** 95 % CI of the mean (Student t). null with a note for n < 2: one repetition has no spread to report. */
+  ci: Ci.nullable(),
+  note: z.string().nullable(),
+});
+export type Stat = z.infer<typeof Stat>;
+
+export const Trend = z.object({
+  n: z.number().int(),
+  slope: z.number(),
+  p_value: z.number().nullable(),
+  /** Change over the span of x (slope * (max x - min x)). */
+  change: z.number(),
+  relative_change: z.number().nullable(),
+  flagged: z.boolean(),
+});
+export type Trend = z.infer<typeof Trend>;
+
+export const SteadySeries = z.object({
+  /** Time the steady state starts (first kept point), or null. */
+  end_t: z.number().nullable(),
+  truncate_index: z.number().int().nullable(),
+  n: z.number().int(),
+  reached: z.boolean(),
+  reason: z.string().nullable(),
+});
+export type SteadySeries = z.infer<typeof SteadySeries>;
+
+export const SteadyState = z.object({
+  /** 'MSER-5' (or 'MSER-1' for series shorter than 50 points). */
+  method: z.string(),
+  throughput: SteadySeries.nullable(),
+  power: SteadySeries.nullable(),
+  /** Detected end of warm-up: the later of the throughput and power estimates. */
+  warmup_end: z.number().nullable(),
+  reached: z.boolean().nullable(),
+  /** The measurement window starts before the detected warm-up end. */
+  warmup_in_window: z.boolean(),
+  notes: z.array(z.string()),
+});
+export type SteadyState = z.infer<typeof SteadyState>;
+
+export const Enforcement = z.object({
+  cap_w: z.number(),
+  /** null: no power data to judge. */
+  enforced: z.boolean().nullable(),
+  mean_w: z.number().nullable(),
+  p95_w: z.number().nullable(),
+  p99_w: z.number().nullable(),
+  enforced_limit_w: z.number().nullable(),
+  reasons: z.array(z.string()),
+  flags: z.array(AnalysisFlag),
+});
+export type Enforcement = z.infer<typeof Enforcement>;
+
+export const ClockSummary = z.object({
+  sm_mhz: z.number().nullable(),
+  mem_mhz: z.number().nullable(),
+  /** Share of time with clocks_event_reasons bit 0x4 (SW power cap) set, 0..1; null when not reported. */
+  power_cap_throttled_share: z.number().nullable(),
+  samples: z.number().int(),
+});
+export type ClockSummary = z.infer<typeof ClockSummary>;
+
+export const RunAnalysis = z.object({
+  run_id: z.number().int(),
+  workload: z.string(),
+  device_model: z.string(),
+  cap_w: z.number(),
+  repetition: z.number().int(),
+  status: RunStatus,
+  window: TimeWindow.nullable(),
+  duration_s: z.number().nullable(),
+  units: z.string().nullable(),
+  units_total: z.number().nullable(),
+  gpus: z.number().int(),
+  /** Work units per second per GPU. */
+  throughput: z.number().nullable(),
+  gpu_energy_j: z.number().nullable(),
+  node: NodeEnergy.nullable(),
+  /** Mean power per GPU, W. */
+  mean_power_w: z.number().nullable(),
+  /** Node energy / duration, W. */
+  node_power_w: z.number().nullable(),
+  /** Work units per joule of node energy. */
+  efficiency: z.number().nullable(),
+  energy_per_unit_j: z.number().nullable(),
+  energy_sensor: z.string().nullable(),
+  devices: z.array(EnergyResult),
+  cpu: z.array(EnergyResult),
+  steady_state: SteadyState,
+  enforcement: Enforcement,
+  clocks: ClockSummary,
+  temp_c: z.number().nullable(),
+  /** Counted in the statistics (finished, with energy and throughput). */
+  usable: z.boolean(),
+  flags: z.array(AnalysisFlag),
+  warnings: z.array(z.string()),
+});
+export type RunAnalysis = z.infer<typeof RunAnalysis>;
+
+export const CapPoint = z.object({
+  cap_w: z.number(),
+  run_ids: z.array(z.number().int()),
+  n_usable: z.number().int(),
+  throughput: Stat,
+  power_w: Stat,
+  node_power_w: Stat,
+  efficiency: Stat,
+  energy_per_unit_j: Stat,
+  temp_c: Stat,
+  enforcement: Enforcement,
+  clocks: ClockSummary,
+  /** Throughput trend across repetitions at this cap (n >= 3). */
+  drift: Trend.nullable(),
+  /** Counted in optima (usable runs, enforced unless include_unenforced). */
+  eligible: z.boolean(),
+  excluded_reason: z.string().nullable(),
+  flags: z.array(AnalysisFlag),
+});
+export type CapPoint = z.infer<typeof CapPoint>;
+
+export const OptimumScore = z.object({
+  cap_w: z.number(),
+  value: z.number().nullable(),
+  n: z.number().int(),
+  /** Welch t-test p-value against the best cap (null: untested). */
+  p_value: z.number().nullable(),
+  /** Time per unit relative to the reference cap, minus 1 (min-energy-slowdown). */
+  slowdown: z.number().nullable(),
+  feasible: z.boolean(),
+});
+export type OptimumScore = z.infer<typeof OptimumScore>;
+
+export const Optimum = z.object({
+  selector: Selector,
+  cap_w: z.number().nullable(),
+  value: z.number().nullable(),
+  metric: z.string(),
+  direction: z.enum(['max', 'min']),
+  /** Caps (incl. the best) not distinguishable from the best at the level asked (Welch t-test). null: untestable. */
+  indistinguishable_caps: z.array(z.number()).nullable(),
+  /** Caps that could not be tested (fewer than 2 repetitions). */
+  untested_caps: z.array(z.number()),
+  range_w: z.tuple([z.number(), z.number()]).nullable(),
+  /** The best cap is the lowest or highest eligible cap of the grid (the true optimum may lie outside). */
+  at_edge: z.enum(['low', 'high', 'single']).nullable(),
+  excluded_caps: z.array(z.object({ cap_w: z.number(), reason: z.string() })),
+  reference_cap_w: z.number().nullable(),
+  scores: z.array(OptimumScore),
+  note: z.string().nullable(),
+});
+export type Optimum = z.infer<typeof Optimum>;
+
+export const SensitivityRow = z.object({
+  overhead_w: z.number(),
+  best: z.record(z.string(), z.number().nullable()),
+  /** Efficiency (units/J) at the max-efficiency best cap. */
+  efficiency: z.number().nullable(),
+});
+export type SensitivityRow = z.infer<typeof SensitivityRow>;
+
+export const Sensitivity = z.object({
+  from_w: z.number(),
+  to_w: z.number(),
+  step_w: z.number(),
+  /** Every step (curve points). */
+  curve: z.array(SensitivityRow),
+  /** Every 50 W (and the ends): the table for reports. */
+  table: z.array(SensitivityRow),
+  /** Overheads where a selector's best cap changes: between overhead_lo and overhead_hi. */
+  changes: z.array(z.object({ selector: Selector, overhead_lo: z.number(), overhead_hi: z.number(), from_cap_w: z.number().nullable(), to_cap_w: z.number().nullable() })),
+  note: z.string(),
+});
+export type Sensitivity = z.infer<typeof Sensitivity>;
+
+export const ParetoPoint = z.object({
+  label: z.string(),
+  cap_w: z.number(),
+  throughput: z.number(),
+  efficiency: z.number(),
+  on_front: z.boolean(),
+});
+export type ParetoPoint = z.infer<typeof ParetoPoint>;
+
+export const ParetoResult = z.object({
+  points: z.array(ParetoPoint),
+  /** Front, ascending throughput. */
+  front: z.array(ParetoPoint),
+});
+export type ParetoResult = z.infer<typeof ParetoResult>;
+
+export const RefineProposal = z.object({
+  best_cap_w: z.number().nullable(),
+  /** Measured neighbours around the best: the optimum lies inside (for a unimodal curve). */
+  bracket: z.tuple([z.number(), z.number()]).nullable(),
+  width_w: z.number().nullable(),
+  target_width_w: z.number(),
+  done: z.boolean(),
+  reason: z.enum(['converged', 'budget', 'granularity', 'no-data', 'continue']),
+  next_caps: z.array(z.number()),
+  runs_left: z.number().int(),
+  note: z.string().nullable(),
+});
+export type RefineProposal = z.infer<typeof RefineProposal>;
+
+export const AnalysisGroup = z.object({
+  workload: z.string(),
+  device_model: z.string(),
+  units: z.string().nullable(),
+  caps: z.array(CapPoint),
+  optima: z.object({
+    'max-efficiency': Optimum,
+    'min-energy-slowdown': Optimum,
+    'min-edp': Optimum,
+    weighted: Optimum,
+  }),
+  /** The optimum under the selector asked for. */
+  best: Optimum,
+  sensitivity: Sensitivity,
+  pareto: ParetoResult,
+  drift: z.object({ throughput: Trend.nullable(), temp_c: Trend.nullable(), flagged: z.boolean() }),
+  refine: RefineProposal.nullable(),
+  notes: z.array(z.string()),
+});
+export type AnalysisGroup = z.infer<typeof AnalysisGroup>;
+
+export const AnalysisResult = z.object({
+  schema: z.literal('caplab.analysis/1'),
+  sweep_id: z.number().int().nullable(),
+  name: z.string().nullable(),
+  options: AnalysisOptions.extend({ overhead_w: z.number() }),
+  runs: z.array(RunAnalysis),
+  groups: z.array(AnalysisGroup),
+  warnings: z.array(z.string()),
+});
+export type AnalysisResult = z.infer<typeof AnalysisResult>;
+
+export const ComparisonEntry = z.object({
+  label: z.string(),
+  throughput: z.number().nullable(),
+  efficiency: z.number().nullable(),
+  power_w: z.number().nullable(),
+  /** (value - baseline) / baseline; null where either is missing. */
+  rel_throughput: z.number().nullable(),
+  rel_efficiency: z.number().nullable(),
+  rel_power: z.number().nullable(),
+  eligible: z.boolean(),
+});
+export type ComparisonEntry = z.infer<typeof ComparisonEntry>;
+
+export const Comparison = z.object({
+  workload: z.string(),
+  baseline: z.string(),
+  sweeps: z.array(z.object({ label: z.string(), device_model: z.string(), best: z.record(z.string(), z.number().nullable()), peak_efficiency: z.number().nullable() })),
+  rows: z.array(z.object({ cap_w: z.number(), entries: z.array(ComparisonEntry) })),
+  pareto: ParetoResult,
+  notes: z.array(z.string()),
+});
+export type Comparison = z.infer<typeof Comparison>;
