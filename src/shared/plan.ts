@@ -64,9 +64,9 @@ export const Plan = z
     overhead_w: z.number().min(0).default(100),
     observe_only: z.boolean().default(false),
     on_failure: z.enum(['continue', 'stop']).default('continue'),
-    /** A run that shows no progress (no protocol step) for this long is killed as hung. */
+    /** A run that shows no progress (no protocol step) for this many wall-clock seconds is killed as hung. */
     hang_timeout_s: positive.default(120),
-    /** Hard limit on one run's wall time (simulated time for simulated devices). */
+    /** Hard limit on one run's wall-clock time, seconds. */
     run_timeout_s: positive.default(3600),
     sim: SimOptions.default({ speedup: 1 }),
   })

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { CliError, type CliCommand, type CliIO } from './command';
-import { commands } from './commands';
+import { commandLoaders } from './commands';
 import { VERSION } from '../lab/version';
 
-function helpText(): string {
+async function helpText(): Promise<string> {
+  const commands = await Promise.all(Object.values(commandLoaders).map((load) => load()));
   const visible = commands.filter((c) => !c.hidden);
   const width = Math.max(...visible.map((c) => c.name.length));
   return [
@@ -30,18 +31,19 @@ function commandHelp(cmd: CliCommand): string {
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(helpText() + '\n');
+    io.stdout.write((await helpText()) + '\n');
     return 0;
   }
   if (name === '--version' || name === '-v') {
     io.stdout.write(VERSION + '\n');
     return 0;
   }
-  const cmd = commands.find((c) => c.name === name);
-  if (!cmd) {
-    io.stderr.write(`caplab: unknown command "${name}"\n\n${helpText()}\n`);
+  const load = Object.prototype.hasOwnProperty.call(commandLoaders, name) ? commandLoaders[name] : undefined;
+  if (!load) {
+    io.stderr.write(`caplab: unknown command "${name}"\n\n${await helpText()}\n`);
     return 2;
   }
+  const cmd = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(commandHelp(cmd) + '\n');
     return 0;

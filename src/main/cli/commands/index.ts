@@ -1,4 +1,16 @@
 import type { CliCommand } from '../command';
 
-/** Every `caplab` subcommand, in --help order. One line per command module. */
-export const commands: CliCommand[] = [];
+/**
+ * Every `caplab` subcommand, in --help order: one line per command module. Modules load on demand, so a command
+ * (the simulated workload in particular, started once per run) pays only for its own imports.
+ */
+export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
+  devices: () => import('./devices').then((m) => m.devicesCommand),
+  sweep: () => import('./sweep').then((m) => m.sweepCommand),
+  runs: () => import('./runs').then((m) => m.runsCommand),
+  'restore-caps': () => import('./restore-caps').then((m) => m.restoreCapsCommand),
+  analyze: () => import('./analyze').then((m) => m.analyzeCommand),
+  energy: () => import('./energy').then((m) => m.energyCommand),
+  serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
+  'sim-workload': () => import('./sim-workload').then((m) => m.simWorkloadCommand),
+};

@@ -5,11 +5,10 @@ import { createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, get
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { PtyRun } from '../runner/pty-run';
-import { RunWindow } from './run-window';
+import { RunProgress, type MeasuredWindow, type ProgressSignal } from '../runner/progress';
 import { journalLimits, restoreJournal, setAndVerify, type BackendOpener } from './cap-guard';
 import { scheduleRuns } from '../../../core/schedule';
 import { windowEnergy } from '../../../core/analysis/energy';
-import { parseProtocolLine, type ProtocolEvent } from '../../../shared/protocol';
 import type { DeviceInfo, Sample } from '../../../shared/device';
 import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
@@ -40,7 +39,6 @@ interface RunOutcome {
 }
 
 const FLUSH_MS = 250;
-const MAX_INVALID_LINES = 50;
 
 /** Runs one sweep: journal limits, then per run set cap, run the workload in a pty, measure, cool down; restore. */
 export class SweepOrchestrator {
@@ -195,7 +193,7 @@ export class SweepOrchestrator {
   }
 
   private async measure(i: number): Promise<RunOutcome> {
-    const { db, backend, timeScale } = this.deps;
+    const { db, backend } = this.deps;
     const planned = this.planned[i]!;
     const runId = this.runIds[i]!;
     const ref = this.plan.workloads.find((w) => w.id === planned.workload)!;
@@ -203,17 +201,15 @@ export class SweepOrchestrator {
     const startT = backend.now();
     this.currentRunId = runId;
     updateRun(db, runId, { status: 'running', started_at: startT, enforced_limit_w: enforced });
-    const window = new RunWindow(startT, this.plan.warmup, this.plan.window);
+    const progress = new RunProgress({
+      warmup: this.plan.warmup,
+      window: this.plan.window,
+      gpus: this.indexes.length,
+      hangTimeoutS: this.plan.hang_timeout_s,
+    });
     const cmd = this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
     /** Energy-counter readings taken at the window edges (exact boundaries; NVML's counter is too slow for every tick). */
     const edgeReadings = new Map<string, { t: number; energy_mj: number }[]>();
-    let gpus = this.indexes.length;
-    let units: string | null = null;
-    let lastProgress = startT;
-    let invalid = 0;
-    let errorEvent: Extract<ProtocolEvent, { ev: 'error' }> | null = null;
-    let failure: string | null = null;
-    const metrics: { t: number; name: string; value: number }[] = [];
     const readCounters = async () => {
       for (const d of this.deps.devices) {
         const energy_mj = await backend.readEnergyMj(d.index);
@@ -221,48 +217,39 @@ export class SweepOrchestrator {
       }
     };
     let boundary: Promise<void> = Promise.resolve();
+    let timedOut: string | null = null;
+    const metrics: { t: number; name: string; value: number }[] = [];
+    const onSignal = (sig: ProgressSignal) => {
+      if (sig.type === 'step') {
+        const rate = sig.rate / progress.gpus;
+        metrics.push({ t: sig.step.t, name: 'units', value: sig.step.units }, { t: sig.step.t, name: 'rate', value: rate });
+        this.deps.emit('throughput', { sweep_id: this.sweepId, run_id: runId, t: sig.step.t, rate });
+      } else if (sig.type === 'metric') metrics.push({ t: sig.t, name: sig.name, value: sig.value });
+      else if (sig.type === 'warmup-end') {
+        boundary = boundary.then(readCounters);
+        this.progress(i, 'measure', 0.3);
+      } else if (sig.type === 'window-complete') {
+        boundary = boundary.then(readCounters);
+        void run.kill();
+      } else if (sig.type === 'failure') void run.kill();
+    };
     const run = new PtyRun({
       argv: cmd.argv,
       env: cmd.env,
       onData: (data) => this.deps.emit('pty.data', { sweep_id: this.sweepId, run_id: runId, data }),
-      onLine: (line) => {
-        const parsed = parseProtocolLine(line);
-        if (parsed.kind === 'invalid' && ++invalid > MAX_INVALID_LINES && !failure) {
-          failure = `the workload printed ${invalid} malformed @caplab lines (last: ${parsed.error})`;
-          void run.kill();
-        }
-        if (parsed.kind !== 'event') return;
-        const ev = parsed.event;
-        if (ev.ev === 'start') {
-          units = ev.units;
-          gpus = ev.gpus;
-        } else if (ev.ev === 'error') errorEvent = ev;
-        else if (ev.ev === 'metric') metrics.push({ t: ev.t, name: ev.name, value: ev.value });
-        else if (ev.ev === 'step') {
-          lastProgress = backend.now();
-          const rate = ev.units / ev.dt / gpus;
-          metrics.push({ t: ev.t, name: 'units', value: ev.units }, { t: ev.t, name: 'rate', value: rate });
-          this.deps.emit('throughput', { sweep_id: this.sweepId, run_id: runId, t: ev.t, rate });
-          const crossed = window.step(ev);
-          if (crossed === 'measure-start') {
-            boundary = boundary.then(readCounters);
-            this.progress(i, 'measure', 0.3);
-          } else if (crossed === 'measure-end') {
-            boundary = boundary.then(readCounters);
-            void run.kill();
-          }
-        }
-      },
+      onLine: (line) => progress.pushLine(line).forEach(onSignal),
     });
     this.current = run;
     this.progress(i, 'warmup', 0.05);
+    // Hang and time-out are judged on the wall clock, also for simulated devices: start-up latency is real time.
+    const startedWall = Date.now() / 1000;
     const watchdog = setInterval(() => {
-      const now = backend.now();
-      if (failure) return;
-      if (now - lastProgress > this.plan.hang_timeout_s) failure = `hung: no progress for ${this.plan.hang_timeout_s} s`;
-      else if (now - startT > this.plan.run_timeout_s) failure = `timed out after ${this.plan.run_timeout_s} s`;
-      if (failure) void run.kill();
-    }, Math.max(50, Math.min(1000, 1000 / timeScale)));
+      if (progress.checkHang()) void run.kill();
+      else if (Date.now() / 1000 - startedWall > this.plan.run_timeout_s && !timedOut) {
+        timedOut = `timed out: the run took longer than run_timeout_s (${this.plan.run_timeout_s} s)`;
+        void run.kill();
+      }
+    }, 250);
     const exit = await run.exited;
     clearInterval(watchdog);
     this.current = null;
@@ -270,29 +257,17 @@ export class SweepOrchestrator {
     this.currentRunId = null;
     this.flush();
     insertMetrics(db, runId, metrics);
-    const endT = backend.now();
-    const tail = run.outputTail(40);
-    const base: RunUpdate = { ended_at: endT, exit_code: exit.exitCode, units, output_tail: run.outputTail(), warmup_end: window.warmupEnd, measure_start: window.warmupEnd };
-    if (window.phase !== 'complete') {
-      const ee = errorEvent as Extract<ProtocolEvent, { ev: 'error' }> | null;
-      const reason =
-        failure ??
-        (ee ? `${ee.kind === 'oom' ? 'out of memory' : 'workload error'}: ${ee.message}` : /out of memory/i.test(tail) ? 'out of memory' : null) ??
-        `the workload exited with code ${exit.exitCode}${exit.signal ? ` (signal ${exit.signal})` : ''} before the measurement window was complete`;
-      return { status: 'failed', update: { ...base, error: `${reason}\n--- last output ---\n${run.outputTail(15)}` } };
-    }
-    return { status: 'done', update: { ...base, ...this.summarise(runId, window, edgeReadings, gpus) } };
+    const outcome = progress.finish({ exitCode: exit.exitCode, signal: exit.signal, cancelled: this.cancelled });
+    const base: RunUpdate = { ended_at: backend.now(), exit_code: exit.exitCode, units: progress.startEvent?.units ?? null, output_tail: run.outputTail(), warmup_end: progress.warmupEnd, measure_start: progress.warmupEnd };
+    if (outcome.status === 'done' && !timedOut) return { status: 'done', update: { ...base, ...this.summarise(runId, outcome.window, edgeReadings) } };
+    if (outcome.status === 'cancelled' || this.cancelled) return { status: 'cancelled', update: { ...base, error: 'cancelled' } };
+    const message = timedOut ?? (outcome.status === 'failed' ? outcome.failure.message : 'failed');
+    const lines = outcome.status === 'failed' ? outcome.failure.lastLines : [];
+    return { status: 'failed', update: { ...base, error: `${message}\n--- last output ---\n${lines.slice(-15).join('\n')}` } };
   }
 
-  private summarise(
-    runId: number,
-    window: RunWindow,
-    edgeReadings: Map<string, { t: number; energy_mj: number }[]>,
-    gpus: number,
-  ): RunUpdate {
-    const from = window.warmupEnd!;
-    const to = window.measureEnd!;
-    const seconds = to - from;
+  private summarise(runId: number, window: MeasuredWindow, edgeReadings: Map<string, { t: number; energy_mj: number }[]>): RunUpdate {
+    const { start: from, end: to, seconds } = window;
     let energy: number | null = 0;
     const sensors = new Set<string>();
     for (const d of this.deps.devices) {
@@ -303,14 +278,13 @@ export class SweepOrchestrator {
       energy = energy === null || e.energy_j === null ? null : energy + e.energy_j;
       sensors.add(e.sensor ?? `none (${e.reason ?? 'no readings'})`);
     }
-    const rate = window.rate();
     const nodeEnergy = energy === null ? null : energy + this.plan.overhead_w * seconds;
     return {
       measure_end: to,
-      throughput: rate === null ? null : rate / gpus,
+      throughput: window.rate_per_gpu,
       mean_power_w: energy === null ? null : energy / seconds / this.deps.devices.length,
       energy_j: energy,
-      efficiency: nodeEnergy !== null && nodeEnergy > 0 ? window.unitsInWindow / nodeEnergy : null,
+      efficiency: nodeEnergy !== null && nodeEnergy > 0 ? window.units / nodeEnergy : null,
       energy_sensor: [...sensors].join('+'),
     };
   }

@@ -1,0 +1,50 @@
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { dbOption, jsonOption } from '../open-engine';
+import { fixed, table } from '../format';
+import { energyInRange } from '../../lab/analysis/load';
+import { openReadOnly } from './analyze';
+
+/** A time argument: epoch seconds (e.g. 1764491157.5) or ISO-8601 (a time without an offset is local time). */
+export function parseTimeArg(name: string, text: string | undefined): number {
+  if (text === undefined) throw new CliError(`--${name} is required (ISO-8601 or epoch seconds)`);
+  const s = text.trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(s)) return Number(s);
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(s) ? Date.parse(s) : NaN;
+  if (!Number.isFinite(ms)) throw new CliError(`--${name} must be ISO-8601 (2026-11-30T08:45:57Z) or epoch seconds; got "${text}"`);
+  return ms / 1000;
+}
+
+export const energyCommand: CliCommand = {
+  name: 'energy',
+  summary: 'Energy of recorded GPU samples over a time range (counter > instant > 1 s average, the code runs use)',
+  usage: 'energy --from T --to T [--device N] [--dataset ID] [--db FILE] [--json]   (T: ISO-8601 or epoch seconds)',
+  options: { ...dbOption, ...jsonOption, from: { type: 'string' }, to: { type: 'string' }, device: { type: 'string' }, dataset: { type: 'string' } },
+  async run(args, io) {
+    const from = parseTimeArg('from', stringOpt(args, 'from'));
+    const to = parseTimeArg('to', stringOpt(args, 'to'));
+    if (!(to > from)) throw new CliError(`--to must be after --from (got ${from} .. ${to})`);
+    const device = numberOpt(args, 'device');
+    if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
+    if (stringOpt(args, 'dataset') !== undefined)
+      throw new CliError('--dataset is not available yet: the lab store has no query for a dataset\'s samples', 1);
+    const db = openReadOnly(args, io.env);
+    try {
+      const r = energyInRange(db, from, to, device);
+      if (args.values.json) {
+        printJson(io, r);
+        return r.energy_j === null ? 1 : 0;
+      }
+      io.stdout.write(
+        table(
+          ['device', 'name', 'energy J', 'mean W', 'samples', 'sensor', 'note'],
+          r.devices.map((d) => [d.index, d.name, fixed(d.energy_j, 1), fixed(d.mean_w, 1), d.samples, d.sensor, d.reason ?? (d.warnings.join('; ') || null)]),
+        ) + '\n',
+      );
+      io.stdout.write(`total ${fixed(r.energy_j, 1) ?? '–'} J over ${r.duration_s.toFixed(3)} s (mean ${fixed(r.mean_w, 1) ?? '–'} W), sensor ${r.sensor ?? 'none'}\n`);
+      for (const w of r.warnings) io.stderr.write(`caplab energy: ${w}\n`);
+      return r.energy_j === null ? 1 : 0;
+    } finally {
+      db.close();
+    }
+  },
+};

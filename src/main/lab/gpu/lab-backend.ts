@@ -1,0 +1,45 @@
+import type { BackendChoice } from '../../../shared/device';
+import type { Plan } from '../../../shared/plan';
+import { simStateDir } from '../paths';
+import type { GpuBackend } from './backend';
+import { SimBackend } from './sim';
+import { SimClock } from './sim-clock';
+import { openBackend } from './select';
+
+/** A backend opened for the engine, with what a sweep needs to know about it. */
+export interface LabBackend {
+  backend: GpuBackend;
+  /** Which backend was chosen and why (auto tries NVML, nvidia-smi, amd-smi, then simulated GPUs). */
+  reason: string;
+  /** Backend seconds per wall second: the simulated speed-up, 1 for real devices. */
+  timeScale: number;
+  /** Options that reopen the same backend later (cap-journal restore after a crash). */
+  reopenOpts: Record<string, unknown>;
+  /** Set for the simulated backend: where its state lives and its clock, handed to simulated workloads. */
+  sim: { stateDir: string; clock: SimClock } | null;
+}
+
+function simLab(env: NodeJS.ProcessEnv, plan: Plan | undefined, reason: string): LabBackend {
+  const stateDir = simStateDir(env);
+  const clock = new SimClock(Date.now() / 1000, plan?.sim.speedup ?? 1);
+  const backend = new SimBackend({ stateDir, presets: plan?.sim.devices, clock, seed: plan?.seed });
+  return { backend, reason, timeScale: clock.speedup, reopenOpts: { stateDir }, sim: { stateDir, clock } };
+}
+
+/** Opens the backend a plan or a flag asks for. A plan's `sim` options apply when the simulated backend is used. */
+export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan }): Promise<LabBackend> {
+  if (choice === 'sim') return simLab(opts.env, opts.plan, 'simulated GPUs requested');
+  const chosen = await openBackend(choice, { env: opts.env, simStateDir: simStateDir(opts.env) });
+  if (chosen.backend.simulated) {
+    await chosen.backend.close();
+    return simLab(opts.env, opts.plan, chosen.reason);
+  }
+  return { backend: chosen.backend, reason: chosen.reason, timeScale: 1, reopenOpts: {}, sim: null };
+}
+
+/** Reopens a backend by name for restoring journalled limits. */
+export async function reopenBackend(name: string, opts: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<GpuBackend> {
+  if (name === 'sim') return new SimBackend({ stateDir: typeof opts.stateDir === 'string' ? opts.stateDir : simStateDir(env) });
+  if (name === 'nvml' || name === 'nvidia-smi' || name === 'amd-smi') return (await openBackend(name, { env, simStateDir: simStateDir(env) })).backend;
+  throw new Error(`cannot reopen backend "${name}" to restore its limits`);
+}
