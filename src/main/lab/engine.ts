@@ -85,7 +85,7 @@ export class Engine implements LabApi {
       const plan = parsePlan(input.plan);
       const lab = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
       try {
-        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend));
+        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env));
       } finally {
         await lab.backend.close();
       }
@@ -121,7 +121,7 @@ export class Engine implements LabApi {
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
     try {
       const all = await lab.backend.listDevices();
-      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend));
+      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env));
       const sweep = new SweepOrchestrator(
         {
           db: this.db,
@@ -204,7 +204,7 @@ export class Engine implements LabApi {
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
-    return listWorkloadSummaries();
+    return listWorkloadSummaries(this.env);
   }
 
   async close(): Promise<void> {

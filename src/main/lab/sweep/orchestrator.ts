@@ -17,6 +17,8 @@ import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records
 export interface WorkloadCommand {
   argv: string[];
   env: NodeJS.ProcessEnv;
+  /** Runs after the process tree is gone (stops and removes a container by name). */
+  cleanup?: () => Promise<void>;
 }
 
 export interface SweepDeps {
@@ -28,7 +30,7 @@ export interface SweepDeps {
   /** Backend seconds per wall second (the simulated speed-up; 1 for real devices). */
   timeScale: number;
   devices: DeviceInfo[];
-  workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => WorkloadCommand;
+  workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => Promise<WorkloadCommand>;
   openBackend: BackendOpener;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 }
@@ -207,7 +209,7 @@ export class SweepOrchestrator {
       gpus: this.indexes.length,
       hangTimeoutS: this.plan.hang_timeout_s,
     });
-    const cmd = this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
+    const cmd = await this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
     /** Energy-counter readings taken at the window edges (exact boundaries; NVML's counter is too slow for every tick). */
     const edgeReadings = new Map<string, { t: number; energy_mj: number }[]>();
     const readCounters = async () => {
@@ -252,6 +254,7 @@ export class SweepOrchestrator {
     }, 250);
     const exit = await run.exited;
     clearInterval(watchdog);
+    await cmd.cleanup?.();
     this.current = null;
     await boundary;
     this.currentRunId = null;
