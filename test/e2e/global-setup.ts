@@ -1,13 +1,31 @@
 // Starts `caplab serve` on the simulated backend with a temp database and sim state dir, waits for its URL and
 // hands it to the specs (process.env is inherited by the test workers). Teardown stops it (limits restored).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** The specs test the built renderer: rebuild it when any source under src/ is newer than the build. */
+function buildIfStale(root: string): void {
+  const built = join(root, 'out', 'renderer', 'index.html');
+  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(newest(join(root, 'src', 'renderer')), newest(join(root, 'src', 'shared')))) return;
+  const r = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npx electron-vite build failed');
+}
+
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  if (!process.env.CAPLAB_E2E_NO_BUILD) buildIfStale(root);
   const dir = mkdtempSync(join(tmpdir(), 'caplab-e2e-'));
   const env = {
     ...process.env,

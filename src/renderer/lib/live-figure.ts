@@ -101,6 +101,7 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
   const phases = src.phases;
   for (let i = 0; i < phases.length; i++) {
     const p = phases[i]!;
+    if (Number.isNaN(p.t)) continue;
     const next = phases[i + 1]?.t ?? end;
     if (next < since || p.phase === 'idle') continue;
     const x0 = Math.max(p.t, since) - t0;
@@ -118,11 +119,10 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
     xaxis: { title: { text: 'time since start (s)' }, range: [Math.max(since, t0) - t0, Math.max(end - t0, 1)], anchor: 'y4' },
     shapes,
     annotations,
-    uirevision: 'live',
     transition: { duration: 0 },
   };
   ROWS.forEach((row, r) => {
-    layout[r === 0 ? 'yaxis' : `yaxis${r + 1}`] = { title: { text: row.title, font: { size: 10 } }, domain: domain(r), rangemode: r === 3 ? 'tozero' : 'normal' };
+    layout[r === 0 ? 'yaxis' : `yaxis${r + 1}`] = { title: { text: row.title, font: { size: 10 } }, domain: domain(r), autorange: true, rangemode: r === 3 ? 'tozero' : 'normal' };
   });
   return { data, layout, points, t0 };
 }

@@ -76,7 +76,7 @@ export function ConsolePage() {
       <div className="progress-line" data-testid="progress">
         <ProgressBar fraction={fraction} label="sweep progress" />
         <span>
-          run <strong data-testid="runs-done">{s.finished ? (s.sweep?.runs_done ?? p?.runs_done ?? 0) : (p?.runs_done ?? 0)}</strong> of {p?.run_count ?? s.sweep?.run_count ?? '?'}
+          <strong data-testid="runs-done">{s.finished ? (s.sweep?.runs_done ?? p?.runs_done ?? 0) : (p?.runs_done ?? 0)}</strong> of {p?.run_count ?? s.sweep?.run_count ?? '?'} runs done
         </span>
         {p && running && (
           <span data-testid="current-run">

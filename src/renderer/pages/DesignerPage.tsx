@@ -44,8 +44,11 @@ export function DesignerPage() {
     setStarting(true);
     try {
       const { sweep_id } = await api.startSweep({ plan: v.plan });
-      live.reset(sweep_id);
-      ptyBuffer.clear();
+      // The live store was reset by the sweep.started event (which may arrive before this reply).
+      if (live.sweepId !== sweep_id) {
+        live.reset(sweep_id);
+        ptyBuffer.clear();
+      }
       await useSweep.getState().follow(sweep_id);
       toast('info', `Sweep #${sweep_id} started (${v.run_count} runs).`);
       navigate('console');

@@ -162,14 +162,20 @@ function WorkloadResults({ data, compare, overhead, gpus, onDrill }: { data: Loa
           </div>
         ))}
         <div className="card best">
-          <div className="muted small">Best cap vs node overhead</div>
-          <table className="table small" data-testid="overhead-sensitivity">
+          <div className="muted small">Best cap (W) vs node overhead (W)</div>
+          <table className="table small sens" data-testid="overhead-sensitivity">
             <tbody>
               <tr>
+                <th>overhead</th>
+                {sens.filter((x) => x.workload === w).map((x) => (
+                  <td key={x.overhead}>{x.overhead}</td>
+                ))}
+              </tr>
+              <tr>
+                <th>best cap</th>
                 {sens.filter((x) => x.workload === w).map((x) => (
                   <td key={x.overhead}>
-                    {x.overhead} W<br />
-                    <strong>{x.cap_w ?? '–'} W</strong>
+                    <strong>{x.cap_w ?? '–'}</strong>
                   </td>
                 ))}
               </tr>

@@ -71,6 +71,7 @@ class LiveStore {
       if (this.firstT === null || s.t < this.firstT) this.firstT = s.t;
       this.received++;
     }
+    for (const m of this.phases) if (Number.isNaN(m.t)) m.t = p.samples[0]?.t ?? NaN;
     this.bump();
   }
 
@@ -84,8 +85,8 @@ class LiveStore {
     if (this.sweepId !== null && p.sweep_id !== this.sweepId) return;
     const last = this.phases.at(-1);
     if (last && last.phase === p.phase && last.run_id === p.run_id) return;
-    if (this.lastT === null) return;
-    this.phases.push({ t: this.lastT, phase: p.phase, run_id: p.run_id, cap_w: p.cap_w });
+    // Samples arrive in batches; a phase that starts before the first batch is placed at its first sample.
+    this.phases.push({ t: this.lastT ?? NaN, phase: p.phase, run_id: p.run_id, cap_w: p.cap_w });
     if (this.phases.length > 2000) this.phases.splice(0, this.phases.length - 2000);
     this.bump();
   }

@@ -1,0 +1,60 @@
+// Screenshots of every page for docs/ (README). Runs only when asked: CAPLAB_SCREENSHOTS=1 npx playwright test screenshots
+import { mkdirSync } from 'node:fs';
+import { test, expect, go } from './fixtures';
+
+const out = process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots';
+
+test.skip(!process.env.CAPLAB_SCREENSHOTS, 'set CAPLAB_SCREENSHOTS=1 to refresh docs/screenshots');
+
+test('screenshots of every page', async ({ app }, info) => {
+  test.skip(info.project.name !== 'chromium', 'screenshots come from the chromium project');
+  test.setTimeout(240_000);
+  mkdirSync(out, { recursive: true });
+  await app.setViewportSize({ width: 1440, height: 960 });
+  const shot = (name: string) => app.screenshot({ path: `${out}/${name}.png` });
+
+  // A finished sweep for the results and history pages.
+  await go(app, 'designer');
+  await app.getByTestId('template-select').selectOption('demo');
+  await app.getByTestId('plan-name').fill('ViT-L/16 on simulated H100, 200-700 W');
+  await app.getByTestId('plan-backend').selectOption('sim');
+  await app.getByTestId('repetitions').fill('3');
+  await app.getByTestId('sim-speedup').fill('60');
+  await expect(app.getByTestId('validation-ok')).toBeVisible();
+  await app.getByTestId('start-sweep').click();
+  await expect(app.getByTestId('sweep-status')).toContainText('done', { timeout: 200_000 });
+
+  // A second, slower sweep to show live data on the devices page and in the console.
+  await go(app, 'designer');
+  await app.getByTestId('template-select').selectOption('vit-h100');
+  await app.getByTestId('plan-backend').selectOption('sim');
+  await app.getByTestId('sim-speedup').fill('10');
+  await app.getByTestId('plan-name').fill('ViT-L/16 on H100 (seed paper grid)');
+  await expect(app.getByTestId('validation-ok')).toBeVisible();
+  await shot('designer');
+  await app.getByTestId('start-sweep').click();
+  await expect(app.getByTestId('current-run')).toContainText('measure', { timeout: 60_000 });
+  await app.waitForTimeout(4000);
+  await shot('console');
+  await go(app, 'devices');
+  await app.waitForTimeout(2500);
+  await shot('devices');
+  await go(app, 'console');
+  await app.getByTestId('cancel-sweep').click();
+  await app.getByRole('dialog').getByRole('button', { name: 'Cancel sweep' }).click();
+  await expect(app.getByTestId('finished-banner')).toBeVisible({ timeout: 30_000 });
+
+  await go(app, 'history');
+  await expect(app.getByTestId('history-row').first()).toBeVisible();
+  await shot('history');
+  await app.getByTestId('history-row').nth(1).getByRole('button').first().click();
+  await expect(app.getByTestId('best-cap')).toHaveText(/\d+ W/);
+  await app.setViewportSize({ width: 1440, height: 2000 });
+  await app.waitForTimeout(1500);
+  await shot('results');
+  await app.getByTestId('theme-toggle').click();
+  await app.waitForTimeout(800);
+  await shot('results-light');
+  await app.getByTestId('theme-toggle').click();
+  await app.setViewportSize({ width: 1440, height: 960 });
+});

@@ -1,0 +1,112 @@
+import type { Page } from '@playwright/test';
+import { test, expect, go } from './fixtures';
+
+/** Designs a sweep in the designer's form, field by field, starting from the quick-demo template. */
+async function design(app: Page, o: { name: string; caps: string; reps: number; speedup: number; warmup: number; window: number; cooldown: number }) {
+  await go(app, 'designer');
+  await app.getByTestId('template-select').selectOption('demo');
+  await app.getByTestId('plan-name').fill(o.name);
+  await app.getByTestId('plan-backend').selectOption('sim');
+  await app.getByTestId('caps-mode-list').click();
+  await app.getByTestId('caps-list').fill(o.caps);
+  await app.getByTestId('repetitions').fill(String(o.reps));
+  await app.getByTestId('order').selectOption('sequential');
+  await app.getByTestId('warmup').fill(String(o.warmup));
+  await app.getByTestId('window').fill(String(o.window));
+  await app.getByTestId('cooldown').fill(String(o.cooldown));
+  await app.getByTestId('sim-speedup').fill(String(o.speedup));
+  const runs = o.caps.split(',').length * o.reps;
+  await expect(app.getByTestId('validation-ok')).toBeVisible();
+  await expect(app.getByTestId('run-count')).toHaveText(String(runs));
+  await expect(app.getByTestId('estimate')).not.toHaveText('–');
+}
+
+async function framesOf(app: Page): Promise<{ frames: number; points: number; lastT: number }> {
+  const el = app.getByTestId('live-traces');
+  return {
+    frames: Number((await el.getAttribute('data-frames')) ?? 0),
+    points: Number((await el.getAttribute('data-points')) ?? 0),
+    lastT: Number((await el.getAttribute('data-last-t')) || 0),
+  };
+}
+
+test('the designer validates live against the device limits', async ({ app }) => {
+  await go(app, 'designer');
+  await app.getByTestId('template-select').selectOption('demo');
+  await app.getByTestId('plan-backend').selectOption('sim');
+  await app.getByTestId('caps-mode-list').click();
+  await app.getByTestId('caps-list').fill('150, 300');
+  await expect(app.getByTestId('validation-errors')).toContainText(/150/);
+  await expect(app.getByTestId('validation-errors')).toContainText(/200/);
+  await expect(app.getByTestId('start-sweep')).toBeDisabled();
+  await app.getByTestId('caps-list').fill('250, 300');
+  await expect(app.getByTestId('validation-ok')).toBeVisible();
+  await expect(app.getByTestId('start-sweep')).toBeEnabled();
+});
+
+test('start a sweep, watch live traces, cancel it and see the limit restored', async ({ app }) => {
+  await design(app, { name: 'e2e cancel', caps: '250, 300, 350', reps: 2, speedup: 8, warmup: 20, window: 60, cooldown: 5 });
+  await app.getByTestId('start-sweep').click();
+
+  await expect(app.getByTestId('nav-console')).toHaveAttribute('aria-current', 'page');
+  await expect(app.getByTestId('sweep-status')).toContainText('running');
+  await expect(app.getByTestId('current-run')).toContainText(/vit_l_16 at \d+ W/);
+
+  // Live traces update: more frames, more points, later sample times.
+  await expect.poll(async () => (await framesOf(app)).points, { timeout: 30_000 }).toBeGreaterThan(20);
+  const a = await framesOf(app);
+  await expect.poll(async () => (await framesOf(app)).lastT, { timeout: 30_000 }).toBeGreaterThan(a.lastT + 2);
+  expect((await framesOf(app)).frames).toBeGreaterThan(a.frames);
+  await expect(app.locator('[data-testid=live-traces] .scatterlayer .trace').first()).toBeVisible();
+  // The cap is drawn: while a capped run measures, the power limit is below the 700 W default.
+  await expect(app.getByTestId('current-run')).toContainText(/measure|warmup/, { timeout: 30_000 });
+  await expect(app.getByTestId('terminal')).toContainText(/\S/, { timeout: 30_000 });
+
+  await app.getByTestId('cancel-sweep').click();
+  await app.getByRole('dialog').getByRole('button', { name: 'Cancel sweep' }).click();
+  await expect(app.getByTestId('sweep-status')).toContainText('cancelled', { timeout: 30_000 });
+  const banner = app.getByTestId('finished-banner');
+  await expect(banner).toContainText('cancelled');
+  await expect(banner.getByTestId('restored')).toContainText(/Restored .*sim:0.* to 700 W/);
+
+  await go(app, 'devices');
+  await expect(app.getByTestId('device-card').first().getByTestId('device-limit')).toHaveText('700 W');
+});
+
+test('let a sweep finish and read the results: efficiency curve and best cap', async ({ app }) => {
+  await design(app, { name: 'e2e finish', caps: '200, 300, 400, 500, 600, 700', reps: 2, speedup: 60, warmup: 15, window: 30, cooldown: 3 });
+  await app.getByTestId('start-sweep').click();
+  await expect(app.getByTestId('sweep-status')).toContainText('running');
+  await expect(app.getByTestId('sweep-status')).toContainText('done', { timeout: 100_000 });
+  await expect(app.getByTestId('finished-banner')).toContainText('done');
+  await expect(app.getByTestId('console-runs').locator('tbody tr')).toHaveCount(12);
+
+  await app.getByTestId('open-results').click();
+  await expect(app.getByTestId('nav-results')).toHaveAttribute('aria-current', 'page');
+  // Efficiency curve: one marker per cap, hill-shaped, best cap between 300 and 500 W (H100 ViT-L/16).
+  const eff = app.getByTestId('efficiency-plot');
+  await expect(eff.locator('.scatterlayer .trace').first().locator('.point')).toHaveCount(6);
+  await expect(eff).toContainText('power cap (W)');
+  const best = app.getByTestId('best-cap');
+  await expect(best).toHaveText(/^\d+ W$/);
+  const bestW = Number((await best.textContent())!.replace(' W', ''));
+  expect(bestW).toBeGreaterThanOrEqual(300);
+  expect(bestW).toBeLessThanOrEqual(500);
+  await expect(app.getByTestId('best-max-throughput')).toContainText(/[67]00 W/);
+  const table = app.getByTestId('cap-table');
+  await expect(table.locator('tbody tr')).toHaveCount(6);
+  await expect(table.locator('tbody tr').first()).toContainText('200 W');
+  await expect(table.locator('tbody tr').first().locator('td').nth(1)).toHaveText('2');
+  await expect(app.getByTestId('flags')).toBeVisible();
+
+  // The overhead slider moves the curves: with no overhead the best cap is not above the 100 W one.
+  await app.getByTestId('overhead-slider').fill('0');
+  await expect(app.getByTestId('overhead-value')).toHaveText('0 W');
+  const bestAt0 = Number((await best.textContent())!.replace(' W', ''));
+  expect(bestAt0).toBeLessThanOrEqual(bestW);
+
+  // Drill down to one run's raw traces.
+  await table.locator('tbody tr').nth(2).getByRole('button').first().click();
+  await expect(app.getByTestId('run-drilldown')).toContainText('at 400 W');
+  await expect(app.getByTestId('run-drilldown').locator('.scatterlayer .trace').first()).toBeVisible();
+});
