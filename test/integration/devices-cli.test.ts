@@ -22,7 +22,7 @@ describe('caplab devices', () => {
     const r = await runCli(['devices'], { CAPLAB_SIM_STATE_DIR: join(tmp.dir, 'sim2'), PATH: '/usr/bin:/bin' });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/backend sim: .*nvml/i);
-    expect(r.stdout).toMatch(/\[simulated\]/);
+    expect(r.stdout).toMatch(/\(simulated\)/);
   });
 
   it('rejects an unknown backend with the allowed values', async () => {

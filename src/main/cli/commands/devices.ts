@@ -22,7 +22,7 @@ export const devicesCommand: CliCommand = {
           ['#', 'name', 'kind', 'limit W', 'min W', 'max W', 'default W', 'power sensor', 'energy counter', 'update ms'],
           devices.map((d) => [
             d.index,
-            d.simulated ? `${d.name} [simulated]` : d.name,
+            d.simulated && !/simulated/i.test(d.name) ? `${d.name} [simulated]` : d.name,
             d.kind,
             fixed(d.limit_w, 0),
             fixed(d.min_limit_w, 0),

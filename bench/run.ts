@@ -1,0 +1,38 @@
+// `npm run bench`: runs every benchmark, prints a table and records the results with the machine and date in
+// bench/results/. Each result is a ratio against a baseline measured in the same run.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../test/helpers/tmp';
+import { machine, passes, type BenchResult } from './harness';
+import { run as storeInsert } from './store-insert';
+import { run as samplerSim } from './sampler-sim';
+
+const benches: Record<string, (dir: string) => Promise<BenchResult>> = { 'store-insert': storeInsert, 'sampler-sim': samplerSim };
+const only = process.argv[2];
+const results: BenchResult[] = [];
+const tmp = tempDir('caplab-bench-');
+try {
+  for (const [id, bench] of Object.entries(benches)) {
+    if (only && id !== only) continue;
+    process.stderr.write(`bench ${id}…\n`);
+    results.push(await bench(tmp.dir));
+  }
+} finally {
+  tmp.cleanup();
+}
+const m = machine();
+const lines = [
+  `# Benchmarks — ${m.date}`,
+  '',
+  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}`,
+  '',
+  '| benchmark | ratio | value | target | ok | details |',
+  '| --- | --- | --- | --- | --- | --- |',
+  ...results.map((r) => `| ${r.name} | ${r.ratio_label} | ${r.ratio.toFixed(3)} | ${r.better === 'higher' ? '>=' : '<='} ${r.target} | ${passes(r) ? 'yes' : 'NO'} | ${Object.entries(r.details).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toFixed(3) : v}`).join(', ')} |`),
+];
+console.log(lines.join('\n'));
+mkdirSync('bench/results', { recursive: true });
+const stamp = m.date.slice(0, 10);
+writeFileSync(join('bench/results', `local-${stamp}.md`), lines.join('\n') + '\n');
+writeFileSync(join('bench/results', `local-${stamp}.json`), JSON.stringify({ machine: m, results }, null, 2) + '\n');
+process.exitCode = results.every(passes) ? 0 : 1;
