@@ -252,9 +252,16 @@ export const SteadyState = z.object({
   power: SteadySeries.nullable(),
   /** Detected end of warm-up: the later of the throughput and power estimates. */
   warmup_end: z.number().nullable(),
+  /** MSER's verdict: every series settled (null: no series). */
   reached: z.boolean().nullable(),
-  /** The measurement window starts before the detected warm-up end. */
+  /** The run never settled in a way that matters: MSER failed and the window still trends by more than 2 %. */
+  unsettled: z.boolean(),
+  /** The detected warm-up reaches into the window and moves the window mean by more than 1 %. */
   warmup_in_window: z.boolean(),
+  /** Relative shift of the window mean caused by the part before the detected warm-up end. */
+  window_bias: z.number().nullable(),
+  /** Relative change of the series across the window (least-squares line). */
+  window_trend: z.number().nullable(),
   notes: z.array(z.string()),
 });
 export type SteadyState = z.infer<typeof SteadyState>;

@@ -5,7 +5,7 @@ import { windowClocks } from './clocks';
 import { checkEnforcement } from './enforcement';
 import { nodeEnergy, windowEnergy } from './energy';
 import { inWindow, isReading, samplePower, windowValid, type PowerSample } from './series';
-import { percentile } from './stats';
+import { percentile, trend } from './stats';
 import { detectSteadyState } from './steady-state';
 
 export interface RunOptions {
@@ -42,10 +42,59 @@ function steadyOf(t: number[], v: number[]): SteadySeries & { batch: number } {
   return { ...detectSteadyState(t, v, { batch, min_batches: 10 }), batch };
 }
 
-/** Steady-state detection on the run's throughput (step rates) and power series, over the whole run. */
+/** Relative bias of the window mean vs the mean after `from` (inside the window): what including warm-up costs. */
+function windowBias(t: readonly number[], v: readonly number[], w: TimeWindow, from: number): number | null {
+  let sAll = 0;
+  let nAll = 0;
+  let sSteady = 0;
+  let nSteady = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i]! < w.start || t[i]! > w.end) continue;
+    sAll += v[i]!;
+    nAll++;
+    if (t[i]! >= from) {
+      sSteady += v[i]!;
+      nSteady++;
+    }
+  }
+  if (nAll === 0 || nSteady === 0 || sSteady === 0) return null;
+  return Math.abs(sAll / nAll / (sSteady / nSteady) - 1);
+}
+
+/** Relative change across the window from a least-squares line (|slope| * duration / mean). */
+function windowTrend(t: readonly number[], v: readonly number[], w: TimeWindow): number | null {
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let i = 0; i < t.length; i++)
+    if (t[i]! >= w.start && t[i]! <= w.end) {
+      x.push(t[i]!);
+      y.push(v[i]!);
+    }
+  const r = trend(x, y);
+  if (!r) return null;
+  const m = y.reduce((a, b) => a + b, 0) / y.length;
+  return m !== 0 ? Math.abs((r.slope * (w.end - w.start)) / m) : null;
+}
+
+/** A warm-up inside the window matters when it moves the window mean by more than this (1 %). */
+export const WARMUP_BIAS_LIMIT = 0.01;
+/** A run that never settles matters when its series changes by more than this (2 %) across the window. */
+export const WINDOW_TREND_LIMIT = 0.02;
+
+/**
+ * Steady-state detection (MSER) on the run's throughput (step rates) and power series, from the workload's first
+ * step (idle time before it, e.g. model loading, is not warm-up) to the end of the measurement window (teardown
+ * after it is not either). The flags only fire when it matters for the window: a warm-up that moves the window mean
+ * by more than 1 %, or a series that still changes by more than 2 % across the window.
+ */
 export function runSteadyState(run: AnalysisRun): SteadyState {
   const notes: string[] = [];
-  const steps = run.steps.filter((p) => Number.isFinite(p.t) && Number.isFinite(p.units)).sort((a, b) => a.t - b.t);
+  const w = windowValid(run.window) ? run.window : null;
+  const tEnd = w ? w.end : Infinity;
+  const steps = run.steps.filter((p) => Number.isFinite(p.t) && Number.isFinite(p.units) && p.t <= tEnd).sort((a, b) => a.t - b.t);
+  const first = steps[0];
+  const tStart = first ? first.t - (first.dt !== null && first.dt > 0 ? first.dt : 0) : (run.started_at ?? -Infinity);
+  const raw: { t: number[]; v: number[]; s: SteadySeries }[] = [];
   let throughput: SteadyState['throughput'] = null;
   const methods = new Set<string>();
   if (steps.length) {
@@ -58,24 +107,25 @@ export function runSteadyState(run: AnalysisRun): SteadyState {
         v.push(p.units / dt);
       }
     });
-    const r = steadyOf(t, v);
-    methods.add(`MSER-${r.batch}`);
-    const { batch: _b, ...rest } = r;
+    const { batch, ...rest } = steadyOf(t, v);
+    methods.add(`MSER-${batch}`);
     throughput = rest;
+    raw.push({ t, v, s: rest });
   }
   let power: SteadyState['power'] = null;
   for (const dev of run.devices) {
-    const pts = dev.samples
-      .map((s) => ({ t: s.t, p: samplePower(s) }))
-      .filter((x): x is { t: number; p: { v: number; kind: 'instant' | 'average' | 'counter' } } => x.p !== null && Number.isFinite(x.t))
-      .sort((a, b) => a.t - b.t);
+    const pts: { t: number; v: number }[] = [];
+    for (const smp of dev.samples) {
+      const p = samplePower(smp);
+      if (p && Number.isFinite(smp.t) && smp.t >= tStart && smp.t <= tEnd) pts.push({ t: smp.t, v: p.v });
+    }
     if (!pts.length) continue;
-    const r = steadyOf(
-      pts.map((x) => x.t),
-      pts.map((x) => x.p.v),
-    );
-    methods.add(`MSER-${r.batch}`);
-    const { batch: _b, ...rest } = r;
+    pts.sort((a, b) => a.t - b.t);
+    const t = pts.map((x) => x.t);
+    const v = pts.map((x) => x.v);
+    const { batch, ...rest } = steadyOf(t, v);
+    methods.add(`MSER-${batch}`);
+    raw.push({ t, v, s: rest });
     // Several GPUs: the latest warm-up end, reached only when every GPU settled.
     if (!power) power = rest;
     else
@@ -92,14 +142,48 @@ export function runSteadyState(run: AnalysisRun): SteadyState {
   const warmup_end = ends.length ? Math.max(...ends) : null;
   const reached = series.length ? series.every((s) => s.reached) : null;
   for (const s of series) if (s.reason) notes.push(s.reason);
+
+  let window_bias: number | null = null;
+  let window_trend: number | null = null;
   let warmup_in_window = false;
-  if (warmup_end !== null && windowValid(run.window)) {
-    const tol = Math.max(1, 0.05 * (run.window.end - run.window.start));
-    warmup_in_window = warmup_end > run.window.start + tol;
-    if (warmup_in_window) notes.push(`detected warm-up ends ${(warmup_end - run.window.start).toFixed(1)} s into the measurement window`);
+  let unsettled = reached === false;
+  if (w) {
+    for (const r of raw) {
+      const tr = windowTrend(r.t, r.v, w);
+      if (tr !== null) window_trend = Math.max(window_trend ?? 0, tr);
+      if (warmup_end !== null && warmup_end > w.start) {
+        const b = windowBias(r.t, r.v, w, warmup_end);
+        if (b !== null) window_bias = Math.max(window_bias ?? 0, b);
+      }
+    }
+    const tol = Math.max(1, 0.05 * (w.end - w.start));
+    if (warmup_end !== null && warmup_end > w.start + tol) {
+      const pct = window_bias === null ? '?' : (window_bias * 100).toFixed(1);
+      if (window_bias === null || window_bias > WARMUP_BIAS_LIMIT) {
+        warmup_in_window = true;
+        notes.push(`detected warm-up ends ${(warmup_end - w.start).toFixed(1)} s into the measurement window; it moves the window mean by ${pct} %`);
+      } else notes.push(`detected warm-up ends ${(warmup_end - w.start).toFixed(1)} s into the window but moves its mean by only ${pct} %`);
+    }
+    // MSER's own "never settled" verdict counts when the window still shows a material trend (or cannot be checked).
+    const mserFailed = raw.some((r) => !r.s.reached && r.s.truncate_index !== null);
+    if (mserFailed && window_trend !== null && window_trend <= WINDOW_TREND_LIMIT) {
+      unsettled = false;
+      notes.push(`MSER found no clear steady state, but the window changes by only ${(window_trend * 100).toFixed(1)} % end to end`);
+    }
   }
   if (series.length === 0) notes.push('no throughput or power series to detect a steady state');
-  return { method: [...methods].sort().reverse().join('+') || 'MSER-5', throughput, power, warmup_end, reached, warmup_in_window, notes };
+  return {
+    method: [...methods].sort().reverse().join('+') || 'MSER-5',
+    throughput,
+    power,
+    warmup_end,
+    reached,
+    unsettled,
+    warmup_in_window,
+    window_bias,
+    window_trend,
+    notes,
+  };
 }
 
 function median(xs: number[]): number | null {
@@ -159,7 +243,7 @@ export function measureRun(run: AnalysisRun, opts: RunOptions): RunAnalysis {
   const sensors = [...new Set(devices.map((d) => d.sensor).filter((s) => s !== null))];
 
   const steady_state = runSteadyState(run);
-  if (steady_state.reached === false) {
+  if (steady_state.unsettled) {
     // Too-short series only count when nothing else could show a steady state.
     const realFail = [steady_state.throughput, steady_state.power].some((s) => s && !s.reached && s.truncate_index !== null);
     const allShort = [steady_state.throughput, steady_state.power].every((s) => !s || (!s.reached && s.truncate_index === null));

@@ -7,14 +7,17 @@ export interface MserResult {
   /** Raw points truncated: d* * batch. */
   truncate_index: number;
   batches: number;
-  /** MSER statistic per candidate d (0..batches-2). */
+  /** Largest d searched: floor(batches / 2). A minimum there means the series never settled. */
+  limit: number;
+  /** MSER statistic per candidate d (0..limit). */
   statistic: number[];
 }
 
 /**
  * MSER-m: average the series in batches of m, then choose the truncation d minimising
- * MSER(d) = sum_{j>=d} (Y_j - mean_{j>=d} Y)^2 / (k - d)^2 over d = 0..k-2. The tail remainder that does not fill a
- * batch is dropped. null when there are fewer than 2 batches.
+ * MSER(d) = sum_{j>=d} (Y_j - mean_{j>=d} Y)^2 / (k - d)^2 over d = 0..floor(k/2) (the first half only: near the end
+ * of a series a few batches can agree by chance, the rule's known degenerate case). The tail remainder that does not
+ * fill a batch is dropped. null when there are fewer than 2 batches.
  */
 export function mser(values: readonly number[], batch = 5): MserResult | null {
   const k = Math.floor(values.length / batch);
@@ -37,7 +40,8 @@ export function mser(values: readonly number[], batch = 5): MserResult | null {
   }
   const statistic: number[] = [];
   let best = 0;
-  for (let d = 0; d <= k - 2; d++) {
+  const limit = Math.floor(k / 2);
+  for (let d = 0; d <= limit; d++) {
     const n = k - d;
     const m = sum[d]! / n;
     const ss = Math.max(0, sumSq[d]! - n * m * m);
@@ -46,7 +50,7 @@ export function mser(values: readonly number[], batch = 5): MserResult | null {
     // Ties within rounding go to the earliest truncation.
     if (stat < statistic[best]! - 1e-12 * Math.max(1, Math.abs(statistic[best]!))) best = d;
   }
-  return { truncate_batches: best, truncate_index: best * batch, batches: k, statistic };
+  return { truncate_batches: best, truncate_index: best * batch, batches: k, limit, statistic };
 }
 
 export interface SteadyOptions {
@@ -56,8 +60,8 @@ export interface SteadyOptions {
 }
 
 /**
- * Steady state of one series (t ascending). reached = false when the series is too short or MSER truncates more
- * than half of it (the rule's own signal that the run never settled).
+ * Steady state of one series (t ascending). reached = false when the series is too short or the MSER minimum sits
+ * at the search limit, half the series (the rule's own signal that the run never settled).
  */
 export function detectSteadyState(t: readonly number[], v: readonly number[], opts: SteadyOptions = {}): SteadySeries {
   const batch = opts.batch ?? 5;
@@ -79,12 +83,12 @@ export function detectSteadyState(t: readonly number[], v: readonly number[], op
       reached: false,
       reason: `too short for MSER-${batch}: ${n} points, needs at least ${minBatches * batch}`,
     };
-  const reached = r.truncate_batches <= r.batches / 2;
+  const reached = r.truncate_batches < r.limit;
   return {
     end_t: pts[r.truncate_index]![0],
     truncate_index: r.truncate_index,
     n,
     reached,
-    reason: reached ? null : `MSER truncates ${r.truncate_batches} of ${r.batches} batches (more than half): no steady state in this run`,
+    reason: reached ? null : `MSER truncation reaches half the series (${r.truncate_batches} of ${r.batches} batches): no steady state in this run`,
   };
 }

@@ -42,7 +42,7 @@ describe('detectSteadyState', () => {
   it('a run that never settles (linear drift) is flagged', () => {
     const r = detectSteadyState(t, t.map((x) => 100 + 5 * x));
     expect(r.reached).toBe(false);
-    expect(r.reason).toMatch(/more than half/);
+    expect(r.reason).toMatch(/reaches half the series/);
   });
   it('too short a series is flagged, not guessed', () => {
     const r = detectSteadyState([0, 1, 2], [1, 2, 3]);
@@ -77,6 +77,38 @@ describe('runSteadyState on a run', () => {
     const s = runSteadyState(run);
     expect(s.warmup_in_window).toBe(true);
     expect(s.notes.join()).toMatch(/into the measurement window/);
+  });
+  it('idle time before the workload starts (model loading) is not warm-up', () => {
+    // 60 s idle at 70 W, then the workload: steps from t = 60, power 600 W; window 75..105
+    const run = AnalysisRun.parse({
+      ...base,
+      started_at: 0,
+      window: { start: 75, end: 105 },
+      steps: Array.from({ length: 45 }, (_, i) => ({ t: 61 + i, units: 100, dt: 1 })),
+      devices: [{ device_id: 'g0', samples: powerSeries((x) => (x < 60 ? 70 : 600), 0, 106, 0.1) }],
+    });
+    const s = runSteadyState(run);
+    expect(s.reached).toBe(true);
+    expect(s.unsettled).toBe(false);
+    expect(s.warmup_end!).toBeGreaterThanOrEqual(60);
+    expect(s.warmup_end!).toBeLessThan(62);
+  });
+  it('a slow creep MSER cannot settle only matters when the window moves by more than 2 %', () => {
+    const mk = (creep: number) =>
+      AnalysisRun.parse({
+        ...base,
+        window: { start: 20, end: 80 },
+        devices: [{ device_id: 'g0', samples: powerSeries((x) => 400 * (1 + (creep * x) / 80), 0, 80, 0.1) }],
+      });
+    // +0.5 % over the window: MSER runs to its limit, but the window mean is barely affected
+    const small = runSteadyState(mk(0.005 * (80 / 60)));
+    expect(small.reached).toBe(false);
+    expect(small.unsettled).toBe(false);
+    expect(small.window_trend!).toBeCloseTo(0.005 / (1 + 0.005 * (50 / 60)), 4);
+    // +6 % over the window: unsettled
+    const big = runSteadyState(mk(0.06 * (80 / 60)));
+    expect(big.unsettled).toBe(true);
+    expect(big.window_trend!).toBeGreaterThan(0.05);
   });
   it('no series at all', () => {
     const s = runSteadyState(AnalysisRun.parse({ ...base, window: { start: 0, end: 1 } }));

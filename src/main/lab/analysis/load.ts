@@ -1,0 +1,191 @@
+// Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
+import type { Db } from '../store/db';
+import { getDevice, devicesOfRun, type StoredDevice } from '../store/devices';
+import { metricsOfRun, samplesInRange, samplesOfRun, type SampleRow } from '../store/samples';
+import { getSweep, runsOfSweep } from '../store/sweeps';
+import { planCaps } from '../../../shared/plan';
+import type { SensorKind } from '../../../shared/device';
+import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, EnergyResult, SeriesSampleInput, TimeWindow } from '../../../shared/analysis';
+import type { SweepRecord } from '../../../shared/records';
+import { windowEnergy } from '../../../core/analysis/energy';
+
+export class LoadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoadError';
+  }
+}
+
+/** The store's sensor-kind text -> the analysis' kind ('counter-derived' is 'counter'; unknown text is trusted least). */
+export function sensorKindOf(text: string | null | undefined): SensorKind {
+  const t = (text ?? '').toLowerCase();
+  if (t === 'instant') return 'instant';
+  if (t.startsWith('counter')) return 'counter';
+  return 'average';
+}
+
+/** A stored sample row as an analysis sample (the devices-table id is dropped; the series names the device). */
+export function toSeriesSample(r: SampleRow): SeriesSampleInput {
+  return {
+    t: r.t,
+    power_w: r.power_w,
+    power_kind: sensorKindOf(r.power_kind),
+    power_avg_w: r.power_avg_w,
+    energy_mj: r.energy_mj,
+    sm_clock_mhz: r.sm_clock_mhz,
+    mem_clock_mhz: r.mem_clock_mhz,
+    temp_c: r.temp_c,
+    util_gpu: r.util_gpu,
+    util_mem: r.util_mem,
+    mem_used_mb: r.mem_used_mb,
+    limit_w: r.limit_w,
+    throttle_reasons: r.throttle_reasons,
+  };
+}
+
+function modelOf(devs: readonly StoredDevice[]): string | null {
+  const gpus = devs.filter((d) => d.kind === 'gpu');
+  if (gpus.length === 0) return null;
+  const names = [...new Set(gpus.map((d) => (d.simulated && !/simulated/i.test(d.name) ? `${d.name} (simulated)` : d.name)))];
+  return names.join(' + ');
+}
+
+/** Throughput steps from the run's metrics: 'units' per step and 'rate' (units/s per GPU) at the same t. */
+function stepsOf(db: Db, runId: number, gpus: number): { t: number; units: number; dt: number | null }[] {
+  const rates = new Map(metricsOfRun(db, runId, 'rate').map((m) => [m.t, m.value]));
+  return metricsOfRun(db, runId, 'units').map((u) => {
+    const rate = rates.get(u.t);
+    // rate is per GPU over the step: dt = units / (rate * gpus)
+    return { t: u.t, units: u.value, dt: rate !== undefined && rate > 0 ? u.value / (rate * gpus) : null };
+  });
+}
+
+export interface LoadedSweep {
+  sweep: SweepRecord;
+  input: AnalysisInputRaw;
+  /** The plan's adaptive settings (caps: {adaptive}), with the refinement runs already spent; null otherwise. */
+  adaptive: AdaptiveSettings | null;
+  warnings: string[];
+}
+
+/**
+ * A recorded sweep as analysis input: every run with its measurement window, work units, per-GPU sample series
+ * (warm-up included, for steady-state detection), CPU series where a CPU package was recorded, and the limit the
+ * device reported. Throws LoadError when the sweep does not exist.
+ */
+export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
+  const sweep = getSweep(db, sweepId);
+  if (!sweep) throw new LoadError(`no sweep ${sweepId} in this database`);
+  const records = runsOfSweep(db, sweepId);
+  const warnings: string[] = [];
+  const perRun = records.map((r) => ({ r, devs: devicesOfRun(db, r.id) }));
+  const models = perRun.map((x) => modelOf(x.devs)).filter((m): m is string => m !== null);
+  const sweepModel = models[0] ?? (sweep.simulated ? 'simulated device' : 'unknown device');
+  const runs: AnalysisRunInput[] = perRun.map(({ r, devs }) => {
+    const gpuDevs = devs.filter((d) => d.kind === 'gpu');
+    const cpuDevs = devs.filter((d) => d.kind === 'cpu');
+    const gpus = Math.max(1, gpuDevs.length || sweep.plan.devices.length);
+    const window: TimeWindow | null = r.measure_start !== null && r.measure_end !== null ? { start: r.measure_start, end: r.measure_end } : null;
+    const duration = window ? window.end - window.start : null;
+    const series = (d: StoredDevice) => ({ device_id: d.device_key, name: d.name, samples: samplesOfRun(db, r.id, d.id).map(toSeriesSample) });
+    return {
+      run_id: r.id,
+      workload: r.workload,
+      device_model: modelOf(devs) ?? sweepModel,
+      cap_w: r.cap_w,
+      repetition: r.repetition,
+      order: r.order,
+      status: r.status,
+      started_at: r.started_at,
+      warmup_end: r.warmup_end,
+      window,
+      units: r.units,
+      // The runner's own count over the window (throughput is per GPU), else the steps below.
+      units_in_window: r.throughput !== null && duration !== null ? r.throughput * gpus * duration : null,
+      steps: stepsOf(db, r.id, gpus),
+      gpus,
+      devices: gpuDevs.map(series),
+      cpu: cpuDevs.map(series),
+      enforced_limit_w: r.enforced_limit_w,
+    };
+  });
+  if (runs.some((r) => r.status === 'done' && (r.devices ?? []).length === 0)) warnings.push('some finished runs have no recorded devices (no per-device samples)');
+  let adaptive: AdaptiveSettings | null = null;
+  const caps = sweep.plan.caps;
+  if (!Array.isArray(caps) && 'adaptive' in caps) {
+    const coarse = new Set(planCaps(caps));
+    adaptive = {
+      width_w: caps.adaptive.width_w,
+      max_runs: caps.adaptive.max_runs,
+      runs_used: records.filter((r) => !coarse.has(r.cap_w)).length,
+      repetitions: sweep.plan.repetitions,
+      batch: 2,
+    };
+  }
+  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w }, adaptive, warnings };
+}
+
+/**
+ * Devices recorded in the store. The store has no listing query, so this walks getDevice over the ids
+ * (INTEGER PRIMARY KEY, never deleted) and stops after `missLimit` consecutive gaps.
+ */
+export function storedDevices(db: Db, missLimit = 64): StoredDevice[] {
+  const out: StoredDevice[] = [];
+  let misses = 0;
+  for (let id = 1; misses < missLimit; id++) {
+    const d = getDevice(db, id);
+    if (d) {
+      out.push(d);
+      misses = 0;
+    } else misses++;
+  }
+  return out;
+}
+
+export interface RangeEnergy {
+  from: number;
+  to: number;
+  duration_s: number;
+  /** Sum over the selected devices; null when any selected device has no energy. */
+  energy_j: number | null;
+  mean_w: number | null;
+  samples: number;
+  /** The sensor used ('mixed' when devices differ), null when none worked. */
+  sensor: string | null;
+  devices: (EnergyResult & { index: number; name: string; device_key: string })[];
+  warnings: string[];
+}
+
+/**
+ * Energy over [from, to] from stored samples, with the same code the runs use (windowEnergy). Devices: those with
+ * index `deviceIndex` (any backend/host), else every GPU with samples in the range.
+ */
+export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
+  const pad = 5;
+  const all = storedDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  const warnings: string[] = [];
+  const devices: RangeEnergy['devices'] = [];
+  for (const d of all) {
+    const rows = samplesInRange(db, d.id, from - pad, to + pad);
+    if (rows.length === 0 && (deviceIndex === undefined || all.length > 1)) continue;
+    const e = windowEnergy(rows.map(toSeriesSample), { start: from, end: to }, { device_id: d.device_key });
+    devices.push({ ...e, index: d.idx, name: d.name, device_key: d.device_key });
+  }
+  if (all.length === 0) warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
+  else if (devices.length === 0) warnings.push('no samples in this time range');
+  const ok = devices.length > 0 && devices.every((d) => d.energy_j !== null);
+  const energy = ok ? devices.reduce((s, d) => s + (d.energy_j as number), 0) : null;
+  const sensors = [...new Set(devices.map((d) => d.sensor))];
+  const duration = to - from;
+  return {
+    from,
+    to,
+    duration_s: duration,
+    energy_j: energy,
+    mean_w: energy !== null && duration > 0 ? energy / duration : null,
+    samples: devices.reduce((s, d) => s + d.samples, 0),
+    sensor: sensors.length === 1 ? sensors[0]! : sensors.length ? (sensors.includes(null) ? null : 'mixed') : null,
+    devices,
+    warnings,
+  };
+}
