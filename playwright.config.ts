@@ -16,6 +16,10 @@ export function electronBinary(): { path: string | null; why: string } {
 }
 
 const chromiumPath = process.env.CAPLAB_CHROMIUM ?? '/usr/bin/chromium';
+const chromiumLaunch = {
+  executablePath: existsSync(chromiumPath) ? chromiumPath : undefined,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+};
 const electron = electronBinary();
 if (!electron.path) process.env.CAPLAB_E2E_ELECTRON_SKIP = `electron project skipped: ${electron.why}`;
 
@@ -39,16 +43,14 @@ export default defineConfig({
       name: 'chromium',
       use: {
         browserName: 'chromium',
-        launchOptions: {
-          executablePath: existsSync(chromiumPath) ? chromiumPath : undefined,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-        },
+        launchOptions: chromiumLaunch,
       },
     },
     {
       // Same specs inside the desktop app (fixtures.ts launches Electron); skipped where no binary exists.
+      // (The system Chromium is configured only because Playwright sets up its default page before the skip.)
       name: 'electron',
-      use: { browserName: 'chromium' },
+      use: { browserName: 'chromium', launchOptions: chromiumLaunch },
       metadata: { electron: electron.path, skip: electron.path ? null : electron.why },
     },
   ],

@@ -35,3 +35,17 @@ export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 
   await page.getByTestId(`nav-${name}`).click();
   await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute('aria-current', 'page');
 }
+
+/** Calls the engine from inside the page, over whichever transport the page uses (IPC bridge or HTTP host). */
+export async function callApi<T = unknown>(page: Page, method: string, input: unknown): Promise<T> {
+  return page.evaluate(
+    async ([m, i]) => {
+      const bridge = (window as unknown as { caplab?: { call(m: string, i: unknown): Promise<unknown> } }).caplab;
+      if (bridge) return bridge.call(m as string, i);
+      const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(i) });
+      if (!res.ok) throw new Error(`${m}: HTTP ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    [method, input] as const,
+  ) as Promise<T>;
+}

@@ -25,6 +25,7 @@ function buildIfStale(root: string): void {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  if (process.env.CAPLAB_E2E_ELECTRON_SKIP) console.log(`caplab e2e: ${process.env.CAPLAB_E2E_ELECTRON_SKIP}`);
   if (!process.env.CAPLAB_E2E_NO_BUILD) buildIfStale(root);
   const dir = mkdtempSync(join(tmpdir(), 'caplab-e2e-'));
   const env = {

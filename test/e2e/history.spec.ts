@@ -1,16 +1,15 @@
-import { test, expect, go } from './fixtures';
+import { test, expect, go, callApi } from './fixtures';
 
 test('history: search sweeps and delete one after confirming', async ({ app }) => {
   // Two short sweeps through the API the page itself uses (same origin, cookie auth).
   const names = ['history alpha', 'history beta'];
   for (const name of names) {
-    const r = await app.evaluate(async (n) => {
-      const plan = { name: n, backend: 'sim', workloads: [{ id: 'resnet50' }], caps: [300], warmup: { seconds: 5 }, window: { seconds: 5 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
-      const res = await fetch('/api/startSweep', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ plan }) });
-      return res.json();
-    }, name);
+    const plan = { name, backend: 'sim', workloads: [{ id: 'resnet50' }], caps: [300], warmup: { seconds: 5 }, window: { seconds: 5 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
+    const r = await callApi<{ sweep_id: number }>(app, 'startSweep', { plan });
     expect(r.sweep_id).toBeGreaterThan(0);
-    await expect.poll(() => app.evaluate(async (id) => (await (await fetch('/api/getSweep', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sweep_id: id }) })).json()).sweep.status, r.sweep_id), { timeout: 60_000 }).not.toBe('running');
+    await expect
+      .poll(async () => (await callApi<{ sweep: { status: string } }>(app, 'getSweep', { sweep_id: r.sweep_id })).sweep.status, { timeout: 60_000 })
+      .not.toBe('running');
   }
   await go(app, 'history');
   await app.getByTestId('history-search').fill('history');
