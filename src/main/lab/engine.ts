@@ -184,7 +184,8 @@ export class Engine implements LabApi {
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
-      const rows = samplesOfRun(this.db, input.run_id, d.id);
+      // Counter-only readings at window edges carry no power: they are not plot points.
+      const rows = samplesOfRun(this.db, input.run_id, d.id).filter((r) => r.power_w !== null || r.power_kind !== 'counter');
       const t = rows.map((r) => r.t);
       const series = (pick: (r: (typeof rows)[number]) => number | null) => decimateMinMax(t, rows.map(pick), max);
       return {

@@ -1,6 +1,6 @@
 // Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
 import type { Db } from '../store/db';
-import { getDevice, devicesOfRun, type StoredDevice } from '../store/devices';
+import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
 import { metricsOfRun, samplesInRange, samplesOfRun, type SampleRow } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
 import { planCaps } from '../../../shared/plan';
@@ -125,23 +125,6 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w }, adaptive, warnings };
 }
 
-/**
- * Devices recorded in the store. The store has no listing query, so this walks getDevice over the ids
- * (INTEGER PRIMARY KEY, never deleted) and stops after `missLimit` consecutive gaps.
- */
-export function storedDevices(db: Db, missLimit = 64): StoredDevice[] {
-  const out: StoredDevice[] = [];
-  let misses = 0;
-  for (let id = 1; misses < missLimit; id++) {
-    const d = getDevice(db, id);
-    if (d) {
-      out.push(d);
-      misses = 0;
-    } else misses++;
-  }
-  return out;
-}
-
 export interface RangeEnergy {
   from: number;
   to: number;
@@ -162,7 +145,7 @@ export interface RangeEnergy {
  */
 export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
   const pad = 5;
-  const all = storedDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
   const warnings: string[] = [];
   const devices: RangeEnergy['devices'] = [];
   for (const d of all) {

@@ -47,17 +47,26 @@ export interface StoredDevice {
   kind: string;
   name: string;
   simulated: number;
+  min_limit_w: number | null;
+  max_limit_w: number | null;
 }
 
+const deviceColumns = 'd.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated, d.min_limit_w, d.max_limit_w';
+
 export function getDevice(db: Db, id: number): StoredDevice | undefined {
-  return db.prepare('SELECT id, device_key, backend, idx, kind, name, simulated FROM devices WHERE id = ?').get(id) as StoredDevice | undefined;
+  return db.prepare(`SELECT ${deviceColumns} FROM devices d WHERE d.id = ?`).get(id) as StoredDevice | undefined;
+}
+
+/** Every device this database has seen, in id order. */
+export function listStoredDevices(db: Db): StoredDevice[] {
+  return db.prepare(`SELECT ${deviceColumns} FROM devices d ORDER BY d.id`).all() as StoredDevice[];
 }
 
 /** Devices that have samples in the given run (or any run of a sweep). */
 export function devicesOfRun(db: Db, runId: number): StoredDevice[] {
   return db
     .prepare(
-      `SELECT d.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated FROM devices d
+      `SELECT ${deviceColumns} FROM devices d
        WHERE d.id IN (SELECT device_id FROM run_devices WHERE run_id = ?) ORDER BY d.idx`,
     )
     .all(runId) as StoredDevice[];

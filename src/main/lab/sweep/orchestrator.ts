@@ -9,7 +9,7 @@ import { RunProgress, type MeasuredWindow, type ProgressSignal } from '../runner
 import { journalLimits, restoreJournal, setAndVerify, type BackendOpener } from './cap-guard';
 import { scheduleRuns } from '../../../core/schedule';
 import { windowEnergy } from '../../../core/analysis/energy';
-import type { DeviceInfo, Sample } from '../../../shared/device';
+import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
@@ -210,12 +210,12 @@ export class SweepOrchestrator {
       hangTimeoutS: this.plan.hang_timeout_s,
     });
     const cmd = await this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
-    /** Energy-counter readings taken at the window edges (exact boundaries; NVML's counter is too slow for every tick). */
-    const edgeReadings = new Map<string, { t: number; energy_mj: number }[]>();
+    // Energy-counter readings at the window edges, stored as samples of their own: exact window boundaries for
+    // every later analysis, while the sampler need not read the (slow, ~4 ms on NVML) counter every tick.
     const readCounters = async () => {
       for (const d of this.deps.devices) {
         const energy_mj = await backend.readEnergyMj(d.index);
-        if (energy_mj !== null) edgeReadings.set(d.id, [...(edgeReadings.get(d.id) ?? []), { t: backend.now(), energy_mj }]);
+        if (energy_mj !== null) this.buffer.push(Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj }));
       }
     };
     let boundary: Promise<void> = Promise.resolve();
@@ -262,21 +262,20 @@ export class SweepOrchestrator {
     insertMetrics(db, runId, metrics);
     const outcome = progress.finish({ exitCode: exit.exitCode, signal: exit.signal, cancelled: this.cancelled });
     const base: RunUpdate = { ended_at: backend.now(), exit_code: exit.exitCode, units: progress.startEvent?.units ?? null, output_tail: run.outputTail(), warmup_end: progress.warmupEnd, measure_start: progress.warmupEnd };
-    if (outcome.status === 'done' && !timedOut) return { status: 'done', update: { ...base, ...this.summarise(runId, outcome.window, edgeReadings) } };
+    if (outcome.status === 'done' && !timedOut) return { status: 'done', update: { ...base, ...this.summarise(runId, outcome.window) } };
     if (outcome.status === 'cancelled' || this.cancelled) return { status: 'cancelled', update: { ...base, error: 'cancelled' } };
     const message = timedOut ?? (outcome.status === 'failed' ? outcome.failure.message : 'failed');
     const lines = outcome.status === 'failed' ? outcome.failure.lastLines : [];
     return { status: 'failed', update: { ...base, error: `${message}\n--- last output ---\n${lines.slice(-15).join('\n')}` } };
   }
 
-  private summarise(runId: number, window: MeasuredWindow, edgeReadings: Map<string, { t: number; energy_mj: number }[]>): RunUpdate {
+  private summarise(runId: number, window: MeasuredWindow): RunUpdate {
     const { start: from, end: to, seconds } = window;
     let energy: number | null = 0;
     const sensors = new Set<string>();
     for (const d of this.deps.devices) {
       const deviceId = this.deviceIds.get(d.id)!;
-      const samples = [...samplesInRange(this.deps.db, deviceId, from - 2, to + 2), ...(edgeReadings.get(d.id) ?? [])].sort((a, b) => a.t - b.t);
-      const e = windowEnergy(samples, { start: from, end: to }, { device_id: d.id });
+      const e = windowEnergy(samplesInRange(this.deps.db, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
       recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
       energy = energy === null || e.energy_j === null ? null : energy + e.energy_j;
       sensors.add(e.sensor ?? `none (${e.reason ?? 'no readings'})`);
