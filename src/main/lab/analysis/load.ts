@@ -122,7 +122,18 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
       batch: 2,
     };
   }
-  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w }, adaptive, warnings };
+  // Refinement stays inside what every device of a model allows (1 W granularity, as nvidia-smi -pl takes).
+  const device_limits: Record<string, { min_w: number; max_w: number; granularity_w: number }> = {};
+  for (const { devs } of perRun) {
+    const model = modelOf(devs);
+    const gpus = devs.filter((d) => d.kind === 'gpu' && d.min_limit_w !== null && d.max_limit_w !== null);
+    if (!model || gpus.length === 0) continue;
+    const prev = device_limits[model];
+    const min_w = Math.max(prev?.min_w ?? -Infinity, ...gpus.map((d) => d.min_limit_w!));
+    const max_w = Math.min(prev?.max_w ?? Infinity, ...gpus.map((d) => d.max_limit_w!));
+    device_limits[model] = { min_w, max_w, granularity_w: 1 };
+  }
+  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits }, adaptive, warnings };
 }
 
 export interface RangeEnergy {

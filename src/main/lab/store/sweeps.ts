@@ -24,6 +24,12 @@ export function createSweep(db: Db, s: NewSweep, runs: readonly PlannedRun[]): {
   })();
 }
 
+/** Adds runs to a running sweep (adaptive refinement); returns their ids. */
+export function appendRuns(db: Db, sweepId: number, runs: readonly PlannedRun[]): number[] {
+  const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status) VALUES (?, ?, ?, ?, ?, ?)');
+  return db.transaction(() => runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending').lastInsertRowid)))();
+}
+
 export function finishSweep(db: Db, sweepId: number, status: SweepStatus, error: string | null): void {
   db.prepare('UPDATE sweeps SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, Date.now() / 1000, sweepId);
 }

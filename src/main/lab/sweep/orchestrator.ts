@@ -1,7 +1,7 @@
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, insertSamples, samplesInRange } from '../store/samples';
-import { createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { appendRuns, createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { PtyRun } from '../runner/pty-run';
@@ -9,6 +9,8 @@ import { RunProgress, type MeasuredWindow, type ProgressSignal } from '../runner
 import { journalLimits, restoreJournal, setAndVerify, type BackendOpener } from './cap-guard';
 import { scheduleRuns } from '../../../core/schedule';
 import { windowEnergy } from '../../../core/analysis/energy';
+import { analyzeSweep } from '../../../core/analysis/analyze';
+import { loadSweepInput } from '../analysis/load';
 import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
@@ -138,7 +140,8 @@ export class SweepOrchestrator {
     try {
       if (!this.plan.observe_only) await journalLimits(db, this.deps.host, this.sweepId, backend, this.deps.devices, this.deps.backendOpts);
       sampler.start();
-      for (let i = 0; i < this.planned.length && !this.cancelled; i++) {
+      for (let i = 0; !this.cancelled; i++) {
+        if (i >= this.planned.length && !this.refine()) break;
         const outcome = await this.runOne(i);
         this.runsDone++;
         const run = getRun(db, this.runIds[i]!)!;
@@ -148,7 +151,7 @@ export class SweepOrchestrator {
           error = `run ${i + 1} (${run.workload} at ${run.cap_w} W) failed: ${run.error ?? 'unknown'}; the plan says on_failure: stop`;
           break;
         }
-        if (!this.cancelled && this.plan.cooldown_s > 0 && i < this.planned.length - 1) {
+        if (!this.cancelled && this.plan.cooldown_s > 0) {
           this.progress(i, 'cooldown', 0.99);
           await this.sleep(this.plan.cooldown_s);
         }
@@ -175,6 +178,31 @@ export class SweepOrchestrator {
       emit('sweep.finished', { sweep_id: this.sweepId, status, error, restored });
     }
     return status;
+  }
+
+  /**
+   * `caps: {adaptive: …}`: once every planned run is done, analyse the sweep so far and add runs at the caps that
+   * narrow the best cap (golden-section around the peak), until it is known to width_w or max_runs is spent.
+   * Returns whether runs were added.
+   */
+  private refine(): boolean {
+    const caps = this.plan.caps;
+    if (Array.isArray(caps) || !('adaptive' in caps)) return false;
+    const { input, adaptive } = loadSweepInput(this.deps.db, this.sweepId);
+    if (!adaptive) return false;
+    const result = analyzeSweep(input, { overhead_w: this.plan.overhead_w, adaptive });
+    const added: PlannedRun[] = [];
+    for (const group of result.groups) {
+      const proposal = group.refine;
+      if (!proposal || proposal.done) continue;
+      for (const cap_w of proposal.next_caps) {
+        for (let rep = 1; rep <= this.plan.repetitions; rep++) added.push({ workload: group.workload, cap_w, repetition: rep, order: this.planned.length + added.length });
+      }
+    }
+    if (added.length === 0) return false;
+    this.runIds.push(...appendRuns(this.deps.db, this.sweepId, added));
+    this.planned.push(...added);
+    return true;
   }
 
   private async runOne(i: number): Promise<RunOutcome> {
