@@ -1,0 +1,83 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { AdapterError, adapters, getAdapter, readThroughput } from '../../../core/adapters';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+
+const MAX_BYTES = 512 * 1024 * 1024;
+
+function fmt(x: number | null, digits = 2): string {
+  if (x === null || !Number.isFinite(x)) return '–';
+  return Math.abs(x) >= 1e6 || Number.isInteger(x) ? String(x) : x.toFixed(digits);
+}
+
+export const throughputCommand: CliCommand = {
+  name: 'throughput',
+  summary: `Read the throughput of a finished log or result file (adapters: auto, ${adapters.map((a) => a.name).join(', ')})`,
+  usage: 'throughput LOGFILE [--adapter auto|NAME] [--pattern REGEX] [--skip N] [--units NAME] [--gpus N] [--json]',
+  options: {
+    adapter: { type: 'string' },
+    pattern: { type: 'string' },
+    skip: { type: 'string' },
+    units: { type: 'string' },
+    gpus: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run(args, io) {
+    const [file, ...extra] = args.positionals;
+    if (!file) throw new CliError('give the log file: caplab throughput LOGFILE [--adapter NAME]');
+    if (extra.length) throw new CliError(`one log file at a time; got also ${extra.join(' ')}`);
+    const adapter = stringOpt(args, 'adapter') ?? (stringOpt(args, 'pattern') ? 'regex' : 'auto');
+    if (adapter !== 'auto' && !getAdapter(adapter)) throw new CliError(`--adapter must be auto or one of ${adapters.map((a) => a.name).join(', ')}; got "${adapter}"`);
+    const skip = numberOpt(args, 'skip');
+    if (skip !== undefined && (!Number.isInteger(skip) || skip < 0)) throw new CliError('--skip must be a whole number >= 0');
+    const gpus = numberOpt(args, 'gpus');
+    if (gpus !== undefined && (!Number.isInteger(gpus) || gpus < 1)) throw new CliError('--gpus must be a whole number >= 1');
+    let text: string;
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) throw new Error('not a file');
+      if (st.size > MAX_BYTES) throw new Error(`larger than ${MAX_BYTES / 1024 / 1024} MiB`);
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    }
+    let r;
+    try {
+      r = readThroughput(text, { file, adapter, pattern: stringOpt(args, 'pattern'), skip, units: stringOpt(args, 'units') });
+    } catch (e) {
+      if (e instanceof AdapterError) throw new CliError(e.message);
+      throw e;
+    }
+    const perGpuGpus = gpus ?? (typeof r.details.gpus === 'number' ? r.details.gpus : typeof r.details.world_size === 'number' ? r.details.world_size : typeof r.details.num_gpus === 'number' ? r.details.num_gpus : null);
+    const ratePerGpu = perGpuGpus ? r.rate / perGpuGpus : null;
+    if (args.values.json) {
+      printJson(io, {
+        file: basename(file),
+        adapter: r.adapter,
+        units: r.units,
+        count: r.count,
+        seconds: r.seconds,
+        rate: r.rate,
+        gpus: perGpuGpus,
+        rate_per_gpu: ratePerGpu,
+        window: r.window,
+        details: r.details,
+      });
+      return 0;
+    }
+    const a = getAdapter(r.adapter)!;
+    const lines = [
+      `file     ${file}`,
+      `adapter  ${r.adapter}${adapter === 'auto' ? ' (detected)' : ''} — ${a.title}`,
+      `units    ${r.units}`,
+      `count    ${r.count === null ? '– (the tool reports a rate only)' : fmt(r.count)}`,
+      `window   ${r.seconds === null ? '–' : `${fmt(r.seconds, 3)} s`}${r.window ? ` (${new Date(r.window.start * 1000).toISOString()} .. ${new Date(r.window.end * 1000).toISOString()})` : ''}`,
+      `rate     ${fmt(r.rate)} ${r.units}/s${ratePerGpu !== null ? ` (${fmt(ratePerGpu)} per GPU, ${perGpuGpus} GPUs)` : ''}`,
+    ];
+    if (typeof r.details.method === 'string') lines.push(`method   ${r.details.method}`);
+    const warnings = Array.isArray(r.details.warnings) ? (r.details.warnings as string[]) : [];
+    for (const w of warnings) lines.push(`warning  ${w}`);
+    io.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  },
+};
