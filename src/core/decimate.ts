@@ -106,36 +106,39 @@ export class RingSeries {
     return { t: this.t[i]!, v: Number.isNaN(v) ? null : v };
   }
 
-  /** Points with t >= since, decimated to at most maxPoints. */
+  /** Points with t >= since, decimated to at most maxPoints. Copies only the part of the ring that is needed. */
   decimated(maxPoints: number, since = -Infinity): XY {
     const cap = this.capacity;
     const len = this.len;
-    // Unroll the ring into contiguous scratch arrays (two block copies), then decimate those.
+    const head = this.head;
+    const tt = this.t;
+    // Binary search for the first logical index with t >= since, reading the ring in place.
+    let lo = 0;
+    if (since > -Infinity) {
+      let hi = len;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (tt[(head + mid) % cap]! < since) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    const n = len - lo;
     if (!this.scratchT || this.scratchT.length !== cap) {
       this.scratchT = new Float64Array(cap);
       this.scratchV = new Float64Array(cap);
     }
     const st = this.scratchT;
     const sv = this.scratchV!;
-    const firstPart = Math.min(len, cap - this.head);
-    st.set(this.t.subarray(this.head, this.head + firstPart), 0);
-    sv.set(this.v.subarray(this.head, this.head + firstPart), 0);
-    if (len > firstPart) {
-      st.set(this.t.subarray(0, len - firstPart), firstPart);
-      sv.set(this.v.subarray(0, len - firstPart), firstPart);
+    // Unroll [lo, len) into the scratch arrays in at most two block copies.
+    const from = (head + lo) % cap;
+    const first = Math.min(n, cap - from);
+    st.set(tt.subarray(from, from + first), 0);
+    sv.set(this.v.subarray(from, from + first), 0);
+    if (n > first) {
+      st.set(tt.subarray(0, n - first), first);
+      sv.set(this.v.subarray(0, n - first), first);
     }
-    let start = 0;
-    if (since > -Infinity) {
-      let lo = 0;
-      let hi = len;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (st[mid]! < since) lo = mid + 1;
-        else hi = mid;
-      }
-      start = lo;
-    }
-    return decimateMinMax(st, sv, maxPoints, start, len);
+    return decimateMinMax(st, sv, maxPoints, 0, n);
   }
 
   private scratchT: Float64Array | null = null;

@@ -3,6 +3,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const test = base.extend<{ app: Page; hostUrl: string }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring pattern
   hostUrl: async ({}, use) => {
     const url = process.env.CAPLAB_E2E_URL;
     if (!url) throw new Error('CAPLAB_E2E_URL unset: the global setup did not start the browser host');
@@ -40,7 +41,7 @@ export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 
 export async function callApi<T = unknown>(page: Page, method: string, input: unknown): Promise<T> {
   return page.evaluate(
     async ([m, i]) => {
-      const bridge = (window as unknown as { caplab?: { call(m: string, i: unknown): Promise<unknown> } }).caplab;
+      const bridge = (globalThis as unknown as { caplab?: { call(m: string, i: unknown): Promise<unknown> } }).caplab;
       if (bridge) return bridge.call(m as string, i);
       const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(i) });
       if (!res.ok) throw new Error(`${m}: HTTP ${res.status} ${await res.text()}`);

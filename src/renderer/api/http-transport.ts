@@ -9,7 +9,6 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   let ws: WebSocket | null = null;
   let delay = 500;
-  let stopped = false;
 
   const wsUrl = () => {
     const loc = window.location;
@@ -17,7 +16,6 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
   };
 
   function connect(): void {
-    if (stopped) return;
     onState('connecting');
     const sock = new WebSocket(wsUrl());
     ws = sock;
@@ -75,7 +73,7 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
         throw new ApiCallError(`cannot reach the CapLab host: ${(e as Error).message}`, 'failed');
       }
       const text = await res.text();
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {

@@ -10,6 +10,8 @@ export interface FrameStats {
   points: number;
   /** Source changes since the previous frame (a frame draws all of them at once). */
   coalesced: number;
+  /** Redraw ticks so far that found the previous draw still busy and were skipped. */
+  skippedTicks: number;
 }
 
 interface Props {
@@ -38,9 +40,14 @@ export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
     let drawn = -1;
     let busy = false;
     let frames = 0;
+    let skipped = 0;
     let lastVersion = source.version;
     const draw = async () => {
-      if (busy || source.version === drawn) return;
+      if (busy) {
+        skipped++;
+        return;
+      }
+      if (source.version === drawn) return;
       busy = true;
       const started = performance.now();
       const coalesced = source.version - lastVersion;
@@ -59,7 +66,7 @@ export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
       el.dataset.frames = String(frames);
       el.dataset.points = String(fig.points);
       el.dataset.lastT = String(source.lastT ?? '');
-      frameRef.current?.({ ms: performance.now() - started, points: fig.points, coalesced });
+      frameRef.current?.({ ms: performance.now() - started, points: fig.points, coalesced, skippedTicks: skipped });
     };
     drawn = -1;
     void draw();

@@ -47,7 +47,9 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
   const end = src.lastT ?? 0;
   const since = end - opts.windowS;
   const t0 = opts.t0 ?? src.firstT ?? end;
-  const rel = (t: number[]) => t.map((x) => x - t0);
+  // Typed arrays spare Plotly its per-point number cleaning; NaN marks a gap.
+  const rel = (t: number[]) => Float64Array.from(t, (x) => x - t0);
+  const vals = (v: (number | null)[]) => Float64Array.from(v, (x) => (x == null ? NaN : x));
   const data: PlotData[] = [];
   let points = 0;
   const domain = (row: number) => {
@@ -69,7 +71,7 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
         legendgroup: id,
         showlegend: r === 0,
         x: rel(d.t),
-        y: d.v,
+        y: vals(d.v),
         line: { color, width: 1.4 },
         xaxis: 'x',
         yaxis: r === 0 ? 'y' : `y${r + 1}`,
@@ -85,7 +87,7 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
       legendgroup: id,
       showlegend: false,
       x: rel(cap.t),
-      y: cap.v,
+      y: vals(cap.v),
       line: { color, width: 1.2, dash: 'dash', shape: 'hv' },
       xaxis: 'x',
       yaxis: 'y',
@@ -94,7 +96,7 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
   });
   const thr = src.throughput.decimated(opts.maxPoints, since);
   points += thr.t.length;
-  data.push({ type: 'scatter', mode: 'lines', name: 'throughput', showlegend: false, x: rel(thr.t), y: thr.v, line: { color: '#9c755f', width: 1.4 }, xaxis: 'x', yaxis: 'y4' });
+  data.push({ type: 'scatter', mode: 'lines', name: 'throughput', showlegend: false, x: rel(thr.t), y: vals(thr.v), line: { color: '#9c755f', width: 1.4 }, xaxis: 'x', yaxis: 'y4' });
 
   const shapes: Record<string, unknown>[] = [];
   const annotations: Record<string, unknown>[] = [];
