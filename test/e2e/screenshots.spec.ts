@@ -30,7 +30,10 @@ test('screenshots of every page', async ({ app }, info) => {
   await app.getByTestId('plan-backend').selectOption('sim');
   await app.getByTestId('sim-speedup').fill('10');
   await app.getByTestId('plan-name').fill('ViT-L/16 on H100 (seed paper grid)');
+  await expect(app.getByTestId('validation')).toHaveAttribute('data-validating', 'false');
   await expect(app.getByTestId('validation-ok')).toBeVisible();
+  await app.getByTestId('plan-name').blur();
+  await app.waitForTimeout(6000); // let the template toast fade
   await shot('designer');
   await app.getByTestId('start-sweep').click();
   await expect(app.getByTestId('current-run')).toContainText('measure', { timeout: 60_000 });

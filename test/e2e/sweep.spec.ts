@@ -16,6 +16,7 @@ async function design(app: Page, o: { name: string; caps: string; reps: number; 
   await app.getByTestId('cooldown').fill(String(o.cooldown));
   await app.getByTestId('sim-speedup').fill(String(o.speedup));
   const runs = o.caps.split(',').length * o.reps;
+  await expect(app.getByTestId('validation')).toHaveAttribute('data-validating', 'false');
   await expect(app.getByTestId('validation-ok')).toBeVisible();
   await expect(app.getByTestId('run-count')).toHaveText(String(runs));
   await expect(app.getByTestId('estimate')).not.toHaveText('–');

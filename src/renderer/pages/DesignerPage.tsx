@@ -213,7 +213,7 @@ export function DesignerPage() {
             <p className="muted small">Used only when the plan runs on the simulated backend.</p>
           </fieldset>
         </div>
-        <aside className="designer-side card" data-testid="validation" aria-live="polite">
+        <aside className="designer-side card" data-testid="validation" data-validating={validating ? 'true' : 'false'} aria-live="polite" aria-busy={validating}>
           <h3>Check</h3>
           {validating && <p className="muted small">checking…</p>}
           {validationError && <p className="error">{validationError}</p>}
@@ -229,13 +229,13 @@ export function DesignerPage() {
               ))}
             </ul>
           )}
-          <dl className="facts">
+          <dl className={`facts ${validating ? 'stale' : ''}`}>
             <dt>Runs</dt>
             <dd data-testid="run-count">{validation?.ok ? validation.run_count : '–'}</dd>
             <dt>Estimated</dt>
             <dd data-testid="estimate">{validation?.estimate_s != null ? formatDuration(validation.estimate_s) : '–'}</dd>
           </dl>
-          <button className="primary big" disabled={starting || running || !validation?.ok} onClick={() => void start()} data-testid="start-sweep" title="Ctrl+Enter">
+          <button className="primary big" disabled={starting || running || validating || !validation?.ok} onClick={() => void start()} data-testid="start-sweep" title="Ctrl+Enter">
             {running ? 'A sweep is running' : starting ? 'Starting…' : 'Start sweep'}
           </button>
           {form.observe_only && <p className="muted small">Observe-only: limits are read and recorded, never changed.</p>}

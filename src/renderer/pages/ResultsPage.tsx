@@ -161,7 +161,7 @@ function WorkloadResults({ data, compare, overhead, gpus, onDrill }: { data: Loa
             {s.range && s.range[0] !== s.range[1] && <div className="small muted">indistinguishable (95 % CI) from {s.range[0]}–{s.range[1]} W</div>}
           </div>
         ))}
-        <div className="card best">
+        <div className="card best sens-card">
           <div className="muted small">Best cap (W) vs node overhead (W)</div>
           <table className="table small sens" data-testid="overhead-sensitivity">
             <tbody>

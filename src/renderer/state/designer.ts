@@ -27,11 +27,12 @@ export const useDesigner = create<DesignerState>()(
       validating: false,
       validationError: null,
       update(patch) {
-        set({ form: { ...get().form, ...patch } });
+        // The last check no longer describes the form: show it as pending until the new one answers.
+        set({ form: { ...get().form, ...patch }, validating: true });
         scheduleValidation(get);
       },
       replace(form) {
-        set({ form });
+        set({ form, validating: true });
         scheduleValidation(get);
       },
       async validate() {
