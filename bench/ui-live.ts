@@ -7,7 +7,7 @@
 // Results: printed, and written to bench/ui-live.results.json.
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   const doc = {
     bench: 'ui-live',
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, chromium: browser.version() },
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, chromium: browser.version(), load_avg_1m_at_end: Math.round(loadavg()[0]! * 100) / 100 },
     settings: { refresh_ms: num('refresh'), max_points_per_trace: num('max-points'), event_batch_wall_s: num('batch') },
     notes:
       'ingest = JSON.parse of one engine-shaped event + live-store update; draw = building the min/max-decimated figure + Plotly.react (SVG scatter). ' +
