@@ -80,9 +80,22 @@ def sync(device):
         torch.cuda.synchronize(device)
 
 
+def set_float32_math(precision):
+    """fp32: strict IEEE fp32 matmuls and convolutions (no TF32). tf32: fp32 tensors with TF32 tensor-core matmuls and
+    convolutions, which is what NVIDIA's NGC PyTorch containers do by default (TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1)
+    and what "fp32" training numbers measured in those containers mean. Other precisions leave the defaults."""
+    if precision not in ("fp32", "tf32"):
+        return
+    tf32 = precision == "tf32"
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    if not tf32 and os.environ.get("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE") == "1":
+        print("warning: TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1 makes matmuls TF32 even in fp32 mode (NGC containers set it)", flush=True)
+
+
 def autocast(device, precision):
-    """Autocast context for bf16/fp16 (fp32: a no-op context)."""
-    if precision == "fp32":
+    """Autocast context for bf16/fp16 (fp32/tf32: a no-op context)."""
+    if precision in ("fp32", "tf32"):
         return torch.autocast(device_type=device.type, enabled=False)
     dtype = torch.bfloat16 if precision == "bf16" else torch.float16
     if device.type == "cpu" and dtype == torch.float16:

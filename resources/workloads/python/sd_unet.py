@@ -20,7 +20,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from caplab_bench import add_common_args, autocast, find_max_stable_batch, run_steps, setup, sync
+from caplab_bench import add_common_args, autocast, find_max_stable_batch, run_steps, set_float32_math, setup, sync
 from caplab_protocol import ConfigError, Protocol, guard
 
 
@@ -183,7 +183,7 @@ class UNet(nn.Module):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--precision", choices=["fp16", "bf16", "fp32"], default="fp16")
+    p.add_argument("--precision", choices=["fp16", "bf16", "fp32", "tf32"], default="fp16")
     p.add_argument("--latent-size", type=int, default=64, help="latent height/width (64 = 512 px images)")
     p.add_argument("--context-len", type=int, default=77)
     p.add_argument("--lr", type=float, default=1e-4)
@@ -253,6 +253,7 @@ def main(argv=None):
     with guard(proto):
         args = parse_args(argv if argv is not None else sys.argv[1:])
         dist = setup(args)
+        set_float32_math(args.precision)
         trainer = Trainer(args, dist)
         if args.max_stable_batch:
             args.batch_size = find_max_stable_batch(proto, trainer.try_batch, args.batch_size, args.max_batch_limit, args.simulate_oom_above, dist.world)

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 import torchvision
 
-from caplab_bench import Dist, add_common_args, autocast, find_max_stable_batch, run_steps, setup, sync
+from caplab_bench import Dist, add_common_args, autocast, find_max_stable_batch, run_steps, set_float32_math, setup, sync
 from caplab_protocol import ConfigError, Protocol, guard
 
 MODELS = ("resnet50", "vit_l_16", "resnet18", "resnet101", "vit_b_16", "vit_h_14")
@@ -40,7 +40,7 @@ def build_model(name, num_classes, image_size, tiny):
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", choices=MODELS, default="vit_l_16")
-    p.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default="fp32")
+    p.add_argument("--precision", choices=["fp32", "tf32", "bf16", "fp16"], default="fp32", help="fp32: strict fp32 (the paper's setting); tf32: fp32 with TF32 tensor cores, as NGC containers run fp32; bf16/fp16: autocast")
     p.add_argument("--image-size", type=int, default=224)
     p.add_argument("--num-classes", type=int, default=1000)
     p.add_argument("--channels-last", action="store_true", help="NHWC memory format (faster convolutions on tensor cores)")
@@ -101,6 +101,7 @@ def main(argv=None):
     with guard(proto):
         args = parse_args(argv if argv is not None else sys.argv[1:])
         dist = setup(args)
+        set_float32_math(args.precision)
         trainer = Trainer(args, dist)
         if args.max_stable_batch:
             args.batch_size = find_max_stable_batch(proto, trainer.try_batch, args.batch_size, args.max_batch_limit, args.simulate_oom_above, dist.world)

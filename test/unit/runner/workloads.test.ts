@@ -64,7 +64,7 @@ describe('built-in definitions', () => {
 
   it('parameters are checked against ranges, types and names, all problems at once', () => {
     expect(() => resolveParams(def('vit_l_16'), { batch_size: 0, precision: 'fp8', colour: 'red' })).toThrowError(
-      'workload vit_l_16: params.colour: unknown parameter; known: batch_size, precision, image_size, channels_last, steps, max_stable_batch; params.batch_size: must be an integer between 1 and 8192, got 0; params.precision: must be one of fp32, bf16, fp16, got "fp8"',
+      'workload vit_l_16: params.colour: unknown parameter; known: batch_size, precision, image_size, channels_last, steps, max_stable_batch; params.batch_size: must be an integer between 1 and 8192, got 0; params.precision: must be one of fp32, tf32, bf16, fp16, got "fp8"',
     );
     expect(() => resolveParams(def('vit_l_16'), { batch_size: 2.5 })).toThrowError(/params\.batch_size: must be an integer between 1 and 8192, got 2\.5/);
     expect(() => resolveParams(def('vit_l_16'), { channels_last: 'yes' })).toThrowError(/params\.channels_last: must be true or false, got "yes"/);
