@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProtocolEvent, type ProtocolEvent } from '../../../src/shared/protocol';
-import { RunProgress, type ProgressOptions, type ProgressSignal } from '../../../src/main/lab/runner/progress';
+import { RunProgress, windowFromAdapter, type ProgressOptions, type ProgressSignal } from '../../../src/main/lab/runner/progress';
+import { readThroughput } from '../../../src/core/adapters';
 
 const T0 = 1_700_000_000;
 const line = (ev: ProtocolEvent) => formatProtocolEvent(ev);
@@ -169,5 +170,14 @@ describe('output kept for the run record', () => {
     const p = new RunProgress(opts({ keepLines: 3, maxLineLength: 10 }));
     feed(p, ['one', '\u001b[31mred\u001b[0m', 'x'.repeat(25), 'four']);
     expect(p.lastLines()).toEqual(['red', `${'x'.repeat(10)}…`, 'four']);
+  });
+});
+
+describe('adapter results as windows', () => {
+  it('an adapter result with an absolute window becomes a measured window; a rate-only one does not', () => {
+    const lines = [start(2), ...[1, 2, 3].map((n) => step(n))].join('\n');
+    const w = windowFromAdapter(readThroughput(lines, { file: 'run.log' }), 4);
+    expect(w).toEqual({ start: T0 + 0.5, end: T0 + 1.5, seconds: 1, units: 128, steps: 0, rate: 128, rate_per_gpu: 32, gpus: 4, unit_name: 'images' });
+    expect(windowFromAdapter({ adapter: 'hpcai-csv', units: 'images', count: null, seconds: null, rate: 10, window: null, details: {} }, 1)).toBeNull();
   });
 });

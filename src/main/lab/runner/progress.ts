@@ -1,5 +1,6 @@
 import { LineSplitter, parseProtocolLine, type ProtocolEvent } from '../../../shared/protocol';
 import type { Span } from '../../../shared/plan';
+import type { ThroughputResult } from '../../../core/adapters';
 
 /**
  * Follows one run's output (CapLab's line protocol) and decides what the sweep runner needs: when warm-up ends,
@@ -332,4 +333,17 @@ export class RunProgress {
   stats(): { steps: number; valid_events: number; invalid_lines: number; first_invalid: string | null; error_event: ErrorEvent | null } {
     return { steps: this._steps, valid_events: this.validEvents, invalid_lines: this.invalidLines, first_invalid: this.firstInvalid, error_event: this.errorEvent };
   }
+}
+
+/**
+ * A finished log read by a throughput adapter (caplab throughput, a `command` workload's output or file) as a
+ * measurement window the energy can be laid over. Null when the adapter cannot place the work in absolute time
+ * (no window, or only a rate): such results give throughput but not units per joule.
+ */
+export function windowFromAdapter(r: ThroughputResult, gpus: number): MeasuredWindow | null {
+  if (!r.window || r.count === null) return null;
+  const seconds = r.window.end - r.window.start;
+  if (!(seconds > 0)) return null;
+  const g = Math.max(1, gpus);
+  return { start: r.window.start, end: r.window.end, seconds, units: r.count, steps: 0, rate: r.rate, rate_per_gpu: r.rate / g, gpus: g, unit_name: r.units };
 }
