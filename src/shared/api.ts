@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BackendChoice, DeviceInfo } from './device';
+import { BackendChoice, DeviceInfo, Sample } from './device';
+import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
 
@@ -33,6 +34,27 @@ export const methods = {
     output: RunTraces,
   },
   restoreCaps: { input: z.object({}).strict(), output: z.array(CapRestore) },
+  /** One reading of every device now (idle gauges); during a sweep the `samples` event streams instead. */
+  sampleDevices: {
+    input: z.object({ backend: BackendChoice.optional() }).strict(),
+    output: z.object({ backend: z.string(), samples: z.array(Sample) }),
+  },
+  /** Types into the running workload's terminal (a sudo password prompt, for instance). */
+  writePty: { input: z.object({ sweep_id: z.number().int(), data: z.string().max(4096) }).strict(), output: z.object({ written: z.boolean() }) },
+  /** The analysis of a sweep (same code as `caplab analyze`): per-cap statistics, flags, optima, sensitivity, Pareto. */
+  analyzeSweep: {
+    input: z
+      .object({
+        sweep_id: z.number().int(),
+        overhead_w: z.number().min(0).max(10_000).optional(),
+        selector: Selector.optional(),
+        slowdown_budget: z.number().min(0).max(10).optional(),
+        weight: z.number().min(0).max(1).optional(),
+        include_unenforced: z.boolean().optional(),
+      })
+      .strict(),
+    output: AnalysisResult,
+  },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),

@@ -22,7 +22,15 @@ describe('adaptive caps (engine API, simulated H100)', () => {
         cooldown_s: 0,
         sim: { speedup: 60, devices: ['h100-sxm'] },
       });
+      // The running workload's terminal takes input while a run is in progress.
+      let written = false;
+      for (let i = 0; i < 100 && !written; i++) {
+        written = (await engine.writePty({ sweep_id: sweep.sweepId, data: '\n' })).written;
+        if (!written) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(written).toBe(true);
       expect(await sweep.done).toBe('done');
+      expect((await engine.writePty({ sweep_id: sweep.sweepId, data: 'x' })).written).toBe(false);
       const { runs } = await engine.getSweep({ sweep_id: sweep.sweepId });
       const coarse = runs.slice(0, 6).map((r) => r.cap_w);
       const added = runs.slice(6).map((r) => r.cap_w);
@@ -37,6 +45,18 @@ describe('adaptive caps (engine API, simulated H100)', () => {
       }
       expect(runs.every((r) => r.status === 'done')).toBe(true);
       expect(events).toContain('sweep.finished');
+
+      const analysis = await engine.analyzeSweep({ sweep_id: sweep.sweepId, overhead_w: 100 });
+      const best = analysis.groups[0]!.optima['max-efficiency'].cap_w!;
+      expect(best).toBeGreaterThanOrEqual(300);
+      expect(best).toBeLessThanOrEqual(450);
+      expect(analysis.groups[0]!.refine).toMatchObject({ target_width_w: 25 });
+
+      const idle = await engine.sampleDevices({ backend: 'sim' });
+      expect(idle.backend).toBe('sim');
+      expect(idle.samples).toHaveLength(1);
+      expect(idle.samples[0]!.power_w).toBeGreaterThan(30);
+      expect(idle.samples[0]!.power_w).toBeLessThan(200);
     } finally {
       await engine.close();
     }

@@ -11,6 +11,8 @@ import { openLabBackend, reopenBackend, type LabBackend } from './gpu/lab-backen
 import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
+import { LoadError } from './analysis/load';
+import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
@@ -33,6 +35,8 @@ export class Engine implements LabApi {
   readonly host = hostname();
   private listeners = new Set<Listener>();
   private active = new Map<number, SweepOrchestrator>();
+  /** The backend kept open for sampleDevices polling. */
+  private monitor: { choice: BackendChoice; lab: Promise<LabBackend> } | null = null;
   /** What `open` restored from an earlier, killed sweep. */
   restoredAtOpen: MethodOutput<'restoreCaps'> = [];
 
@@ -204,12 +208,38 @@ export class Engine implements LabApi {
     return restoreJournal(this.db, this.host, (name, o) => reopenBackend(name, o, this.env));
   }
 
+  async sampleDevices(input: MethodInput<'sampleDevices'>): Promise<MethodOutput<'sampleDevices'>> {
+    const choice = input.backend ?? this.opts.backend ?? 'auto';
+    if (!this.monitor || this.monitor.choice !== choice) {
+      await this.monitor?.lab.then((l) => l.backend.close());
+      this.monitor = { choice, lab: openLabBackend(choice, { env: this.env }) };
+    }
+    const { backend } = await this.monitor.lab;
+    const devices = await backend.listDevices();
+    return { backend: backend.name, samples: await backend.sample(devices.map((d) => d.index)) };
+  }
+
+  async writePty(input: MethodInput<'writePty'>): Promise<MethodOutput<'writePty'>> {
+    return { written: this.active.get(input.sweep_id)?.write(input.data) ?? false };
+  }
+
+  async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
+    const { sweep_id, ...opts } = input;
+    try {
+      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+    } catch (e) {
+      if (e instanceof LoadError) throw new PlanError(e.message);
+      throw e;
+    }
+  }
+
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
     return listWorkloadSummaries(this.env);
   }
 
   async close(): Promise<void> {
     await this.cancelAll();
+    await this.monitor?.lab.then((l) => l.backend.close()).catch(() => undefined);
     this.db.close();
   }
 }

@@ -3,8 +3,8 @@ import { dbOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
 import { openDb, StoreError, type Db } from '../../lab/store/db';
 import { dbPath } from '../../lab/paths';
-import { loadSweepInput, LoadError } from '../../lab/analysis/load';
-import { analyzeSweep } from '../../../core/analysis/analyze';
+import { LoadError } from '../../lab/analysis/load';
+import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { Selector, SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 
 /** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
@@ -93,22 +93,20 @@ export const analyzeCommand: CliCommand = {
 
     const db = openReadOnly(args, io.env);
     try {
-      let loaded;
+      let analysed;
       try {
-        loaded = loadSweepInput(db, sweepId);
+        analysed = analyzeStoredSweep(db, sweepId, {
+          overhead_w: overhead ?? null,
+          selector: selector?.data,
+          slowdown_budget: slowdown,
+          weight,
+          include_unenforced: args.values['include-unenforced'] === true,
+        });
       } catch (e) {
         if (e instanceof LoadError) throw new CliError(e.message);
         throw e;
       }
-      const result = analyzeSweep(loaded.input, {
-        overhead_w: overhead ?? null,
-        selector: selector?.data,
-        slowdown_budget: slowdown,
-        weight,
-        include_unenforced: args.values['include-unenforced'] === true,
-        adaptive: loaded.adaptive,
-      });
-      result.warnings.unshift(...loaded.warnings);
+      const { loaded, result } = analysed;
       if (args.values.json) {
         printJson(io, result);
         return 0;

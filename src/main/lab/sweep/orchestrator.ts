@@ -81,6 +81,13 @@ export class SweepOrchestrator {
     void this.current?.kill();
   }
 
+  /** Input for the running workload's terminal; false when no workload is running. */
+  write(data: string): boolean {
+    if (!this.current) return false;
+    this.current.write(data);
+    return true;
+  }
+
   private get indexes(): number[] {
     return this.deps.devices.map((d) => d.index);
   }
