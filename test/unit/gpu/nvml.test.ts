@@ -98,6 +98,23 @@ describe.skipIf(!cc)('NVML backend against a stand-in libnvidia-ml', () => {
     }
   });
 
+  it('reads slowly changing quantities once per slowEveryMs and holds them in between', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false, slowEveryMs: 300 });
+    try {
+      const [first] = await b.sample([0]);
+      const [second] = await b.sample([0]);
+      expect(first).toMatchObject({ power_avg_w: 120, temp_c: 40, util_gpu: 97, mem_used_mb: 1024, limit_w: 700 });
+      expect(second).toMatchObject({ power_avg_w: null, temp_c: 40, util_gpu: 97, mem_used_mb: 1024, limit_w: 700, power_kind: 'instant', sm_clock_mhz: 1980 });
+      await new Promise((r) => setTimeout(r, 320));
+      const [third] = await b.sample([0]);
+      expect(third!.power_avg_w).toBe(120);
+      const devs = await b.listDevices();
+      expect(devs[0]!.sensors.note).toMatch(/every 300 ms \(held between\)/);
+    } finally {
+      await b.close();
+    }
+  });
+
   it('leaves a GPU lost mid-run out of samples, reports it once and keeps sampling the others', async () => {
     const warnings: string[] = [];
     const b = await NvmlBackend.open({ libPath: lib, checkSensors: false, onWarning: (m) => warnings.push(m) });

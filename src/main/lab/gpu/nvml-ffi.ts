@@ -118,19 +118,33 @@ export class NvmlLib {
     private readonly errorString: NativeStrFn | null,
   ) {}
 
-  /** Loads the library (default `libnvidia-ml.so.1` through the dynamic linker's search path). */
-  static async load(path = defaultLibraryName()): Promise<NvmlLib> {
+  /**
+   * Loads the library: `explicitPath`, else `libnvidia-ml.so.1` through the dynamic linker's search path, then the
+   * usual driver folders (containers and VMs often mount the driver outside the linker's cache).
+   */
+  static async load(explicitPath?: string): Promise<NvmlLib> {
     let koffi: typeof KoffiModule;
     try {
       koffi = await import('koffi');
     } catch (e) {
       throw new NvmlLoadError(`koffi (the FFI module) could not be loaded: ${(e as Error).message}`);
     }
-    let lib: KoffiModule.LibraryHandle;
-    try {
-      lib = koffi.load(path);
-    } catch (e) {
-      throw new NvmlLoadError(`${path} not found or not loadable (${(e as Error).message.replace(/^Failed to load shared library: /, '')})`);
+    const candidates = explicitPath ? [explicitPath] : defaultLibraryCandidates();
+    let lib: KoffiModule.LibraryHandle | null = null;
+    let path = candidates[0]!;
+    let firstError = '';
+    for (const c of candidates) {
+      try {
+        lib = koffi.load(c);
+        path = c;
+        break;
+      } catch (e) {
+        if (!firstError) firstError = (e as Error).message.replace(/^Failed to load shared library: /, '');
+      }
+    }
+    if (!lib) {
+      const tried = candidates.length > 1 ? `; also tried ${candidates.slice(1).join(', ')}` : '';
+      throw new NvmlLoadError(`${candidates[0]} not found or not loadable (${firstError})${tried}`);
     }
     const decl = (proto: string): NativeFn | null => {
       try {
@@ -165,6 +179,9 @@ export class NvmlLib {
       nvmlDeviceGetCurrentClocksEventReasons: decl('int nvmlDeviceGetCurrentClocksEventReasons(void *device, void *reasons)'),
       nvmlDeviceGetCurrentClocksThrottleReasons: decl('int nvmlDeviceGetCurrentClocksThrottleReasons(void *device, void *reasons)'),
       nvmlDeviceSetPowerManagementLimit: decl('int nvmlDeviceSetPowerManagementLimit(void *device, uint32_t limit)'),
+      nvmlDeviceGetSamples: decl(
+        'int nvmlDeviceGetSamples(void *device, int type, uint64_t lastSeenTimeStamp, void *sampleValType, void *sampleCount, void *samples)',
+      ),
     };
     let errorString: NativeStrFn | null;
     try {
@@ -341,6 +358,33 @@ export class NvmlLib {
     return Number(this.u64.readBigUInt64LE(0));
   }
 
+  /**
+   * The driver's own sample buffer (nvmlDeviceGetSamples): readings newer than `lastSeenUs` (CPU timestamps in µs).
+   * type 0 = NVML_TOTAL_POWER_SAMPLES (mW), 5 = NVML_PROCESSOR_CLK_SAMPLES (MHz). nvmlSample_t = { ull timeStamp;
+   * nvmlValue_t sampleValue } = 16 bytes.
+   */
+  bufferedSamples(dev: DeviceHandle, type: number, lastSeenUs = 0): { timestampUs: number; value: number }[] {
+    const count = Buffer.alloc(4);
+    const vtype = Buffer.alloc(4);
+    this.call('nvmlDeviceGetSamples', dev, type, BigInt(Math.max(0, Math.floor(lastSeenUs))), vtype, count, null);
+    const n = count.readUInt32LE(0);
+    if (n === 0) return [];
+    const buf = Buffer.alloc(16 * n);
+    this.call('nvmlDeviceGetSamples', dev, type, BigInt(Math.max(0, Math.floor(lastSeenUs))), vtype, count, buf);
+    const got = count.readUInt32LE(0);
+    const t = vtype.readInt32LE(0);
+    const out: { timestampUs: number; value: number }[] = [];
+    for (let i = 0; i < got; i++) {
+      const o = i * 16;
+      // decodeFieldValue expects the value at offset +32 and its type at +24; build the view it needs.
+      const tmp = Buffer.alloc(40);
+      tmp.writeInt32LE(t, 24);
+      buf.copy(tmp, 32, o + 8, o + 16);
+      out.push({ timestampUs: Number(buf.readBigUInt64LE(o)), value: decodeFieldValue(tmp, 0) });
+    }
+    return out;
+  }
+
   setLimitMw(dev: DeviceHandle, mw: number): void {
     this.call('nvmlDeviceSetPowerManagementLimit', dev, Math.round(mw));
   }
@@ -371,4 +415,12 @@ function decodeFieldValue(buf: Buffer, o: number): number {
 export function defaultLibraryName(): string {
   if (process.platform === 'win32') return 'nvml.dll';
   return 'libnvidia-ml.so.1';
+}
+
+/** The linker's search first, then driver folders outside it. Never the CUDA toolkit's stub library. */
+export function defaultLibraryCandidates(): string[] {
+  const name = defaultLibraryName();
+  if (process.platform !== 'linux') return [name];
+  const dirs = ['/usr/local/nvidia/lib64', '/usr/lib/x86_64-linux-gnu', '/usr/lib64', '/usr/lib/aarch64-linux-gnu', '/usr/lib/wsl/lib'];
+  return [name, ...dirs.map((d) => `${d}/${name}`)];
 }

@@ -45,6 +45,22 @@ export interface NvmlBackendOptions {
   env?: NodeJS.ProcessEnv;
   /** Force the set path; default: NVML when root, else sudo nvidia-smi. */
   privilege?: 'auto' | 'root' | 'sudo';
+  /**
+   * Slowly changing quantities (1 s average power, temperature, utilisation, used memory, memory clock, enforced
+   * limit) are read at most this often and held in between; instant power, SM clock and clock-event reasons are read
+   * every tick. Default 1000 ms; 0 reads everything every tick. power_avg_w is null on ticks that did not read it.
+   */
+  slowEveryMs?: number;
+}
+
+interface SlowValues {
+  /** performance.now() of the read. */
+  at: number;
+  memClock: number | null;
+  temp: number | null;
+  util: { gpu: number; memory: number } | null;
+  memUsed: number | null;
+  enforced: number | null;
 }
 
 type Reader = 'fields' | 'avgField' | 'powerUsage' | 'smClock' | 'memClock' | 'temp' | 'util' | 'mem' | 'reasons' | 'enforced';
@@ -56,6 +72,7 @@ interface Gpu {
   /** Calls this GPU answered NOT_SUPPORTED to: skipped from then on. */
   unsupported: Set<Reader>;
   lost: string | null;
+  slow: SlowValues | null;
 }
 
 /** Result of polling one GPU's instant power and energy counter for a short while. */
@@ -165,7 +182,7 @@ export class NvmlBackend implements GpuBackend {
       default_limit_w: mw(this.optional(() => lib.defaultLimitMw(handle))),
       sensors: { power_kinds: [], energy_counter: false, energy_counter_check: 'unchecked', update_period_ms: null },
     };
-    const gpu: Gpu = { index, handle, info, unsupported: new Set(), lost: null };
+    const gpu: Gpu = { index, handle, info, unsupported: new Set(), lost: null, slow: null };
     // Which power sensors answer.
     const kinds: SensorKind[] = [];
     const fields = this.optional(() => lib.fieldValues(handle, [NVML_FI_DEV_POWER_INSTANT, NVML_FI_DEV_POWER_AVERAGE]));
@@ -180,8 +197,16 @@ export class NvmlBackend implements GpuBackend {
       energy_counter: energy !== null,
       energy_counter_check: energy === null ? 'absent' : 'unchecked',
       update_period_ms: null,
+      note: this.cadenceNote(kinds, energy !== null),
     };
     return gpu;
+  }
+
+  private cadenceNote(kinds: SensorKind[], counter: boolean): string {
+    const slow = this.opts.slowEveryMs ?? 1000;
+    const power = kinds.includes('instant') ? 'instant power (field 186)' : 'power (nvmlDeviceGetPowerUsage)';
+    const held = slow > 0 ? `1 s average, temperature, utilisation, memory and enforced limit every ${slow} ms (held between)` : 'everything else every tick';
+    return `${power}, SM clock and clock-event reasons every tick; ${held}${counter ? '; energy counter at window boundaries only (~4 ms CPU per read)' : ''}`;
   }
 
   private gpu(index: number): Gpu {
@@ -199,10 +224,11 @@ export class NvmlBackend implements GpuBackend {
         for (const g of this.gpus) {
           const p = probes.get(g.index);
           if (!p) continue;
-          const notes: string[] = [];
+          const notes: string[] = [this.cadenceNote(g.info.sensors.power_kinds, g.info.sensors.energy_counter)];
+          if (p.counter_w !== null && p.instant_w !== null) notes.push(`start-up check: counter ${p.counter_w.toFixed(1)} W vs instant ${p.instant_w.toFixed(1)} W`);
           if (p.energy_note) notes.push(p.energy_note);
           if (p.update_period_ms === null) notes.push(`instant power did not change in ${p.polls} polls; update period unknown`);
-          g.info.sensors = { ...g.info.sensors, update_period_ms: p.update_period_ms, energy_counter_check: p.energy_check, ...(notes.length ? { note: notes.join('; ') } : {}) };
+          g.info.sensors = { ...g.info.sensors, update_period_ms: p.update_period_ms, energy_counter_check: p.energy_check, note: notes.join('; ') };
         }
       }
     }
@@ -313,10 +339,13 @@ export class NvmlBackend implements GpuBackend {
       const lib = this.lib;
       try {
         const t = this.now();
+        const nowMs = performance.now();
+        const slowEvery = this.opts.slowEveryMs ?? 1000;
+        const slowDue = !g.slow || nowMs - g.slow.at >= slowEvery - 1;
         let instant: number | null = null;
         let avg: number | null = null;
         const f = this.read(g, 'fields', () =>
-          g.unsupported.has('avgField') ? lib.fieldValues(h, [NVML_FI_DEV_POWER_INSTANT]) : lib.fieldValues(h, [NVML_FI_DEV_POWER_INSTANT, NVML_FI_DEV_POWER_AVERAGE]),
+          slowDue && !g.unsupported.has('avgField') ? lib.fieldValues(h, [NVML_FI_DEV_POWER_INSTANT, NVML_FI_DEV_POWER_AVERAGE]) : lib.fieldValues(h, [NVML_FI_DEV_POWER_INSTANT]),
         );
         if (f) {
           if (f[0]?.ret === 15 || f[1]?.ret === 15) throw new NvmlCallError('nvmlDeviceGetFieldValues', 15, 'GPU is lost');
@@ -324,9 +353,17 @@ export class NvmlBackend implements GpuBackend {
           avg = f[1]?.value ?? null;
         }
         if (avg === null && instant === null) avg = this.read(g, 'powerUsage', () => lib.powerUsageMw(h));
-        const util = this.read(g, 'util', () => lib.utilization(h));
-        const memUsed = this.read(g, 'mem', () => lib.memoryUsedBytes(h));
-        const enforced = this.read(g, 'enforced', () => lib.enforcedLimitMw(h));
+        if (slowDue) {
+          g.slow = {
+            at: nowMs,
+            memClock: this.read(g, 'memClock', () => lib.clockMhz(h, NVML_CLOCK_MEM)),
+            temp: this.read(g, 'temp', () => lib.temperatureC(h)),
+            util: this.read(g, 'util', () => lib.utilization(h)),
+            memUsed: this.read(g, 'mem', () => lib.memoryUsedBytes(h)),
+            enforced: this.read(g, 'enforced', () => lib.enforcedLimitMw(h)),
+          };
+        }
+        const slow = g.slow!;
         out.push({
           device_id: g.info.id,
           t,
@@ -335,12 +372,12 @@ export class NvmlBackend implements GpuBackend {
           power_avg_w: avg !== null ? avg / 1000 : null,
           energy_mj: null,
           sm_clock_mhz: this.read(g, 'smClock', () => lib.clockMhz(h, NVML_CLOCK_SM)),
-          mem_clock_mhz: this.read(g, 'memClock', () => lib.clockMhz(h, NVML_CLOCK_MEM)),
-          temp_c: this.read(g, 'temp', () => lib.temperatureC(h)),
-          util_gpu: util?.gpu ?? null,
-          util_mem: util?.memory ?? null,
-          mem_used_mb: memUsed !== null ? Math.round((memUsed / 1048576) * 10) / 10 : null,
-          limit_w: enforced !== null ? enforced / 1000 : null,
+          mem_clock_mhz: slow.memClock,
+          temp_c: slow.temp,
+          util_gpu: slow.util?.gpu ?? null,
+          util_mem: slow.util?.memory ?? null,
+          mem_used_mb: slow.memUsed !== null ? Math.round((slow.memUsed / 1048576) * 10) / 10 : null,
+          limit_w: slow.enforced !== null ? slow.enforced / 1000 : null,
           throttle_reasons: this.read(g, 'reasons', () => lib.clockEventReasons(h)),
         });
       } catch (e) {
@@ -419,10 +456,12 @@ export class NvmlBackend implements GpuBackend {
         throw new BackendError(`nvml: ${label} enforces ${enforced ?? 'unknown'} W after setting ${watts} W; the cap is not in effect`, 'nvml', 'failed');
       }
       g.info.limit_w = watts;
+      g.slow = null;
       return { requested_w: watts, enforced_w: enforced, via: 'direct', argv: ['nvmlDeviceSetPowerManagementLimit', String(index), String(Math.round(watts * 1000))], output: '' };
     }
     const res = await setCap({ tool: 'nvidia-smi', index, watts, constraints: g.info, readBack, privilege: 'sudo', onPty: this.opts.onPty, env: this.opts.env, label });
     g.info.limit_w = watts;
+    g.slow = null;
     return res;
   }
 

@@ -58,15 +58,15 @@ export async function openBackend(choice: BackendChoice, opts: OpenBackendOption
       return { backend: openSim(opts), reason: 'simulated GPUs requested' };
     case 'nvml': {
       const b = await tryNvml();
-      return { backend: b, reason: `nvml: ${b.lib.path} (driver ${b.driver ?? 'unknown'}) requested` };
+      return { backend: b, reason: `requested; ${b.lib.path} loaded (driver ${b.driver ?? 'unknown'})` };
     }
     case 'nvidia-smi': {
       const b = await tryNvidiaSmi();
-      return { backend: b, reason: `nvidia-smi: ${b.toolPath} requested` };
+      return { backend: b, reason: `requested; using ${b.toolPath}` };
     }
     case 'amd-smi': {
       const b = await tryAmd();
-      return { backend: b, reason: `${b.tool}: ${b.toolPath} requested` };
+      return { backend: b, reason: `requested; using ${b.toolPath}` };
     }
     case 'auto':
       break;
