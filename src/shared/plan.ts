@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BackendChoice } from './device';
+import { ParamValue } from './workload';
 
 const positive = z.number().positive();
 
@@ -33,7 +34,7 @@ export type Span = z.infer<typeof Span>;
 
 export const WorkloadRef = z.object({
   id: z.string().min(1),
-  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  params: z.record(z.string(), ParamValue).default({}),
   /** native (default) or a container runtime. */
   runtime: z.enum(['native', 'docker', 'podman', 'apptainer']).default('native'),
 });

@@ -11,7 +11,7 @@ import {
   parseToolJson,
 } from '../../../src/main/lab/gpu/amd-smi';
 import { SUDO_PROMPT } from '../../../src/main/lab/gpu/cap-setter';
-import { installShim, installSudo, makeShimDir, type ShimDir } from './shims';
+import { installShim, installSudo, makeShimDir, type ShimDir } from '../../helpers/gpu-shims';
 
 const FIX = join(__dirname, '../../fixtures/amd');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIX, name), 'utf8')) as unknown;

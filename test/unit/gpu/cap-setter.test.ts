@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../src/main/lab/gpu/backend';
 import { SUDO_PROMPT, capArgv, setCap, sudoArgv, validateCap } from '../../../src/main/lab/gpu/cap-setter';
-import { installNvidiaSmi, installShim, installSudo, makeShimDir, type ShimDir } from './shims';
+import { installNvidiaSmi, installShim, installSudo, makeShimDir, type ShimDir } from '../../helpers/gpu-shims';
 
 const H200 = { min_limit_w: 200, max_limit_w: 700 };
 

@@ -12,7 +12,7 @@ import {
   streamLayout,
 } from '../../../src/main/lab/gpu/nvidia-smi';
 import { SUDO_PROMPT } from '../../../src/main/lab/gpu/cap-setter';
-import { installNvidiaSmi, installSudo, makeShimDir, type ShimDir } from './shims';
+import { installNvidiaSmi, installSudo, makeShimDir, type ShimDir } from '../../helpers/gpu-shims';
 
 describe('nvidia-smi CSV parsing', () => {
   it('turns [N/A], [Not Supported], [Unknown Error] into null with a note', () => {

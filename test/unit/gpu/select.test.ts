@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openBackend } from '../../../src/main/lab/gpu/select';
-import { installNvidiaSmi, installShim, makeShimDir, type ShimDir } from './shims';
+import { installNvidiaSmi, installShim, makeShimDir, type ShimDir } from '../../helpers/gpu-shims';
 
 describe('openBackend', () => {
   let s: ShimDir;

@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli';
+import { installNvidiaSmi, makeShimDir } from '../helpers/gpu-shims';
+
+// The real-hardware path of a sweep (workload definition -> argv -> pty -> protocol, nvidia-smi backend) against a
+// shim nvidia-smi that streams like the real tool; on the GPU machine the same path runs on an H200.
+const shims = makeShimDir();
+installNvidiaSmi(shims);
+afterAll(() => shims.cleanup());
+
+const workload = join(shims.dir, 'workload.sh');
+writeFileSync(
+  workload,
+  `echo "loading model…"
+echo "@caplab {\\"ev\\":\\"start\\",\\"t\\":$(date +%s.%N),\\"workload\\":\\"custom\\",\\"units\\":\\"images\\"}"
+n=0
+while true; do n=$((n+1)); sleep 0.1; echo "@caplab {\\"ev\\":\\"step\\",\\"t\\":$(date +%s.%N),\\"n\\":$n,\\"units\\":32,\\"dt\\":0.1}"; done
+`,
+);
+
+function plan(extra: string): string {
+  const file = join(shims.dir, `plan-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(
+    file,
+    `backend: nvidia-smi
+devices: [0]
+workloads:
+  - id: command
+    params: { argv: [sh, ${JSON.stringify(workload)}], units: images, adapter: protocol }
+warmup: { steps: 3 }
+window: { steps: 10 }
+cooldown_s: 0
+${extra}`,
+  );
+  return file;
+}
+
+const env = () => ({ ...shims.env, CAPLAB_DATA_DIR: shims.dir, CAPLAB_DB: join(shims.dir, 'lab.db') });
+
+describe('sweep with a user command on the nvidia-smi backend', () => {
+  it('observe-only: measures throughput and energy and never calls -pl', async () => {
+    const r = await runCli(['sweep', plan('caps: [700]\nobserve_only: true\n'), '--json'], env());
+    expect(r.stderr).not.toMatch(/Error:/);
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout).runs[0];
+    expect(run).toMatchObject({ status: 'done', workload: 'command', units: 'images', energy_sensor: 'instant' });
+    // 32 images per ~0.1 s step (sleep plus process start-up), one GPU.
+    expect(run.throughput).toBeGreaterThan(150);
+    expect(run.throughput).toBeLessThan(330);
+    expect(run.mean_power_w).toBeCloseTo(312.45, 0);
+    expect(shims.calls().some((c) => c.includes('-pl'))).toBe(false);
+  });
+
+  it('sets the cap with nvidia-smi -pl, verifies it and restores the journalled limit', async () => {
+    writeFileSync(join(shims.dir, 'limit0'), '650');
+    const r = await runCli(['sweep', plan('caps: [300]\n'), '--json'], env());
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.runs[0]).toMatchObject({ status: 'done', cap_w: 300, enforced_limit_w: 300 });
+    expect(out.restored).toEqual([expect.objectContaining({ before_w: 650, restored_w: 650, ok: true })]);
+    expect(readFileSync(join(shims.dir, 'limit0'), 'utf8').trim()).toBe('650');
+    const pl = shims.calls().filter((c) => c.includes('-pl'));
+    expect(pl.map((c) => c.at(-1))).toEqual(['300', '650']);
+  });
+});
