@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli';
 import { installNvidiaSmi, makeShimDir } from '../helpers/gpu-shims';
@@ -37,7 +38,18 @@ ${extra}`,
   return file;
 }
 
-const env = () => ({ ...shims.env, CAPLAB_DATA_DIR: shims.dir, CAPLAB_DB: join(shims.dir, 'lab.db') });
+// A fake powercap tree whose package counter the test advances at 60 W, as the kernel would.
+const rapl = join(shims.dir, 'powercap');
+mkdirSync(join(rapl, 'intel-rapl:0'), { recursive: true });
+writeFileSync(join(rapl, 'intel-rapl:0', 'name'), 'package-0\n');
+writeFileSync(join(rapl, 'intel-rapl:0', 'max_energy_range_uj'), '262143328850\n');
+const raplStart = Date.now();
+const writeRapl = () => writeFileSync(join(rapl, 'intel-rapl:0', 'energy_uj'), `${Math.round((Date.now() - raplStart) * 60_000)}\n`);
+writeRapl();
+const raplTimer = setInterval(writeRapl, 20);
+afterAll(() => clearInterval(raplTimer));
+
+const env = () => ({ ...shims.env, CAPLAB_DATA_DIR: shims.dir, CAPLAB_DB: join(shims.dir, 'lab.db'), CAPLAB_RAPL_ROOT: rapl });
 
 describe('sweep with a user command on the nvidia-smi backend', () => {
   it('observe-only: measures throughput and energy and never calls -pl', async () => {
@@ -51,6 +63,15 @@ describe('sweep with a user command on the nvidia-smi backend', () => {
     expect(run.throughput).toBeLessThan(330);
     expect(run.mean_power_w).toBeCloseTo(312.45, 0);
     expect(shims.calls().some((c) => c.includes('-pl'))).toBe(false);
+    // The CPU package was recorded beside the GPU: node energy can be measured instead of assumed.
+    const db = new Database(join(shims.dir, 'lab.db'), { readonly: true });
+    const cpu = db
+      .prepare("SELECT rd.mean_power_w, rd.energy_sensor FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = ? AND d.kind = 'cpu'")
+      .get(run.run_id) as { mean_power_w: number; energy_sensor: string };
+    db.close();
+    expect(cpu.energy_sensor).toBe('counter');
+    expect(cpu.mean_power_w).toBeGreaterThan(50);
+    expect(cpu.mean_power_w).toBeLessThan(70);
   });
 
   it('sets the cap with nvidia-smi -pl, verifies it and restores the journalled limit', async () => {

@@ -7,7 +7,7 @@ import { restoreJournal } from './sweep/cap-guard';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
-import { openLabBackend, reopenBackend, type LabBackend } from './gpu/lab-backend';
+import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend } from './gpu/lab-backend';
 import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
@@ -78,7 +78,9 @@ export class Engine implements LabApi {
   async listDevices(input: MethodInput<'listDevices'>): Promise<MethodOutput<'listDevices'>> {
     const lab = await openLabBackend(input.backend ?? this.opts.backend ?? 'auto', { env: this.env });
     try {
-      return { backend: lab.backend.name, reason: lab.reason, devices: await lab.backend.listDevices() };
+      const cpus = await listCpuPackages(this.env);
+      const reason = cpus.reason ? `${lab.reason}; CPU power (RAPL): ${cpus.reason}` : lab.reason;
+      return { backend: lab.backend.name, reason, devices: [...(await lab.backend.listDevices()), ...cpus.devices] };
     } finally {
       await lab.backend.close();
     }
@@ -126,6 +128,7 @@ export class Engine implements LabApi {
     try {
       const all = await lab.backend.listDevices();
       const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env));
+      const cpu = await openCpuPower(lab, this.env);
       const sweep = new SweepOrchestrator(
         {
           db: this.db,
@@ -134,6 +137,7 @@ export class Engine implements LabApi {
           backendOpts: lab.reopenOpts,
           timeScale: lab.timeScale,
           devices,
+          cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
           openBackend: (name, o) => reopenBackend(name, o, this.env),
           emit: (name, payload) => this.emit(name, payload),
@@ -144,6 +148,7 @@ export class Engine implements LabApi {
       void sweep.done.finally(() => {
         this.active.delete(sweep.sweepId);
         void lab.backend.close();
+        void cpu?.backend.close();
       });
       return sweep;
     } catch (e) {

@@ -1,4 +1,4 @@
-import { openLabBackend } from '../../lab/gpu/lab-backend';
+import { listCpuPackages, openLabBackend } from '../../lab/gpu/lab-backend';
 import { printJson, type CliCommand } from '../command';
 import { backendOpt, backendOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
@@ -11,8 +11,10 @@ export const devicesCommand: CliCommand = {
   async run(args, io) {
     const lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });
     try {
-      const devices = await lab.backend.listDevices();
+      const cpus = await listCpuPackages(io.env);
+      const devices = [...(await lab.backend.listDevices()), ...cpus.devices];
       io.stderr.write(`caplab: backend ${lab.backend.name}: ${lab.reason}\n`);
+      if (cpus.reason) io.stderr.write(`caplab: CPU power (RAPL): ${cpus.reason}\n`);
       if (args.values.json) {
         printJson(io, devices);
         return 0;

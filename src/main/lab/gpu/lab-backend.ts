@@ -5,6 +5,8 @@ import type { GpuBackend } from './backend';
 import { SimBackend } from './sim';
 import { SimClock } from './sim-clock';
 import { openBackend } from './select';
+import { RaplReader } from './rapl';
+import type { DeviceInfo } from '../../../shared/device';
 
 /** A backend opened for the engine, with what a sweep needs to know about it. */
 export interface LabBackend {
@@ -42,4 +44,29 @@ export async function reopenBackend(name: string, opts: Record<string, unknown>,
   if (name === 'sim') return new SimBackend({ stateDir: typeof opts.stateDir === 'string' ? opts.stateDir : simStateDir(env) });
   if (name === 'nvml' || name === 'nvidia-smi' || name === 'amd-smi') return (await openBackend(name, { env, simStateDir: simStateDir(env) })).backend;
   throw new Error(`cannot reopen backend "${name}" to restore its limits`);
+}
+
+/** CPU packages (RAPL) for device listings, with why there are none. */
+export async function listCpuPackages(env: NodeJS.ProcessEnv): Promise<{ devices: DeviceInfo[]; reason: string | null }> {
+  const rapl = new RaplReader({ root: env.CAPLAB_RAPL_ROOT });
+  try {
+    return { devices: await rapl.listDevices(), reason: rapl.status().reason };
+  } finally {
+    await rapl.close();
+  }
+}
+
+/**
+ * CPU package power (RAPL) to record beside real GPUs; null where RAPL is absent or unreadable, and for simulated
+ * GPUs, whose samples run on simulated time. CAPLAB_RAPL_ROOT points at another powercap tree (tests).
+ */
+export async function openCpuPower(lab: LabBackend, env: NodeJS.ProcessEnv): Promise<{ backend: GpuBackend; devices: DeviceInfo[] } | null> {
+  if (lab.sim) return null;
+  const rapl = new RaplReader({ root: env.CAPLAB_RAPL_ROOT });
+  const devices = await rapl.listDevices();
+  if (devices.length === 0) {
+    await rapl.close();
+    return null;
+  }
+  return { backend: rapl, devices };
 }

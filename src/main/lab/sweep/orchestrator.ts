@@ -32,6 +32,8 @@ export interface SweepDeps {
   /** Backend seconds per wall second (the simulated speed-up; 1 for real devices). */
   timeScale: number;
   devices: DeviceInfo[];
+  /** CPU packages (RAPL) recorded beside the GPUs, so node energy can be measured rather than assumed. */
+  cpu: { backend: GpuBackend; devices: DeviceInfo[] } | null;
   workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => Promise<WorkloadCommand>;
   openBackend: BackendOpener;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -63,7 +65,7 @@ export class SweepOrchestrator {
     private readonly plan: Plan,
   ) {
     this.planned = scheduleRuns(plan);
-    for (const d of deps.devices) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
+    for (const d of [...deps.devices, ...(deps.cpu?.devices ?? [])]) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
     const created = createSweep(
       deps.db,
       { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated },
@@ -140,6 +142,10 @@ export class SweepOrchestrator {
       timeScale: this.deps.timeScale,
       onSamples: (s) => this.buffer.push(...s),
     });
+    const cpu = this.deps.cpu;
+    const cpuSampler = cpu
+      ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.buffer.push(...s) })
+      : null;
     const flusher = setInterval(() => this.flush(), FLUSH_MS);
     let status: SweepStatus = 'done';
     let error: string | null = null;
@@ -147,6 +153,7 @@ export class SweepOrchestrator {
     try {
       if (!this.plan.observe_only) await journalLimits(db, this.deps.host, this.sweepId, backend, this.deps.devices, this.deps.backendOpts);
       sampler.start();
+      cpuSampler?.start();
       for (let i = 0; !this.cancelled; i++) {
         if (i >= this.planned.length && !this.refine()) break;
         const outcome = await this.runOne(i);
@@ -169,6 +176,7 @@ export class SweepOrchestrator {
       error = (e as Error).message;
     } finally {
       sampler.stop();
+      cpuSampler?.stop();
       clearInterval(flusher);
       this.currentRunId = null;
       this.flush();
@@ -314,6 +322,11 @@ export class SweepOrchestrator {
       recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
       energy = energy === null || e.energy_j === null ? null : energy + e.energy_j;
       sensors.add(e.sensor ?? `none (${e.reason ?? 'no readings'})`);
+    }
+    for (const d of this.deps.cpu?.devices ?? []) {
+      const deviceId = this.deviceIds.get(d.id)!;
+      const e = windowEnergy(samplesInRange(this.deps.db, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
+      recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
     }
     const nodeEnergy = energy === null ? null : energy + this.plan.overhead_w * seconds;
     return {
