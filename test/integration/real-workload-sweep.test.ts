@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli';
@@ -44,7 +44,11 @@ mkdirSync(join(rapl, 'intel-rapl:0'), { recursive: true });
 writeFileSync(join(rapl, 'intel-rapl:0', 'name'), 'package-0\n');
 writeFileSync(join(rapl, 'intel-rapl:0', 'max_energy_range_uj'), '262143328850\n');
 const raplStart = Date.now();
-const writeRapl = () => writeFileSync(join(rapl, 'intel-rapl:0', 'energy_uj'), `${Math.round((Date.now() - raplStart) * 60_000)}\n`);
+const writeRapl = () => {
+  // Replaced atomically, as sysfs reads are: a reader never sees a half-written file.
+  writeFileSync(join(rapl, 'energy_uj.tmp'), `${Math.round((Date.now() - raplStart) * 60_000)}\n`);
+  renameSync(join(rapl, 'energy_uj.tmp'), join(rapl, 'intel-rapl:0', 'energy_uj'));
+};
 writeRapl();
 const raplTimer = setInterval(writeRapl, 20);
 afterAll(() => clearInterval(raplTimer));
@@ -52,6 +56,20 @@ afterAll(() => clearInterval(raplTimer));
 const env = () => ({ ...shims.env, CAPLAB_DATA_DIR: shims.dir, CAPLAB_DB: join(shims.dir, 'lab.db'), CAPLAB_RAPL_ROOT: rapl });
 
 describe('sweep with a user command on the nvidia-smi backend', () => {
+  it('fails a run whose output is garbage, naming why and keeping the last lines', async () => {
+    const garbage = join(shims.dir, 'garbage.sh');
+    writeFileSync(garbage, 'while true; do echo "@caplab {oops"; echo "@caplab {\\"ev\\":\\"step\\"}"; sleep 0.02; done\n');
+    const file = plan('caps: [700]\nobserve_only: true\n').replace(/$/, '');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(JSON.stringify(workload), JSON.stringify(garbage)));
+    const r = await runCli(['sweep', file, '--json'], env());
+    expect(r.stderr).toMatch(/command @ 700 W rep 1: failed/);
+    expect(r.code).toBe(1);
+    const run = JSON.parse(r.stdout).runs[0];
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/^the workload printed 20 lines that are not valid protocol/);
+    expect(run.error).toContain('@caplab {oops');
+  });
+
   it('observe-only: measures throughput and energy and never calls -pl', async () => {
     const r = await runCli(['sweep', plan('caps: [700]\nobserve_only: true\n'), '--json'], env());
     expect(r.stderr).not.toMatch(/Error:/);

@@ -103,7 +103,7 @@ export const sweepCommand: CliCommand = {
         );
       }
       if (signalled) return signalled === 'SIGINT' ? 130 : 143;
-      return status === 'done' ? 0 : 1;
+      return status === 'done' && runs.every((r) => r.status === 'done') ? 0 : 1;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -67,9 +67,10 @@ export class RaplReader implements GpuBackend {
   }
 
   private readUj(path: string): number {
-    const v = Number(readFileSync(join(path, 'energy_uj'), 'utf8').trim());
-    if (!Number.isFinite(v)) throw new Error('energy_uj is not a number');
-    return v;
+    // A blank or partial read must not pass as 0: the next reading would then look like a counter wrap.
+    const text = readFileSync(join(path, 'energy_uj'), 'utf8').trim();
+    if (!/^\d+$/.test(text)) throw new Error(`energy_uj is not a whole number: "${text.slice(0, 40)}"`);
+    return Number(text);
   }
 
   private scan(): RaplStatus {

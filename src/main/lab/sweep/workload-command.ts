@@ -27,9 +27,17 @@ function vendorOf(backend: GpuBackend): 'nvidia' | 'amd' | 'none' {
   return 'none';
 }
 
+/** Simulated-workload parameters that inject a fault (for trying failure handling), as sim-workload flags. */
+const SIM_FAULTS: Record<string, string> = { fail_after_s: '--fail-after-s', hang_after_s: '--hang-after-s', garbage: '--garbage' };
+
 /** Simulated GPUs run CapLab's own simulated workload: a real child process in a pty printing the line protocol. */
 function simulatedCommand(lab: LabBackend & { sim: NonNullable<LabBackend['sim']> }, ref: WorkloadRef, devices: number[], runId: number, env: NodeJS.ProcessEnv): WorkloadCommand {
-  const params = Object.entries(ref.params).flatMap(([k, v]) => ['--param', `${k}=${String(v)}`]);
+  const params = Object.entries(ref.params).flatMap(([k, v]) => {
+    const flag = SIM_FAULTS[k];
+    if (!flag) return ['--param', `${k}=${String(v)}`];
+    if (typeof v === 'boolean') return v ? [flag] : [];
+    return [flag, String(v)];
+  });
   return {
     argv: [
       ...selfCommand(env),
