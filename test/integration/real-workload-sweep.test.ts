@@ -104,3 +104,49 @@ describe('sweep with a user command on the nvidia-smi backend', () => {
     expect(pl.map((c) => c.at(-1))).toEqual(['300', '650']);
   });
 });
+
+describe('setting a limit through sudo from the app', () => {
+  it('shows the sudo prompt in the run terminal and takes the password typed there', { timeout: 60_000 }, async () => {
+    const { Engine } = await import('../../src/main/lab/engine');
+    const { installSudo } = await import('../helpers/gpu-shims');
+    installSudo(shims);
+    writeFileSync(join(shims.dir, 'limit0'), '700');
+    const engine = await Engine.open({
+      dbPath: join(shims.dir, 'sudo.db'),
+      env: { ...process.env, ...env(), CAPLAB_PRIVILEGE: 'sudo', SHIM_SUDO: 'password', SHIM_SUDO_PASSWORD: 'hunter2' },
+    });
+    let terminal = '';
+    let prompts = 0;
+    engine.subscribe((name, payload) => {
+      if (name !== 'pty.data') return;
+      const { sweep_id, data } = payload as { sweep_id: number; data: string };
+      terminal += data;
+      // Each limit change (set, then restore) asks; the shim sudo keeps no timestamp between calls.
+      if (terminal.split('[caplab] sudo password for tester:').length - 1 > prompts) {
+        prompts++;
+        void engine.writePty({ sweep_id, data: 'hunter2\r' });
+      }
+    });
+    try {
+      const sweep = await engine.beginSweep({
+        backend: 'nvidia-smi',
+        devices: [0],
+        workloads: [{ id: 'command', params: { argv: ['sh', workload], units: 'images', adapter: 'protocol' } }],
+        caps: [450],
+        warmup: { steps: 2 },
+        window: { steps: 3 },
+        cooldown_s: 0,
+      });
+      expect(await sweep.done).toBe('done');
+      expect(prompts).toBe(2);
+      expect(terminal).toContain('was set to 450.00 W from 700.00 W');
+      const { runs } = await engine.getSweep({ sweep_id: sweep.sweepId });
+      expect(runs[0]).toMatchObject({ status: 'done', enforced_limit_w: 450 });
+      const sudoCalls = shims.calls().filter((c) => c[0] === 'sudo');
+      expect(sudoCalls.map((c) => c.slice(-2).join(' '))).toEqual(['-pl 450', '-pl 700']);
+      expect(readFileSync(join(shims.dir, 'limit0'), 'utf8').trim()).toBe('700');
+    } finally {
+      await engine.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { StoreError } from '../lab/store/db';
 import { BackendChoice } from '../../shared/device';
 import { CliError, stringOpt, type CliArgs, type CliIO } from './command';
 import type { CapRestore } from '../../shared/records';
+import type { PtyHandler } from '../lab/gpu/lab-backend';
 
 export const dbOption = { db: { type: 'string' } } as const;
 export const backendOption = { backend: { type: 'string' } } as const;
@@ -25,12 +26,33 @@ export function describeRestores(restored: readonly CapRestore[]): string[] {
   );
 }
 
+/**
+ * Bridges a limit change's `sudo` pty to the user's terminal so they can type the password. Only on an interactive
+ * terminal: elsewhere no one could answer, and sudo runs non-interactively (-n) and fails at once with its reason.
+ */
+function terminalPtyBridge(io: CliIO): PtyHandler | undefined {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) return undefined;
+  return (p) => {
+    stdin.setRawMode(true);
+    stdin.resume();
+    const onInput = (d: Buffer) => p.write(d.toString());
+    stdin.on('data', onInput);
+    p.onData((d) => io.stderr.write(d));
+    p.onExit(() => {
+      stdin.off('data', onInput);
+      stdin.setRawMode(false);
+      stdin.pause();
+    });
+  };
+}
+
 /** Opens the engine on --db / CAPLAB_DB / the default database; limits left by a killed sweep are restored first. */
 export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean } = {}): Promise<Engine> {
   const file = dbPath(stringOpt(args, 'db'), io.env);
   let engine: Engine;
   try {
-    engine = await Engine.open({ dbPath: file, backend: backendOpt(args), env: io.env, restoreOnOpen: opts.restoreOnOpen ?? true });
+    engine = await Engine.open({ dbPath: file, backend: backendOpt(args), env: io.env, restoreOnOpen: opts.restoreOnOpen ?? true, onPty: terminalPtyBridge(io) });
   } catch (e) {
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;

@@ -7,7 +7,8 @@ import { restoreJournal } from './sweep/cap-guard';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
-import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend } from './gpu/lab-backend';
+import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
+import type { IPty } from 'node-pty';
 import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
@@ -26,6 +27,8 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** Restore limits left changed by a killed sweep when the engine opens (default true). */
   restoreOnOpen?: boolean;
+  /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
+  onPty?: PtyHandler;
 }
 
 type Listener = (name: EventName, payload: unknown) => void;
@@ -35,6 +38,8 @@ export class Engine implements LabApi {
   readonly host = hostname();
   private listeners = new Set<Listener>();
   private active = new Map<number, SweepOrchestrator>();
+  /** The pty of a running `sudo … -pl` (limit change as a normal user), fed to the terminal panel. */
+  private capPty: IPty | null = null;
   /** The backend kept open for sampleDevices polling. */
   private monitor: { choice: BackendChoice; lab: Promise<LabBackend> } | null = null;
   /** What `open` restored from an earlier, killed sweep. */
@@ -51,6 +56,17 @@ export class Engine implements LabApi {
     if (opts.restoreOnOpen ?? true) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
+
+  /** Shows a limit change's sudo prompt in the run's terminal (pty.data) and takes the password from writePty. */
+  private readonly handlePty: PtyHandler = (p) => {
+    this.capPty = p;
+    const sweep = [...this.active.values()][0];
+    p.onData((data) => this.emit('pty.data', { sweep_id: sweep?.sweepId ?? 0, run_id: sweep?.activeRunId ?? 0, data }));
+    p.onExit(() => {
+      if (this.capPty === p) this.capPty = null;
+    });
+    this.opts.onPty?.(p);
+  };
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -124,7 +140,7 @@ export class Engine implements LabApi {
   async beginSweep(planValue: unknown): Promise<SweepOrchestrator> {
     const plan = parsePlan(planValue);
     if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
-    const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
+    const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     try {
       const all = await lab.backend.listDevices();
       const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env));
@@ -139,7 +155,7 @@ export class Engine implements LabApi {
           devices,
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
-          openBackend: (name, o) => reopenBackend(name, o, this.env),
+          openBackend: (name, o) => reopenBackend(name, o, this.env, this.handlePty),
           emit: (name, payload) => this.emit(name, payload),
         },
         plan,
@@ -210,7 +226,7 @@ export class Engine implements LabApi {
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
-    return restoreJournal(this.db, this.host, (name, o) => reopenBackend(name, o, this.env));
+    return restoreJournal(this.db, this.host, (name, o) => reopenBackend(name, o, this.env, this.handlePty));
   }
 
   async sampleDevices(input: MethodInput<'sampleDevices'>): Promise<MethodOutput<'sampleDevices'>> {
@@ -225,6 +241,10 @@ export class Engine implements LabApi {
   }
 
   async writePty(input: MethodInput<'writePty'>): Promise<MethodOutput<'writePty'>> {
+    if (this.capPty && this.active.has(input.sweep_id)) {
+      this.capPty.write(input.data);
+      return { written: true };
+    }
     return { written: this.active.get(input.sweep_id)?.write(input.data) ?? false };
   }
 

@@ -1,3 +1,4 @@
+import type { IPty } from 'node-pty';
 import type { BackendChoice } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
 import { simStateDir } from '../paths';
@@ -7,6 +8,9 @@ import { SimClock } from './sim-clock';
 import { openBackend } from './select';
 import { RaplReader } from './rapl';
 import type { DeviceInfo } from '../../../shared/device';
+
+/** Receives the pty of `sudo … -pl W` when a limit is set as a normal user, so someone can type the password. */
+export type PtyHandler = (p: IPty) => void;
 
 /** A backend opened for the engine, with what a sweep needs to know about it. */
 export interface LabBackend {
@@ -21,6 +25,14 @@ export interface LabBackend {
   sim: { stateDir: string; clock: SimClock } | null;
 }
 
+/** How limits are set: CAPLAB_PRIVILEGE=sudo forces the sudo path even as root; default auto (direct as root). */
+function privilegeOf(env: NodeJS.ProcessEnv): 'auto' | 'root' | 'sudo' {
+  const v = env.CAPLAB_PRIVILEGE;
+  if (v === undefined || v === '' || v === 'auto') return 'auto';
+  if (v === 'root' || v === 'sudo') return v;
+  throw new Error(`CAPLAB_PRIVILEGE must be auto, root or sudo; got "${v}"`);
+}
+
 function simLab(env: NodeJS.ProcessEnv, plan: Plan | undefined, reason: string): LabBackend {
   const stateDir = simStateDir(env);
   const clock = new SimClock(Date.now() / 1000, plan?.sim.speedup ?? 1);
@@ -29,9 +41,9 @@ function simLab(env: NodeJS.ProcessEnv, plan: Plan | undefined, reason: string):
 }
 
 /** Opens the backend a plan or a flag asks for. A plan's `sim` options apply when the simulated backend is used. */
-export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan }): Promise<LabBackend> {
+export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler }): Promise<LabBackend> {
   if (choice === 'sim') return simLab(opts.env, opts.plan, 'simulated GPUs requested');
-  const chosen = await openBackend(choice, { env: opts.env, simStateDir: simStateDir(opts.env) });
+  const chosen = await openBackend(choice, { env: opts.env, simStateDir: simStateDir(opts.env), onPty: opts.onPty, privilege: privilegeOf(opts.env) });
   if (chosen.backend.simulated) {
     await chosen.backend.close();
     return simLab(opts.env, opts.plan, chosen.reason);
@@ -40,9 +52,9 @@ export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.
 }
 
 /** Reopens a backend by name for restoring journalled limits. */
-export async function reopenBackend(name: string, opts: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<GpuBackend> {
+export async function reopenBackend(name: string, opts: Record<string, unknown>, env: NodeJS.ProcessEnv, onPty?: PtyHandler): Promise<GpuBackend> {
   if (name === 'sim') return new SimBackend({ stateDir: typeof opts.stateDir === 'string' ? opts.stateDir : simStateDir(env) });
-  if (name === 'nvml' || name === 'nvidia-smi' || name === 'amd-smi') return (await openBackend(name, { env, simStateDir: simStateDir(env) })).backend;
+  if (name === 'nvml' || name === 'nvidia-smi' || name === 'amd-smi') return (await openBackend(name, { env, simStateDir: simStateDir(env), onPty, privilege: privilegeOf(env) })).backend;
   throw new Error(`cannot reopen backend "${name}" to restore its limits`);
 }
 

@@ -54,6 +54,8 @@ export class SweepOrchestrator {
   private readonly planned: PlannedRun[];
   private cancelled = false;
   private current: PtyRun | null = null;
+  /** The run being set up or measured (also while its cap is being set). */
+  activeRunId: number | null = null;
   private currentRunId: number | null = null;
   private buffer: Sample[] = [];
   private deviceIds = new Map<string, number>();
@@ -224,6 +226,7 @@ export class SweepOrchestrator {
     const { db, backend } = this.deps;
     const planned = this.planned[i]!;
     const runId = this.runIds[i]!;
+    this.activeRunId = runId;
     let outcome: RunOutcome;
     try {
       this.progress(i, 'setting-cap');
