@@ -1,8 +1,12 @@
 import type { Db } from './db';
 import type { DeviceInfo } from '../../../shared/device';
 
-export function deviceKey(host: string, d: Pick<DeviceInfo, 'backend' | 'index'>): string {
-  return `${host}/${d.backend}:${d.index}`;
+/**
+ * host/backend:index/identity, where identity is the UUID (else the name): a different card in the same slot, or
+ * another simulated preset at the same index, is another device and keeps its own history.
+ */
+export function deviceKey(host: string, d: Pick<DeviceInfo, 'backend' | 'index' | 'uuid' | 'name'>): string {
+  return `${host}/${d.backend}:${d.index}/${d.uuid ?? d.name}`;
 }
 
 /** Inserts or refreshes a device row; returns its id. */

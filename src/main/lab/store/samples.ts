@@ -45,6 +45,13 @@ export function samplesInRange(db: Db, deviceId: number, from: number, to: numbe
     .all(deviceId, from, to) as SampleRow[];
 }
 
+/** A device's samples of one sweep in a time range (simulated sweeps' clocks can overlap another sweep's). */
+export function sweepSamplesInRange(db: Db, sweepId: number, deviceId: number, from: number, to: number): SampleRow[] {
+  return db
+    .prepare(`SELECT ${sampleColumns} FROM samples WHERE sweep_id = ? AND device_id = ? AND t >= ? AND t <= ? ORDER BY t`)
+    .all(sweepId, deviceId, from, to) as SampleRow[];
+}
+
 export function samplesOfRun(db: Db, runId: number, deviceId: number): SampleRow[] {
   return db.prepare(`SELECT ${sampleColumns} FROM samples WHERE run_id = ? AND device_id = ? ORDER BY t`).all(runId, deviceId) as SampleRow[];
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
-import { insertMetrics, insertSamples, samplesInRange } from '../store/samples';
+import { insertMetrics, insertSamples, sweepSamplesInRange } from '../store/samples';
 import { appendRuns, createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
@@ -321,14 +321,14 @@ export class SweepOrchestrator {
     const sensors = new Set<string>();
     for (const d of this.deps.devices) {
       const deviceId = this.deviceIds.get(d.id)!;
-      const e = windowEnergy(samplesInRange(this.deps.db, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
+      const e = windowEnergy(sweepSamplesInRange(this.deps.db, this.sweepId, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
       recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
       energy = energy === null || e.energy_j === null ? null : energy + e.energy_j;
       sensors.add(e.sensor ?? `none (${e.reason ?? 'no readings'})`);
     }
     for (const d of this.deps.cpu?.devices ?? []) {
       const deviceId = this.deviceIds.get(d.id)!;
-      const e = windowEnergy(samplesInRange(this.deps.db, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
+      const e = windowEnergy(sweepSamplesInRange(this.deps.db, this.sweepId, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
       recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
     }
     const nodeEnergy = energy === null ? null : energy + this.plan.overhead_w * seconds;
