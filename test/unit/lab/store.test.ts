@@ -76,7 +76,9 @@ describe('lab store', () => {
   it('inserts samples in batches keyed by device and reads a time range', () => {
     const db = openDb(join(tmp.dir, 'lab.db'));
     const id = upsertDevice(db, 'h', device);
-    expect(upsertDevice(db, 'h', { ...device, name: 'renamed' })).toBe(id);
+    // The same card again (new driver) is the same row; another model in the same slot is another device.
+    expect(upsertDevice(db, 'h', { ...device, driver: '999.1' })).toBe(id);
+    expect(upsertDevice(db, 'h', { ...device, name: 'H200 (simulated)' })).not.toBe(id);
     const samples: Sample[] = Array.from({ length: 1000 }, (_, i) => ({
       device_id: 'sim:0', t: 1000 + i * 0.1, power_w: 300 + (i % 7), power_kind: 'instant', power_avg_w: null, energy_mj: i * 30,
       sm_clock_mhz: 1500, mem_clock_mhz: 2600, temp_c: 60, util_gpu: 100, util_mem: 40, mem_used_mb: 1000, limit_w: 300, throttle_reasons: 4,
