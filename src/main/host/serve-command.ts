@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../cli/command';
 import { backendOption, dbOption, describeRestores, openEngine } from '../cli/open-engine';
 import { isLoopbackHost, startServer } from './server';
+import { readPlanFile } from '../lab/sweep/plan-file';
+import { resourcesDir } from '../lab/runner/workloads';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
 function packageRoot(): string {
@@ -92,7 +94,15 @@ export const serveCommand: CliCommand = {
           `caplab serve: prefer the default (127.0.0.1) with an SSH tunnel: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>\n`,
       );
     }
-    if (args.values.demo) io.stderr.write('caplab serve: demo mode: simulated GPUs (labelled "simulated"), no hardware is touched.\n');
+    if (args.values.demo) {
+      io.stderr.write('caplab serve: demo mode: simulated GPUs (labelled "simulated"), no hardware is touched.\n');
+      // Demo data: a fresh database gets the demo sweep, run live, so every page has something to show.
+      if ((await engine.listSweeps({})).length === 0) {
+        const plan = readPlanFile(join(resourcesDir(io.env), 'plans', 'demo-sim.yaml'));
+        const { sweep_id } = await engine.startSweep({ plan });
+        io.stderr.write(`caplab serve: demo data: sweep ${sweep_id} "${plan.name}" is running (about half a minute); watch it in the Run console.\n`);
+      }
+    }
     io.stdout.write(`CapLab is serving at ${server.url}\n`);
     io.stderr.write('caplab serve: open the URL above (it carries the access token); Ctrl+C stops and restores any changed power limits.\n');
 
