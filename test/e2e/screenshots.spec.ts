@@ -12,6 +12,12 @@ test('screenshots of every page', async ({ app }, info) => {
   mkdirSync(out, { recursive: true });
   await app.setViewportSize({ width: 1440, height: 960 });
   const shot = (name: string) => app.screenshot({ path: `${out}/${name}.png` });
+  // Pages scroll inside <main>, so a full-page screenshot needs a viewport as tall as the page.
+  const fullHeight = async () => {
+    const height = await app.locator('main').evaluate((el) => el.scrollHeight);
+    await app.setViewportSize({ width: 1440, height: Math.min(4000, Math.max(960, height + 8)) });
+    await app.waitForTimeout(1500);
+  };
 
   // A finished sweep for the results and history pages.
   await go(app, 'designer');
@@ -38,9 +44,15 @@ test('screenshots of every page', async ({ app }, info) => {
   await app.getByTestId('start-sweep').click();
   await expect(app.getByTestId('current-run')).toContainText('measure', { timeout: 60_000 });
   await app.waitForTimeout(4000);
+  // The whole console, with the terminal focused for input (it takes keystrokes while a run is active).
+  await app.getByTestId('terminal').click();
+  await fullHeight();
   await shot('console');
+  await app.setViewportSize({ width: 1440, height: 960 });
   await go(app, 'devices');
-  await app.waitForTimeout(2500);
+  // Gauges during a measured run (not in a cool-down between runs).
+  await expect.poll(async () => Number(await app.getByTestId('gauge-power').first().getAttribute('data-value')), { timeout: 60_000 }).toBeGreaterThan(200);
+  await app.waitForTimeout(1000);
   await shot('devices');
   await go(app, 'console');
   await app.getByTestId('cancel-sweep').click();
@@ -49,11 +61,12 @@ test('screenshots of every page', async ({ app }, info) => {
 
   await go(app, 'history');
   await expect(app.getByTestId('history-row').first()).toBeVisible();
+  await app.waitForTimeout(6000); // let the sweep-end toast fade
   await shot('history');
   await app.getByTestId('history-row').nth(1).getByRole('button').first().click();
   await expect(app.getByTestId('best-cap')).toHaveText(/\d+ W/);
-  await app.setViewportSize({ width: 1440, height: 2000 });
-  await app.waitForTimeout(1500);
+  await expect(app.getByTestId('analysis-state')).toHaveAttribute('data-pending', 'false');
+  await fullHeight();
   await shot('results');
   await app.getByTestId('theme-toggle').click();
   await app.waitForTimeout(800);

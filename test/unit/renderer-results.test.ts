@@ -1,60 +1,107 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the renderer's Plotly typings are ambient and tsconfig.node does not include src/renderer
+/// <reference path="../../src/renderer/plotly.d.ts" />
 import { describe, expect, it } from 'vitest';
-import { efficiencyAt, overheadSensitivity, paretoFront, selectors, stat, summarize } from '../../src/renderer/lib/results';
-import type { RunRecord } from '../../src/shared/records';
+import { analyzeSweep } from '../../src/core/analysis/analyze';
+import type { AnalysisInputRaw, AnalysisRunInput, CapPoint } from '../../src/shared/analysis';
+import { capSeverity, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/renderer/lib/analysis-view';
+import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from '../../src/renderer/pages/results/charts';
 
-function run(cap: number, rep: number, thr: number, gpuW: number, extra: Partial<RunRecord> = {}): RunRecord {
-  const overhead = 100;
+// H100 ViT-L/16-like runs (DOMAIN.md figures), 60 s windows sampled at 1 Hz; `power` is the mean GPU power drawn.
+function run(id: number, cap: number, rep: number, thr: number, power: number, extra: Partial<AnalysisRunInput> = {}): AnalysisRunInput {
+  const t0 = 1000 * id;
+  const samples = Array.from({ length: 61 }, (_, i) => ({
+    t: t0 + i,
+    power_w: power + (i % 2 ? 0.5 : -0.5),
+    power_kind: 'instant' as const,
+    sm_clock_mhz: 600 + cap * 2,
+    limit_w: cap,
+    throttle_reasons: cap < 700 ? 0x4 : 0,
+  }));
+  const steps = Array.from({ length: 60 }, (_, i) => ({ t: t0 + i + 1, units: thr, dt: 1 }));
   return {
-    id: cap * 10 + rep, sweep_id: 1, workload: 'vit_l_16', cap_w: cap, repetition: rep, order: 0, status: 'done', exit_code: 0, error: null,
-    started_at: 0, ended_at: 100, warmup_end: 10, measure_start: 10, measure_end: 70, units: 'images', throughput: thr, mean_power_w: gpuW,
-    energy_j: gpuW * 60, efficiency: thr / (gpuW + overhead), energy_sensor: 'counter', enforced_limit_w: cap, ...extra,
+    run_id: id, workload: 'vit_l_16', device_model: 'H100 (simulated)', cap_w: cap, repetition: rep, window: { start: t0, end: t0 + 60 }, units: 'images',
+    steps, gpus: 1, devices: [{ device_id: 'sim:0', samples }], enforced_limit_w: cap, ...extra,
   };
 }
 
-// H100 ViT-L/16 figures from DOMAIN.md with plausible power draws.
-const runs = [
-  ...[1, 2, 3].map((r) => run(200, r, 116.4 + r, 200)),
-  ...[1, 2, 3].map((r) => run(300, r, 214.9 + r, 298)),
-  ...[1, 2, 3].map((r) => run(400, r, 259.0 + r, 390)),
-  ...[1, 2, 3].map((r) => run(500, r, 280.05 + r, 470)),
-  ...[1, 2, 3].map((r) => run(700, r, 305.97 + r, 620)),
+const grid: [number, number, number][] = [
+  [200, 116.4, 199],
+  [300, 214.9, 298],
+  [400, 259.0, 390],
+  [500, 280.05, 470],
+  [700, 305.97, 620],
 ];
+let id = 1;
+const runs = grid.flatMap(([cap, thr, p]) => [1, 2, 3].map((rep) => run(id++, cap, rep, thr * (1 + (rep - 2) * 0.002), p)));
+const input: AnalysisInputRaw = { sweep_id: 1, runs, overhead_w: 100 };
+const result = analyzeSweep(input, { overhead_w: 100 });
+const g = result.groups[0]!;
 
-describe('renderer results summary', () => {
-  it('computes mean, sd and a Student-t 95 % CI', () => {
-    const s = stat([1, 2, 3]);
-    expect(s.mean).toBe(2);
-    expect(s.sd).toBeCloseTo(1);
-    expect(s.ci95).toBeCloseTo((4.303 * 1) / Math.sqrt(3), 3);
-    expect(stat([5]).ci95).toBeNull();
+describe('results page over the engine analysis', () => {
+  it('draws efficiency with the analysis’ 95 % CIs as error bars and rings the best cap', () => {
+    const [line, ring] = efficiencyTraces(g.caps, '#1', 0, g.optima['max-efficiency']);
+    expect(line!.x).toEqual([200, 300, 400, 500, 700]);
+    expect(line!.y).toEqual(g.caps.map((c) => c.efficiency.mean));
+    const bars = line!.error_y!.array;
+    expect(bars).toEqual(g.caps.map((c) => c.efficiency.ci!.half_width));
+    expect(bars.every((b) => b! > 0)).toBe(true);
+    expect(ring!.x).toEqual([g.optima['max-efficiency'].cap_w]);
+    const best = g.optima['max-efficiency'].cap_w!;
+    expect(best).toBeGreaterThanOrEqual(300);
+    expect(best).toBeLessThanOrEqual(500);
+    // A comparison series has no ring.
+    expect(efficiencyTraces(g.caps, '#2', 1, g.optima['max-efficiency'])).toHaveLength(1);
+    expect(throughputTraces(g.caps, '#1', 0)[0]!.error_y!.array).toEqual(g.caps.map((c) => c.throughput.ci!.half_width));
   });
 
-  it('re-derives efficiency for another node overhead', () => {
-    const r = run(300, 1, 200, 300);
-    expect(efficiencyAt(r, 1, 100, 100)).toBeCloseTo(0.5);
-    expect(efficiencyAt(r, 1, 100, 0)).toBeCloseTo(200 / 300);
+  it('plots the engine’s Pareto front and clocks with the power-cap throttle share', () => {
+    const [off, front] = paretoTraces(g.pareto, '#1', 0);
+    expect(front!.x).toEqual(g.pareto.front.map((p) => p.throughput));
+    expect((off!.x as number[]).length + (front!.x as number[]).length).toBe(g.pareto.points.length);
+    const [bars, clock] = clockTraces(g.caps);
+    expect(clock!.y).toEqual(g.caps.map((c) => c.clocks.sm_mhz));
+    expect(bars!.y).toEqual(g.caps.map((c) => c.clocks.power_cap_throttled_share! * 100));
+    expect(bars!.y).toContain(0);
+    expect(bars!.y).toContain(100);
   });
 
-  it('finds a hill-shaped efficiency curve with its best cap and selectors', () => {
-    const caps = summarize(runs, { gpus: 1, planOverhead: 100, overhead: 100 }).get('vit_l_16')!;
-    expect(caps.map((c) => c.cap_w)).toEqual([200, 300, 400, 500, 700]);
-    const [eff, thr, within] = selectors(caps);
-    expect(eff!.cap_w).toBe(300);
-    expect(thr!.cap_w).toBe(700);
-    expect(within!.cap_w).toBe(500);
-    expect(eff!.range![0]).toBeLessThanOrEqual(300);
-    expect(paretoFront(caps).map((c) => c.cap_w)).toContain(300);
+  it('words each selector’s best cap with its indistinguishable range', () => {
+    const o = g.optima['max-efficiency'];
+    expect(optimumValue(o, 'images')).toMatch(/images\/J$/);
+    expect(optimumValue(g.optima['min-energy-slowdown'], 'images')).toMatch(/J per image .*% slower than 700 W/);
+    expect(rangeText(o)).toMatch(/distinguishable|indistinguishable/);
+    const wide = { ...o, cap_w: 300, indistinguishable_caps: [300, 400], range_w: [300, 400] as [number, number] };
+    expect(rangeText(wide)).toBe('indistinguishable (95 %): 300–400 W (300, 400 W)');
+    expect(rangeShape(wide)).toHaveLength(1);
+    expect(rangeShape({ ...o, range_w: [300, 300] })).toEqual([]);
+    expect(rangeText({ ...o, indistinguishable_caps: null })).toMatch(/not testable/);
   });
 
-  it('flags non-enforced caps, single repetitions and failed runs', () => {
-    const caps = summarize([run(200, 1, 100, 260, { enforced_limit_w: 400 }), run(300, 1, 150, 290), run(300, 2, 0, 0, { status: 'failed', throughput: null, efficiency: null })], { gpus: 1, planOverhead: 100, overhead: 100 }).get('vit_l_16')!;
-    expect(caps[0]!.flags.join(' ')).toMatch(/not enforced/);
-    expect(caps[1]!.flags.join(' ')).toMatch(/one repetition/);
-    expect(caps[1]!.flags.join(' ')).toMatch(/not done \(failed\)/);
+  it('flags a cap that was not enforced, excludes it from the best cap and marks it on the plot', () => {
+    const bad = [...runs, ...[1, 2].map((rep) => run(100 + rep, 250, rep, 240, 330, { enforced_limit_w: 400 }))];
+    const r = analyzeSweep({ ...input, runs: bad }, { overhead_w: 100 });
+    const cap = r.groups[0]!.caps.find((c) => c.cap_w === 250)!;
+    expect(cap.flags).toContain('not-enforced');
+    expect(cap.eligible).toBe(false);
+    expect(capSeverity(cap)).toBe('error');
+    expect(sortedFlags(cap.flags)[0]).not.toBe('single-repetition');
+    expect(flagDetail(cap, 'not-enforced').length).toBeGreaterThan(5);
+    const line = efficiencyTraces(r.groups[0]!.caps, '#1', 0, r.groups[0]!.optima['max-efficiency'])[0]!;
+    const i = (line.x as number[]).indexOf(250);
+    expect((line.marker!.symbol as string[])[i]).toBe('x');
+    expect((line.marker!.color as string[])[i]).toBe('#e15759');
+    expect(r.groups[0]!.optima['max-efficiency'].cap_w).not.toBe(250);
   });
 
-  it('moves the best cap up as the overhead grows', () => {
-    const sens = overheadSensitivity(runs, { gpus: 1, planOverhead: 100 }, [0, 300]);
-    expect(sens[0]!.cap_w!).toBeLessThanOrEqual(sens[1]!.cap_w!);
+  it('explains high variance with the coefficients of variation', () => {
+    const cap = { ...g.caps[0]!, flags: ['high-variance'], throughput: { ...g.caps[0]!.throughput, cv: 0.08 } } as CapPoint;
+    expect(flagDetail(cap, 'high-variance')).toMatch(/throughput CV 8\.0 %/);
+  });
+
+  it('matches the same workload in a compared sweep and picks the sensitivity column', () => {
+    expect(matchGroup(result.groups, { workload: 'vit_l_16', device_model: 'other GPU' })).toBe(g);
+    expect(matchGroup([g, { ...g, workload: 'x' }], { workload: 'llama', device_model: '?' })).toBeNull();
+    expect(nearestOverhead([0, 50, 100, 150], 120)).toBe(100);
+    expect(nearestOverhead([0, 50], 400)).toBe(50);
   });
 });

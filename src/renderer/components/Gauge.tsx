@@ -15,7 +15,7 @@ export function Gauge({ label, value, min, max, unit, mark, digits = 0, testId }
   const f = value == null ? 0 : frac(value);
   const markPt = mark != null ? pt(frac(mark)) : null;
   return (
-    <figure className="gauge" data-testid={testId} aria-label={`${label} ${value == null ? 'unknown' : value.toFixed(digits) + ' ' + unit}`}>
+    <figure className="gauge" data-testid={testId} data-value={value ?? ''} aria-label={`${label} ${value == null ? 'unknown' : value.toFixed(digits) + ' ' + unit}`}>
       <svg viewBox="0 0 100 58" width={120} height={70}>
         <path d={arc(1)} className="gauge-track" fill="none" strokeWidth={8} />
         {value != null && <path d={arc(f)} className="gauge-value" fill="none" strokeWidth={8} />}

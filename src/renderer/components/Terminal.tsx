@@ -1,16 +1,30 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Terminal as XTerm } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
+import { api } from '../api/client';
+import { createPtyWriter, type PtyInputState, type PtyWriter } from '../lib/pty-input';
 import { ptyBuffer } from '../state/live';
 import { useSettings } from '../state/settings';
 
+const INPUT_TEXT: Record<PtyInputState, string> = {
+  idle: 'Click the terminal and type: keystrokes go to the running workload (a sudo password prompt, for instance).',
+  sending: 'sending…',
+  delivered: 'Input delivered to the workload.',
+  'no-workload': 'Not delivered: no workload process is running right now (between runs).',
+  error: 'Input failed',
+};
+
 /**
  * The workload's terminal: output from the engine's pty (`pty.data`), batched to one write per animation frame.
- * Read-only: the contract has no input channel to the pty yet.
+ * Writable while `sweepId` names a running sweep: keystrokes go through `writePty`, in order; read-only otherwise.
  */
-export function WorkloadTerminal() {
+export function WorkloadTerminal({ sweepId }: { sweepId: number | null }) {
   const ref = useRef<HTMLDivElement>(null);
+  const termRef = useRef<XTerm | null>(null);
+  const writerRef = useRef<PtyWriter | null>(null);
   const theme = useSettings((s) => s.theme);
+  const [input, setInput] = useState<{ state: PtyInputState; error?: string }>({ state: 'idle' });
+
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -23,6 +37,7 @@ export function WorkloadTerminal() {
       convertEol: true,
       theme: dark ? { background: '#0d1117', foreground: '#c9d1d9' } : { background: '#ffffff', foreground: '#24292f', cursor: '#24292f', selectionBackground: '#c8e1ff' },
     });
+    termRef.current = term;
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(el);
@@ -46,14 +61,45 @@ export function WorkloadTerminal() {
       pending.push(d);
       if (!raf) raf = requestAnimationFrame(flush);
     });
+    // Keystrokes reach onData only while stdin is enabled (a run is active); the writer decides where they go.
+    const typed = term.onData((d) => writerRef.current?.write(d));
     const ro = new ResizeObserver(refit);
     ro.observe(el);
     return () => {
       unsub();
+      typed.dispose();
       ro.disconnect();
       if (raf) cancelAnimationFrame(raf);
       term.dispose();
+      termRef.current = null;
     };
   }, [theme]);
-  return <div ref={ref} className="terminal" data-testid="terminal" />;
+
+  // Input follows the running sweep: one ordered writer per sweep, none (read-only) without one.
+  useEffect(() => {
+    setInput({ state: 'idle' });
+    const writer = sweepId == null ? null : createPtyWriter((data) => api.writePty({ sweep_id: sweepId, data }), (state, error) => setInput({ state, error }));
+    writerRef.current = writer;
+    return () => {
+      writer?.close();
+      if (writerRef.current === writer) writerRef.current = null;
+    };
+  }, [sweepId]);
+
+  useEffect(() => {
+    const term = termRef.current;
+    if (!term) return;
+    term.options.disableStdin = sweepId == null;
+    term.options.cursorBlink = sweepId != null;
+  }, [sweepId, theme]);
+
+  const writable = sweepId != null;
+  return (
+    <>
+      <div ref={ref} className={`terminal ${writable ? 'writable' : 'read-only'}`} data-testid="terminal" data-writable={writable} />
+      <p className={`small terminal-input ${input.state === 'error' ? 'error' : 'muted'}`} data-testid="terminal-input" data-state={writable ? input.state : 'read-only'}>
+        {writable ? (input.state === 'error' ? `${INPUT_TEXT.error}: ${input.error ?? ''}` : INPUT_TEXT[input.state]) : 'Read-only: no run is active.'}
+      </p>
+    </>
+  );
 }

@@ -91,7 +91,7 @@ export function ConsolePage() {
         <RunsTable runs={s.runs} />
         <div className="card">
           <h3>Workload terminal</h3>
-          <WorkloadTerminal />
+          <WorkloadTerminal sweepId={running ? s.activeId : null} />
         </div>
       </div>
       {confirm && (
@@ -164,7 +164,7 @@ function RunsTable({ runs }: { runs: RunRecord[] }) {
   return (
     <div className="card">
       <h3>Finished runs</h3>
-      <table className="table" data-testid="console-runs">
+      <table className="table nowrap" data-testid="console-runs">
         <thead>
           <tr>
             <th>#</th>

@@ -1,17 +1,71 @@
-import { useEffect, useState } from 'react';
-import type { BackendChoice, DeviceInfo } from '../../shared/device';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { BackendChoice, DeviceInfo, Sample } from '../../shared/device';
+import type { RingSeries } from '../../core/decimate';
 import { Gauge } from '../components/Gauge';
 import { Sparkline } from '../components/Sparkline';
 import { SimBadge } from '../components/Badges';
 import { SelectField } from '../components/Fields';
 import { useDevices } from '../state/devices';
-import { live } from '../state/live';
+import { live, type LiveMetric } from '../state/live';
+import { idle, pollSamples } from '../state/idle';
 import { useLiveTick } from '../lib/use-live';
 import { formatWatts } from '../lib/format';
 import { useSweep, isRunning } from '../state/sweep';
 import { api } from '../api/client';
 
 const BACKENDS: BackendChoice[] = ['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi'];
+const IDLE_INTERVAL_MS = 1000;
+const subscribeIdle = (cb: () => void) => idle.subscribe(cb);
+const idleVersion = () => idle.version;
+let idleChoice: BackendChoice | null = null;
+
+/** What a device card reads its gauges and sparklines from: the sweep's live store or the idle readings. */
+interface SampleSource {
+  latest: Map<string, Sample>;
+  get(deviceId: string): Record<LiveMetric, RingSeries> | undefined;
+  lastT: number | null;
+}
+
+/**
+ * Reads every device about once a second (`sampleDevices`) while the page is shown, the window is visible and no
+ * sweep streams samples; stops when the page unmounts or the window is hidden.
+ */
+function useIdleSampling(choice: BackendChoice, running: boolean): { error: string | null } {
+  const [error, setError] = useState<string | null>(null);
+  const runningRef = useRef(running);
+  runningRef.current = running;
+  useEffect(() => {
+    // Keep the history across visits to the page unless another backend is read.
+    if (idleChoice !== choice) idle.reset();
+    idleChoice = choice;
+    setError(null);
+    let stop: (() => void) | null = null;
+    const start = () => {
+      stop ??= pollSamples({
+        intervalMs: IDLE_INTERVAL_MS,
+        sample: async () => (await api.sampleDevices(choice === 'auto' ? {} : { backend: choice })).samples,
+        onSamples: (samples) => {
+          idle.add(samples);
+          setError(null);
+        },
+        onError: (e) => setError((e as Error).message),
+        active: () => !runningRef.current && !live.streaming(),
+      });
+    };
+    const halt = () => {
+      stop?.();
+      stop = null;
+    };
+    const onVisibility = () => (document.visibilityState === 'visible' ? start() : halt());
+    onVisibility();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      halt();
+    };
+  }, [choice]);
+  return { error };
+}
 
 export function DevicesPage() {
   const { devices, backend, reason, loading, error, load } = useDevices();
@@ -20,6 +74,10 @@ export function DevicesPage() {
   const [choice, setChoice] = useState<BackendChoice>('auto');
   const [other, setOther] = useState<{ backend: string; reason: string; devices: DeviceInfo[] } | null>(null);
   useLiveTick(1000);
+  useSyncExternalStore(subscribeIdle, idleVersion);
+  const idleSampling = useIdleSampling(choice, running);
+  const streaming = running || live.streaming();
+  const source: SampleSource = streaming ? live : idle;
 
   // Limits change during a sweep and are restored after it: keep them fresh.
   useEffect(() => {
@@ -57,10 +115,18 @@ export function DevicesPage() {
         {shown.reason ? ` — ${shown.reason}` : ''}
       </p>
       {error && <p className="error">{error}</p>}
-      {!running && shown.devices.length > 0 && <p className="muted small">Live gauges and sparklines move while a sweep samples the devices; limits refresh every few seconds.</p>}
+      {shown.devices.length > 0 && (
+        <p className="muted small" data-testid="gauge-source" data-source={streaming ? 'sweep' : 'idle'}>
+          {streaming
+            ? 'Gauges and sparklines show the running sweep’s samples.'
+            : idleSampling.error
+              ? `Idle readings unavailable: ${idleSampling.error}`
+              : 'Idle readings, once a second while this page is open; limits refresh every few seconds.'}
+        </p>
+      )}
       <div className="cards">
         {shown.devices.map((d) => (
-          <DeviceCard key={d.id} d={d} />
+          <DeviceCard key={d.id} d={d} source={source.latest.has(d.id) ? source : live} />
         ))}
         {!loading && shown.devices.length === 0 && <p className="muted">No devices found on this backend.</p>}
       </div>
@@ -68,10 +134,10 @@ export function DevicesPage() {
   );
 }
 
-function DeviceCard({ d }: { d: DeviceInfo }) {
-  const s = live.latest.get(d.id);
-  const rec = live.get(d.id);
-  const since = (live.lastT ?? 0) - 120;
+function DeviceCard({ d, source }: { d: DeviceInfo; source: SampleSource }) {
+  const s = source.latest.get(d.id);
+  const rec = source.get(d.id);
+  const since = (source.lastT ?? 0) - 120;
   const max = d.max_limit_w ?? 700;
   return (
     <article className={`card device ${d.simulated ? 'is-sim' : ''}`} data-testid="device-card" data-device-id={d.id}>

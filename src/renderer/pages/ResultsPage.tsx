@@ -1,22 +1,25 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { AnalysisFlag, AnalysisGroup, AnalysisResult, CapPoint, Selector } from '../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../shared/records';
 import { api } from '../api/client';
 import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
+import { CheckField, NumberField, SelectField } from '../components/Fields';
+import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../lib/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
-import { overheadSensitivity, selectors, summarize, type CapSummary } from '../lib/results';
 import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
-import { efficiencyTraces, paretoTraces, throughputTraces } from './results/charts';
+import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from './results/charts';
 import { RunDrilldown } from './results/RunDrilldown';
-import { useRunClocks } from './results/use-run-clocks';
+import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
 
 interface Loaded {
   sweep: SweepRecord;
   runs: RunRecord[];
 }
 
+/** The sweep record and its runs (plan, status, per-run drill-down); refetched as runs finish. */
 function useSweepData(id: number | null): { data: Loaded | null; error: string | null } {
   const [data, setData] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -36,6 +39,11 @@ function useSweepData(id: number | null): { data: Loaded | null; error: string |
   return { data: data && data.sweep.id === id ? data : null, error };
 }
 
+/** Changes when the stored runs change: the analysis is asked again then. */
+const revisionOf = (d: Loaded | null) => (d ? `${d.sweep.status}:${d.runs.filter((r) => r.status !== 'pending' && r.status !== 'running').length}` : null);
+
+const SELECTOR_OPTIONS = SELECTOR_ORDER.map((s) => ({ value: s, label: s }));
+
 export function ResultsPage({ param }: { param: string | null }) {
   const { sweeps, load } = useHistory();
   useEffect(() => void load(), [load]);
@@ -45,12 +53,22 @@ export function ResultsPage({ param }: { param: string | null }) {
   const [compareId, setCompareId] = useState<number | null>(null);
   const compare = useSweepData(compareId).data;
   const [overhead, setOverhead] = useState<number | null>(null);
+  const [selector, setSelector] = useState<Selector>('max-efficiency');
+  const [slowdownPct, setSlowdownPct] = useState(10);
+  const [weight, setWeight] = useState(0.5);
+  const [includeUnenforced, setIncludeUnenforced] = useState(false);
   const [drill, setDrill] = useState<RunRecord | null>(null);
 
   useEffect(() => {
     setOverhead(null);
     setDrill(null);
   }, [id]);
+
+  const planOverhead = data?.sweep.plan.overhead_w ?? 100;
+  const ov = overhead ?? planOverhead;
+  const query: AnalysisQuery = { overhead_w: data ? ov : null, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced };
+  const analysis = useAnalysis(data ? id : null, query, revisionOf(data));
+  const cmp = useAnalysis(compare ? compareId : null, query, revisionOf(compare));
 
   if (id == null) {
     return (
@@ -60,9 +78,9 @@ export function ResultsPage({ param }: { param: string | null }) {
       </section>
     );
   }
-  const planOverhead = data?.sweep.plan.overhead_w ?? 100;
-  const ov = overhead ?? planOverhead;
   const gpus = data?.sweep.plan.devices.length ?? 1;
+  const result = analysis.result?.sweep_id === id ? analysis.result : null;
+  const cmpResult = compare && cmp.result?.sweep_id === compareId ? cmp.result : null;
   return (
     <section className="page results" aria-labelledby="results-title">
       <header className="page-head">
@@ -100,153 +118,311 @@ export function ResultsPage({ param }: { param: string | null }) {
       {error && <p className="error">{error}</p>}
       {data && (
         <>
-          <div className="overhead card row">
-            <label htmlFor="overhead-slider">
-              Node overhead <strong data-testid="overhead-value">{ov} W</strong>
-            </label>
-            <input id="overhead-slider" type="range" min={0} max={400} step={10} value={ov} onChange={(e) => setOverhead(Number(e.target.value))} data-testid="overhead-slider" />
-            <span className="muted small">
-              added to GPU power for efficiency (plan: {planOverhead} W; {data.sweep.plan.devices.length} GPU{gpus > 1 ? 's' : ''}) · {dateTime(data.sweep.created_at)} on {data.sweep.host} ({data.sweep.backend})
-            </span>
+          <div className="analysis-controls card" data-testid="analysis-controls">
+            <div className="overhead row">
+              <label htmlFor="overhead-slider">
+                Node overhead <strong data-testid="overhead-value">{ov} W</strong>
+              </label>
+              <input id="overhead-slider" type="range" min={0} max={400} step={10} value={ov} onChange={(e) => setOverhead(Number(e.target.value))} data-testid="overhead-slider" />
+              <span className="muted small">
+                added per node to the GPUs’ energy (plan: {planOverhead} W; {gpus} GPU{gpus > 1 ? 's' : ''})
+              </span>
+              <span className={`small analysis-state ${analysis.pending ? 'busy' : ''}`} data-testid="analysis-state" data-pending={analysis.pending}>
+                {analysis.pending ? 'analysing…' : result ? `analysed at ${result.options.overhead_w} W` : ''}
+              </span>
+            </div>
+            <div className="row selector-options">
+              <SelectField<Selector> label="Best cap by" value={selector} options={SELECTOR_OPTIONS} onChange={setSelector} testId="selector" />
+              <NumberField label="Slowdown budget" value={slowdownPct} min={0} max={100} step={1} unit="%" onChange={(v) => setSlowdownPct(Math.max(0, Math.min(100, v)))} testId="slowdown-budget" />
+              <NumberField label="Time weight" value={weight} min={0} max={1} step={0.1} onChange={(v) => setWeight(Math.max(0, Math.min(1, v)))} testId="weight" />
+              <CheckField label="count caps that were not enforced" checked={includeUnenforced} onChange={setIncludeUnenforced} testId="include-unenforced" />
+              <span className="muted small">
+                {dateTime(data.sweep.created_at)} on {data.sweep.host} ({data.sweep.backend}) · analysis: 95 % CIs (Student t), Welch tests
+              </span>
+            </div>
           </div>
-          <WorkloadResults data={data} compare={compare} overhead={ov} gpus={gpus} onDrill={setDrill} />
-          {drill && <RunDrilldown run={drill} onClose={() => setDrill(null)} />}
+          {analysis.error && <p className="error">Analysis failed: {analysis.error}</p>}
+          {result ? (
+            <AnalysisView result={result} data={data} compare={cmpResult && compare ? { result: cmpResult, sweep: compare.sweep } : null} overhead={ov} onDrill={setDrill} />
+          ) : (
+            !analysis.error && <p className="muted">Analysing…</p>
+          )}
+          {drill && <RunDrilldown run={drill} analysis={result?.runs.find((r) => r.run_id === drill.id) ?? null} onClose={() => setDrill(null)} />}
         </>
       )}
     </section>
   );
 }
 
-function WorkloadResults({ data, compare, overhead, gpus, onDrill }: { data: Loaded; compare: Loaded | null; overhead: number; gpus: number; onDrill(r: RunRecord): void }) {
-  const planOverhead = data.sweep.plan.overhead_w;
-  const summary = useMemo(() => summarize(data.runs, { gpus, planOverhead, overhead }), [data, gpus, planOverhead, overhead]);
-  const cmp = useMemo(
-    () => (compare ? summarize(compare.runs, { gpus: compare.sweep.plan.devices.length, planOverhead: compare.sweep.plan.overhead_w, overhead }) : null),
-    [compare, overhead],
-  );
-  const sens = useMemo(() => overheadSensitivity(data.runs, { gpus, planOverhead }), [data, gpus, planOverhead]);
-  const clocks = useRunClocks(data.runs);
-  const workloads = [...summary.keys()];
+interface CompareWith {
+  result: AnalysisResult;
+  sweep: SweepRecord;
+}
+
+function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: CompareWith | null; overhead: number; onDrill(r: RunRecord): void }) {
   const [tab, setTab] = useState(0);
-  const w = workloads[Math.min(tab, workloads.length - 1)];
-  if (!w) return <p className="muted">No runs finished yet.</p>;
-  const caps = summary.get(w)!;
-  const sel = selectors(caps);
-  const best = sel[0]!.cap_w;
-  const units = caps.find((c) => c.units)?.units ?? 'units';
-  const cmpCaps = cmp?.get(w) ?? null;
-  const clockPoints = caps.map((c) => {
-    const vals = c.runs.map((r) => clocks.get(r.id)).filter((x): x is number => x != null);
-    return { cap: c.cap_w, mhz: vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null };
-  });
+  const runsById = useMemo(() => new Map(data.runs.map((r) => [r.id, r])), [data.runs]);
+  const g = result.groups[Math.min(tab, result.groups.length - 1)];
+  if (!g) return <p className="muted">No finished runs yet.</p>;
+  const cg = compare ? matchGroup(compare.result.groups, g) : null;
   return (
-    <div data-testid={`workload-${w}`}>
-      {workloads.length > 1 && (
+    <div data-testid={`workload-${g.workload}`}>
+      {result.groups.length > 1 && (
         <div className="tabs" role="tablist">
-          {workloads.map((x, i) => (
-            <button key={x} role="tab" aria-selected={x === w} className={x === w ? 'on' : ''} onClick={() => setTab(i)}>
-              {x}
+          {result.groups.map((x, i) => (
+            <button key={groupLabel(x)} role="tab" aria-selected={x === g} className={x === g ? 'on' : ''} onClick={() => setTab(i)}>
+              {groupLabel(x)}
             </button>
           ))}
         </div>
       )}
+      <GroupView g={g} result={result} sweepId={data.sweep.id} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
+    </div>
+  );
+}
+
+function GroupView({
+  g,
+  result,
+  sweepId,
+  compare,
+  overhead,
+  runsById,
+  onDrill,
+}: {
+  g: AnalysisGroup;
+  result: AnalysisResult;
+  sweepId: number;
+  compare: { g: AnalysisGroup; sweep: SweepRecord } | null;
+  overhead: number;
+  runsById: Map<number, RunRecord>;
+  onDrill(r: RunRecord): void;
+}) {
+  const units = g.units ?? 'units';
+  const opts = result.options;
+  const effBest = g.optima['max-efficiency'];
+  const name = `#${sweepId}`;
+  const cname = compare ? `#${compare.sweep.id}` : '';
+  const capAxis = { title: { text: 'power cap (W)' } };
+  const effData = useMemo(() => [...efficiencyTraces(g.caps, name, 0, effBest), ...(compare ? efficiencyTraces(compare.g.caps, cname, 1, null) : [])], [g, compare, name, cname, effBest]);
+  const thrData = useMemo(() => [...throughputTraces(g.caps, name, 0), ...(compare ? throughputTraces(compare.g.caps, cname, 1) : [])], [g, compare, name, cname]);
+  const parData = useMemo(() => [...paretoTraces(g.pareto, name, 0), ...(compare ? paretoTraces(compare.g.pareto, cname, 1) : [])], [g, compare, name, cname]);
+  const clkData = useMemo(() => clockTraces(g.caps), [g]);
+  const ciCount = g.caps.filter((c) => c.efficiency.ci != null).length;
+  return (
+    <>
       <div className="best-caps">
-        {sel.map((s) => (
-          <div className="card best" key={s.id} data-testid={`best-${s.id}`}>
-            <div className="muted small">{s.label}</div>
-            <div className="big-number" data-testid={s.id === 'max-efficiency' ? 'best-cap' : undefined}>
-              {s.cap_w == null ? '–' : `${s.cap_w} W`}
+        {SELECTOR_ORDER.map((s) => {
+          const o = g.optima[s];
+          return (
+            <div className={`card best ${s === opts.selector ? 'chosen' : ''}`} key={s} data-testid={`best-${s}`}>
+              <div className="muted small">
+                {selectorTitle(s, opts)}
+                {s === opts.selector && <span className="chosen-mark"> · selected</span>}
+              </div>
+              <div className="big-number" data-testid={s === 'max-efficiency' ? 'best-cap' : undefined}>
+                {o.cap_w == null ? '–' : `${o.cap_w} W`}
+              </div>
+              <div className="small">{optimumValue(o, units)}</div>
+              <div className="small muted" data-testid={`best-range-${s}`}>
+                {rangeText(o)}
+              </div>
+              {o.note && <div className="small muted note">{o.note}</div>}
             </div>
-            <div className="small">{s.note}</div>
-            {s.range && s.range[0] !== s.range[1] && <div className="small muted">indistinguishable (95 % CI) from {s.range[0]}–{s.range[1]} W</div>}
-          </div>
-        ))}
-        <div className="card best sens-card">
-          <div className="muted small">Best cap (W) vs node overhead (W)</div>
-          <table className="table small sens" data-testid="overhead-sensitivity">
-            <tbody>
-              <tr>
-                <th>overhead</th>
-                {sens.filter((x) => x.workload === w).map((x) => (
-                  <td key={x.overhead}>{x.overhead}</td>
-                ))}
-              </tr>
-              <tr>
-                <th>best cap</th>
-                {sens.filter((x) => x.workload === w).map((x) => (
-                  <td key={x.overhead}>
-                    <strong>{x.cap_w ?? '–'}</strong>
-                  </td>
-                ))}
-              </tr>
-            </tbody>
-          </table>
-        </div>
+          );
+        })}
+      </div>
+      <div className="results-side">
+        <Sensitivity g={g} overhead={overhead} />
+        <Flags g={g} result={result} />
+        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={`${cname} ${compare.sweep.name}`} units={units} />}
       </div>
       <div className="plots">
         <div className="card">
           <h3>Efficiency vs cap</h3>
           <Plot
             testId="efficiency-plot"
-            data={[...efficiencyTraces(caps, `#${data.sweep.id}`, 0, best), ...(cmpCaps ? efficiencyTraces(cmpCaps, `#${compareId(cmp)}`, 1, null) : [])]}
-            layout={{ xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!cmpCaps }}
+            data={effData}
+            layout={{ xaxis: capAxis, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare, shapes: rangeShape(effBest) }}
           />
+          <p className="small muted legend-line" data-testid="efficiency-ci" data-ci-count={ciCount}>
+            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps indistinguishable from the best. <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
+          </p>
         </div>
         <div className="card">
           <h3>Throughput vs cap</h3>
-          <Plot
-            testId="throughput-plot"
-            data={[...throughputTraces(caps, `#${data.sweep.id}`, 0), ...(cmpCaps ? throughputTraces(cmpCaps, 'compare', 1) : [])]}
-            layout={{ xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: `${units}/s per GPU` }, rangemode: 'tozero' }, showlegend: !!cmpCaps }}
-          />
+          <Plot testId="throughput-plot" data={thrData} layout={{ xaxis: capAxis, yaxis: { title: { text: `${units}/s per GPU` }, rangemode: 'tozero' }, showlegend: !!compare }} />
         </div>
         <div className="card">
-          <h3>Pareto: throughput vs energy per unit</h3>
-          <Plot testId="pareto-plot" data={paretoTraces(caps)} layout={{ xaxis: { title: { text: `${units}/s per GPU` } }, yaxis: { title: { text: `J per ${units.replace(/s$/, '')}` } }, showlegend: false }} />
+          <h3>Pareto: throughput vs efficiency</h3>
+          <Plot testId="pareto-plot" data={parData} layout={{ xaxis: { title: { text: `${units}/s per GPU` } }, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare }} />
         </div>
         <div className="card">
-          <h3>SM clock vs cap</h3>
+          <h3>Clocks vs cap</h3>
           <Plot
             testId="clock-plot"
-            data={[{ type: 'scatter', mode: 'lines+markers', x: clockPoints.map((c) => c.cap), y: clockPoints.map((c) => c.mhz), line: { color: '#59a14f' } }]}
-            layout={{ xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: 'mean SM clock in window (MHz)' } }, showlegend: false }}
+            data={clkData}
+            layout={{
+              xaxis: capAxis,
+              yaxis: { title: { text: 'mean SM clock in window (MHz)' } },
+              // explicit ticks: an overlaying axis otherwise syncs its ticks to the left axis' grid (31 %, 65 %...).
+              yaxis2: { title: { text: 'power-cap throttled (% of window)' }, overlaying: 'y', side: 'right', range: [0, 105], tickmode: 'array', tickvals: [0, 25, 50, 75, 100], showgrid: false, zeroline: false },
+              margin: { l: 56, r: 56, t: 36, b: 40 },
+              showlegend: true,
+              legend: { orientation: 'h', x: 0, y: 1.12 },
+              barmode: 'overlay',
+            }}
           />
         </div>
       </div>
-      <Flags caps={caps} />
-      <CapTable caps={caps} units={units} onDrill={onDrill} />
+      <CapTable caps={g.caps} units={units} runsById={runsById} best={effBest.cap_w} onDrill={onDrill} />
+    </>
+  );
+}
+
+function FlagChip({ cap, flag }: { cap: CapPoint; flag: AnalysisFlag }) {
+  const info = FLAG_INFO[flag];
+  return (
+    <span className={`flag flag-${info.severity}`} title={flagDetail(cap, flag)} data-flag={flag}>
+      {info.label}
+    </span>
+  );
+}
+
+function Sensitivity({ g, overhead }: { g: AnalysisGroup; overhead: number }) {
+  const rows = g.sensitivity.table;
+  const at = nearestOverhead(
+    rows.map((r) => r.overhead_w),
+    overhead,
+  );
+  return (
+    <div className="card sens-card">
+      <h3>Best cap (W) vs node overhead</h3>
+      <table className="table small sens" data-testid="overhead-sensitivity">
+        <thead>
+          <tr>
+            <th>overhead (W)</th>
+            {rows.map((r) => (
+              <th key={r.overhead_w} className={r.overhead_w === at ? 'at' : ''}>
+                {r.overhead_w}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {SELECTOR_ORDER.map((s) => (
+            <tr key={s}>
+              <th>{s}</th>
+              {rows.map((r) => (
+                <td key={r.overhead_w} className={r.overhead_w === at ? 'at' : ''}>
+                  {r.best[s] ?? '–'}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="small muted">
+        {g.sensitivity.changes.length
+          ? g.sensitivity.changes.map((c) => `${c.selector}: ${c.from_cap_w ?? '–'} → ${c.to_cap_w ?? '–'} W between ${c.overhead_lo} and ${c.overhead_hi} W`).join(' · ')
+          : `No selector’s best cap moves between ${g.sensitivity.from_w} and ${g.sensitivity.to_w} W of overhead.`}
+      </p>
     </div>
   );
 }
 
-function compareId(cmp: Map<string, CapSummary[]> | null): string {
-  const first = cmp ? [...cmp.values()][0]?.[0]?.runs[0] : undefined;
-  return first ? String(first.sweep_id) : 'compare';
+function pct(a: number | null, b: number | null): string {
+  if (a == null || b == null || b === 0) return '';
+  const d = (a / b - 1) * 100;
+  return ` (${d >= 0 ? '+' : ''}${d.toFixed(1)} %)`;
 }
 
-function Flags({ caps }: { caps: CapSummary[] }) {
-  const flagged = caps.filter((c) => c.flags.length);
+function ComparisonCard({ g, c, name, cname, units }: { g: AnalysisGroup; c: AnalysisGroup; name: string; cname: string; units: string }) {
+  const peak = (x: AnalysisGroup) => x.optima['max-efficiency'].value;
+  const thrAt = (x: AnalysisGroup, cap: number | null) => x.caps.find((p) => p.cap_w === cap)?.throughput.mean ?? null;
+  return (
+    <div className="card" data-testid="comparison">
+      <h3>Comparison</h3>
+      <table className="table small">
+        <thead>
+          <tr>
+            <th />
+            <th>{name}</th>
+            <th>{cname}</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th>device</th>
+            <td>{g.device_model}</td>
+            <td>{c.device_model}</td>
+          </tr>
+          {SELECTOR_ORDER.map((s) => (
+            <tr key={s}>
+              <th>best cap, {s}</th>
+              <td>{g.optima[s].cap_w ?? '–'} W</td>
+              <td>{c.optima[s].cap_w ?? '–'} W</td>
+            </tr>
+          ))}
+          <tr>
+            <th>peak efficiency ({units}/J)</th>
+            <td>{sig(peak(g))}</td>
+            <td>
+              {sig(peak(c))}
+              <span className="muted">{pct(peak(c), peak(g))}</span>
+            </td>
+          </tr>
+          <tr>
+            <th>throughput there ({units}/s/GPU)</th>
+            <td>{fmt(thrAt(g, g.optima['max-efficiency'].cap_w), 1)}</td>
+            <td>
+              {fmt(thrAt(c, c.optima['max-efficiency'].cap_w), 1)}
+              <span className="muted">{pct(thrAt(c, c.optima['max-efficiency'].cap_w), thrAt(g, g.optima['max-efficiency'].cap_w))}</span>
+            </td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Flags({ g, result }: { g: AnalysisGroup; result: AnalysisResult }) {
+  const flagged = g.caps.filter((c) => c.flags.length);
   return (
     <div className="card" data-testid="flags">
       <h3>Flags</h3>
       {flagged.length === 0 ? (
-        <p className="ok small">No flags: caps enforced, repetitions consistent, windows long enough.</p>
+        <p className="ok small">No flags: caps enforced, repetitions consistent, windows long enough and steady.</p>
       ) : (
         <ul className="flags">
-          {flagged.map((c) =>
-            c.flags.map((f) => (
-              <li key={`${c.cap_w}-${f}`}>
-                <strong>{c.cap_w} W</strong>: {f}
-              </li>
-            )),
-          )}
+          {flagged.map((c) => (
+            <li key={c.cap_w} data-testid="flag-row" data-cap={c.cap_w}>
+              <strong>{c.cap_w} W</strong>{' '}
+              {sortedFlags(c.flags).map((f) => (
+                <span key={f} className="flag-line">
+                  <FlagChip cap={c} flag={f} /> <span className="small muted">{flagDetail(c, f)}</span>
+                </span>
+              ))}
+            </li>
+          ))}
         </ul>
+      )}
+      {g.notes.length > 0 && <p className="small muted">{g.notes.join(' · ')}</p>}
+      {result.warnings.length > 0 && (
+        <details className="small">
+          <summary>{result.warnings.length} analysis warning(s)</summary>
+          <ul className="warnings">
+            {result.warnings.map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
+        </details>
       )}
     </div>
   );
 }
 
-function CapTable({ caps, units, onDrill }: { caps: CapSummary[]; units: string; onDrill(r: RunRecord): void }) {
+function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; units: string; runsById: Map<number, RunRecord>; best: number | null; onDrill(r: RunRecord): void }) {
   return (
     <div className="card">
       <h3>Per cap</h3>
@@ -255,30 +431,45 @@ function CapTable({ caps, units, onDrill }: { caps: CapSummary[]; units: string;
           <tr>
             <th>Cap</th>
             <th>n</th>
-            <th>Efficiency ({units}/J)</th>
+            <th>Efficiency ({units}/J, 95 % CI)</th>
             <th>Throughput ({units}/s/GPU)</th>
             <th>Power (W/GPU)</th>
+            <th>SM clock</th>
+            <th>Cap-throttled</th>
+            <th>Enforced</th>
+            <th>Flags</th>
             <th>Runs (click for traces)</th>
           </tr>
         </thead>
         <tbody>
           {caps.map((c) => (
-            <tr key={c.cap_w} className={c.flags.length ? 'flagged' : ''}>
+            <tr key={c.cap_w} className={`${c.flags.length ? 'flagged' : ''} ${c.cap_w === best ? 'best-row' : ''}`} data-cap={c.cap_w}>
               <td>{c.cap_w} W</td>
-              <td>{c.efficiency.n}</td>
+              <td>{c.n_usable}</td>
               <td>
-                {sig(c.efficiency.mean, 4)} {c.efficiency.ci95 != null && <span className="muted">± {sig(c.efficiency.ci95, 2)}</span>}
+                {sig(c.efficiency.mean, 4)} {c.efficiency.ci != null && <span className="muted">± {sig(c.efficiency.ci.half_width, 2)}</span>}
               </td>
               <td>
-                {fmt(c.throughput.mean, 1)} {c.throughput.ci95 != null && <span className="muted">± {fmt(c.throughput.ci95, 1)}</span>}
+                {fmt(c.throughput.mean, 1)} {c.throughput.ci != null && <span className="muted">± {sig(c.throughput.ci.half_width, 2)}</span>}
               </td>
               <td>{fmt(c.power_w.mean, 0)}</td>
-              <td>
-                {c.runs.map((r) => (
-                  <button key={r.id} className={`chip status-${r.status}`} onClick={() => onDrill(r)} title={`run #${r.id}, repetition ${r.repetition}: ${r.status}`}>
-                    r{r.repetition}
-                  </button>
+              <td>{c.clocks.sm_mhz == null ? '–' : `${fmt(c.clocks.sm_mhz, 0)} MHz`}</td>
+              <td>{c.clocks.power_cap_throttled_share == null ? '–' : `${Math.round(c.clocks.power_cap_throttled_share * 100)} %`}</td>
+              <td className={c.enforcement.enforced === false ? 'error' : ''}>{c.enforcement.enforced == null ? '?' : c.enforcement.enforced ? 'yes' : 'no'}</td>
+              <td data-testid="cap-flags">
+                {sortedFlags(c.flags).map((f) => (
+                  <FlagChip key={f} cap={c} flag={f} />
                 ))}
+              </td>
+              <td>
+                {c.run_ids.map((id) => {
+                  const r = runsById.get(id);
+                  return r ? (
+                    <button key={id} className={`chip status-${r.status}`} onClick={() => onDrill(r)} title={`run #${r.id}, repetition ${r.repetition}: ${r.status}`}>
+                      r{r.repetition}
+                    </button>
+                  ) : null;
+                })}
               </td>
             </tr>
           ))}

@@ -28,6 +28,8 @@ class LiveStore {
   received = 0;
   lastT: number | null = null;
   firstT: number | null = null;
+  /** Wall-clock ms (Date.now) when the last batch of samples arrived; 0: none yet. */
+  receivedAt = 0;
   private listeners = new Set<Listener>();
 
   devices(): string[] {
@@ -72,6 +74,7 @@ class LiveStore {
       this.received++;
     }
     for (const m of this.phases) if (Number.isNaN(m.t)) m.t = p.samples[0]?.t ?? NaN;
+    this.receivedAt = Date.now();
     this.bump();
   }
 
@@ -89,6 +92,11 @@ class LiveStore {
     this.phases.push({ t: this.lastT ?? NaN, phase: p.phase, run_id: p.run_id, cap_w: p.cap_w });
     if (this.phases.length > 2000) this.phases.splice(0, this.phases.length - 2000);
     this.bump();
+  }
+
+  /** A sweep streamed samples within the last `ms` milliseconds. */
+  streaming(ms = 3000): boolean {
+    return this.receivedAt > 0 && Date.now() - this.receivedAt < ms;
   }
 
   subscribe(l: Listener): () => void {

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { PlotData } from 'plotly.js-strict-dist-min';
+import type { RunAnalysis } from '../../../shared/analysis';
 import type { RunRecord, RunTraces } from '../../../shared/records';
+import { FLAG_INFO, sortedFlags } from '../../lib/analysis-view';
 import { Plot } from '../../components/Plot';
 import { colorFor, fmt, sig } from '../../lib/format';
-import { loadTraces } from './use-run-clocks';
+import { loadTraces } from './traces';
 
 /** The raw traces of one run: power with its cap, SM clock, temperature, with the measurement window shaded. */
-export function RunDrilldown({ run, onClose }: { run: RunRecord; onClose(): void }) {
+export function RunDrilldown({ run, analysis, onClose }: { run: RunRecord; analysis: RunAnalysis | null; onClose(): void }) {
   const [traces, setTraces] = useState<RunTraces | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -35,10 +37,30 @@ export function RunDrilldown({ run, onClose }: { run: RunRecord; onClose(): void
         </h3>
         <button onClick={onClose}>Close</button>
       </header>
-      <p className="small muted">
-        {run.status} · throughput {fmt(run.throughput, 1)} {run.units}/s per GPU · mean power {fmt(run.mean_power_w, 0)} W · energy {fmt(run.energy_j, 0)} J ({run.energy_sensor ?? 'sensor ?'}) · efficiency {sig(run.efficiency)} {run.units}/J · enforced limit {fmt(run.enforced_limit_w, 0)} W
-        {run.error ? ` · ${run.error}` : ''}
-      </p>
+      {analysis ? (
+        // The analysis' figures for this run (node energy at the page's overhead), as in the per-cap statistics.
+        <>
+          <p className="small muted" data-testid="drill-figures">
+            {run.status} · throughput {fmt(analysis.throughput, 1)} {analysis.units ?? run.units}/s per GPU · mean power {fmt(analysis.mean_power_w, 0)} W per GPU · GPU energy {fmt(analysis.gpu_energy_j, 0)} J ({analysis.energy_sensor ?? 'sensor ?'}) · node energy {fmt(analysis.node?.energy_j, 0)} J · efficiency {sig(analysis.efficiency)} {analysis.units ?? run.units}/J · enforced limit {fmt(analysis.enforcement.enforced_limit_w ?? run.enforced_limit_w, 0)} W
+            {run.error ? ` · ${run.error}` : ''}
+          </p>
+          {(analysis.flags.length > 0 || analysis.warnings.length > 0) && (
+            <p className="small">
+              {sortedFlags(analysis.flags).map((f) => (
+                <span key={f} className={`flag flag-${FLAG_INFO[f].severity}`} title={FLAG_INFO[f].meaning}>
+                  {FLAG_INFO[f].label}
+                </span>
+              ))}
+              <span className="muted">{analysis.warnings.join(' · ')}</span>
+            </p>
+          )}
+        </>
+      ) : (
+        <p className="small muted" data-testid="drill-figures">
+          {run.status} · throughput {fmt(run.throughput, 1)} {run.units}/s per GPU · mean power {fmt(run.mean_power_w, 0)} W · energy {fmt(run.energy_j, 0)} J ({run.energy_sensor ?? 'sensor ?'}) · efficiency {sig(run.efficiency)} {run.units}/J · enforced limit {fmt(run.enforced_limit_w, 0)} W
+          {run.error ? ` · ${run.error}` : ''}
+        </p>
+      )}
       {error && <p className="error">{error}</p>}
       {!traces && !error && <p className="muted">loading traces…</p>}
       {traces && (

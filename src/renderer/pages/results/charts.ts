@@ -1,10 +1,38 @@
+// Plotly traces for the results page, straight from the analysis (analyzeSweep): no statistics computed here.
 import type { PlotData } from 'plotly.js-strict-dist-min';
-import type { CapSummary } from '../../lib/results';
-import { paretoFront } from '../../lib/results';
+import type { CapPoint, Optimum, ParetoResult, Stat } from '../../../shared/analysis';
+import { capSeverity, FLAG_INFO, sortedFlags } from '../../lib/analysis-view';
 import { colorFor } from '../../lib/format';
 
-export function efficiencyTraces(caps: CapSummary[], name: string, i: number, best: number | null): PlotData[] {
-  const ok = caps.filter((c) => c.efficiency.mean != null);
+const FLAG_COLOR = { error: '#e15759', warn: '#f28e2b' } as const;
+
+function withMean(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat): CapPoint[] {
+  return caps.filter((c) => pick(c).mean != null);
+}
+
+/** Marker per cap: the series colour, orange for warnings, a red cross where the cap was not enforced / excluded. */
+function markers(caps: readonly CapPoint[], i: number, size: number): NonNullable<PlotData['marker']> {
+  return {
+    size,
+    color: caps.map((c) => {
+      const s = capSeverity(c);
+      return s === 'error' || s === 'warn' ? FLAG_COLOR[s] : colorFor(i);
+    }),
+    symbol: caps.map((c) => (c.eligible ? 'circle' : 'x')),
+  };
+}
+
+function flagText(c: CapPoint): string {
+  return c.flags.length ? sortedFlags(c.flags).map((f) => FLAG_INFO[f].label).join(', ') : 'no flags';
+}
+
+function ciArray(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat): number[] {
+  return caps.map((c) => pick(c).ci?.half_width ?? 0);
+}
+
+/** Efficiency vs cap with 95 % CI error bars; the best cap ringed (first series only). */
+export function efficiencyTraces(caps: readonly CapPoint[], name: string, i: number, best: Optimum | null): PlotData[] {
+  const ok = withMean(caps, (c) => c.efficiency);
   const out: PlotData[] = [
     {
       type: 'scatter',
@@ -12,21 +40,23 @@ export function efficiencyTraces(caps: CapSummary[], name: string, i: number, be
       name,
       x: ok.map((c) => c.cap_w),
       y: ok.map((c) => c.efficiency.mean),
-      error_y: { type: 'data', array: ok.map((c) => c.efficiency.ci95 ?? 0), visible: true, thickness: 1.2, width: 4, color: colorFor(i) },
-      line: { color: colorFor(i), width: 2 },
-      marker: { color: ok.map((c) => (c.flags.some((f) => f.startsWith('cap not enforced')) ? '#e15759' : colorFor(i))), size: 8 },
-      hovertemplate: '%{x} W: %{y:.4g} ± %{error_y.array:.2g}<extra>' + name + '</extra>',
+      error_y: { type: 'data', array: ciArray(ok, (c) => c.efficiency), visible: true, thickness: 1.5, width: 5, color: colorFor(i) },
+      line: { color: colorFor(i), width: 2, dash: i ? 'dot' : undefined },
+      marker: markers(ok, i, 9),
+      text: ok.map((c) => `n = ${c.n_usable} · ${flagText(c)}`),
+      hovertemplate: `%{x} W: %{y:.4g} ± %{error_y.array:.2g}<br>%{text}<extra>${name}</extra>`,
     },
   ];
-  const b = ok.find((c) => c.cap_w === best);
+  const b = best?.cap_w != null ? ok.find((c) => c.cap_w === best.cap_w) : undefined;
   if (b && i === 0) {
-    out.push({ type: 'scatter', mode: 'markers', name: 'best cap', x: [b.cap_w], y: [b.efficiency.mean], marker: { color: 'rgba(0,0,0,0)', size: 18, line: { color: '#edc948', width: 3 } }, hoverinfo: 'skip' });
+    out.push({ type: 'scatter', mode: 'markers', name: 'best cap', x: [b.cap_w], y: [b.efficiency.mean], marker: { color: 'rgba(0,0,0,0)', size: 20, line: { color: '#edc948', width: 3 } }, hoverinfo: 'skip', showlegend: false });
   }
   return out;
 }
 
-export function throughputTraces(caps: CapSummary[], name: string, i: number): PlotData[] {
-  const ok = caps.filter((c) => c.throughput.mean != null);
+/** Throughput per GPU vs cap with 95 % CI error bars. */
+export function throughputTraces(caps: readonly CapPoint[], name: string, i: number): PlotData[] {
+  const ok = withMean(caps, (c) => c.throughput);
   return [
     {
       type: 'scatter',
@@ -34,27 +64,74 @@ export function throughputTraces(caps: CapSummary[], name: string, i: number): P
       name,
       x: ok.map((c) => c.cap_w),
       y: ok.map((c) => c.throughput.mean),
-      error_y: { type: 'data', array: ok.map((c) => c.throughput.ci95 ?? 0), visible: true, thickness: 1.2, width: 4, color: colorFor(i) },
-      line: { color: colorFor(i), width: 2 },
-      marker: { size: 7, color: colorFor(i) },
+      error_y: { type: 'data', array: ciArray(ok, (c) => c.throughput), visible: true, thickness: 1.5, width: 5, color: colorFor(i) },
+      line: { color: colorFor(i), width: 2, dash: i ? 'dot' : undefined },
+      marker: markers(ok, i, 8),
+      hovertemplate: `%{x} W: %{y:.4g} ± %{error_y.array:.2g}<extra>${name}</extra>`,
     },
   ];
 }
 
-export function paretoTraces(caps: CapSummary[]): PlotData[] {
-  const ok = caps.filter((c) => c.throughput.mean != null && c.energy_per_unit != null);
-  const front = paretoFront(caps);
+/** Throughput (x) vs efficiency (y), both better when larger; the engine's Pareto front as a line. */
+export function paretoTraces(p: ParetoResult, name: string, i: number): PlotData[] {
+  const off = p.points.filter((x) => !x.on_front);
   return [
     {
       type: 'scatter',
       mode: 'text+markers',
-      name: 'caps',
-      x: ok.map((c) => c.throughput.mean),
-      y: ok.map((c) => c.energy_per_unit),
-      text: ok.map((c) => `${c.cap_w} W`),
+      name: `${name} dominated`,
+      x: off.map((x) => x.throughput),
+      y: off.map((x) => x.efficiency),
+      text: off.map((x) => `${x.cap_w} W`),
       textposition: 'top center',
-      marker: { size: 8, color: colorFor(0) },
+      marker: { size: 8, color: colorFor(i) },
+      opacity: 0.5,
+      showlegend: false,
     },
-    { type: 'scatter', mode: 'lines', name: 'Pareto front', x: front.map((c) => c.throughput.mean), y: front.map((c) => c.energy_per_unit), line: { color: '#59a14f', width: 2, dash: 'dot' } },
+    {
+      type: 'scatter',
+      mode: 'text+lines+markers',
+      name: `${name} Pareto front`,
+      x: p.front.map((x) => x.throughput),
+      y: p.front.map((x) => x.efficiency),
+      text: p.front.map((x) => `${x.cap_w} W`),
+      textposition: 'top center',
+      marker: { size: 9, color: colorFor(i) },
+      line: { color: colorFor(i), width: 2, dash: 'dot' },
+    },
   ];
+}
+
+/** Mean SM clock in the window vs cap, and the share of time the power-cap throttle reason was set (right axis). */
+export function clockTraces(caps: readonly CapPoint[]): PlotData[] {
+  const clk = caps.filter((c) => c.clocks.sm_mhz != null);
+  const thr = caps.filter((c) => c.clocks.power_cap_throttled_share != null);
+  return [
+    {
+      type: 'bar',
+      name: 'power-cap throttle share',
+      x: thr.map((c) => c.cap_w),
+      y: thr.map((c) => c.clocks.power_cap_throttled_share! * 100),
+      yaxis: 'y2',
+      marker: { color: 'rgba(242,142,43,0.35)' },
+      width: thr.map(() => 30),
+      hovertemplate: '%{x} W: throttled by the power cap %{y:.0f} % of the window<extra></extra>',
+    },
+    {
+      type: 'scatter',
+      mode: 'lines+markers',
+      name: 'SM clock',
+      x: clk.map((c) => c.cap_w),
+      y: clk.map((c) => c.clocks.sm_mhz),
+      line: { color: '#59a14f', width: 2 },
+      marker: { size: 7, color: '#59a14f' },
+      hovertemplate: '%{x} W: %{y:.0f} MHz<extra></extra>',
+    },
+  ];
+}
+
+/** A shaded band over the caps indistinguishable from the best (none when the range is a single cap). */
+export function rangeShape(o: Optimum | null): Record<string, unknown>[] {
+  if (!o?.range_w || o.range_w[0] === o.range_w[1]) return [];
+  return [{ type: 'rect', xref: 'x', yref: 'paper', x0: o.range_w[0] - 10, x1: o.range_w[1] + 10, y0: 0, y1: 1, fillcolor: 'rgba(237,201,72,0.14)', line: { width: 0 }, layer: 'below' }];
 }

@@ -1,0 +1,129 @@
+// How the results page words and groups the engine's analysis (analyzeSweep). Pure: no React, no DOM; unit-tested.
+import type { AnalysisFlag, AnalysisGroup, CapPoint, Optimum, Selector } from '../../shared/analysis';
+import { sig } from './format';
+
+export type FlagSeverity = 'error' | 'warn' | 'info';
+
+/** Short label, severity and one-line meaning of every analysis flag. */
+export const FLAG_INFO: Record<AnalysisFlag, { label: string; severity: FlagSeverity; meaning: string }> = {
+  'run-failed': { label: 'run failed', severity: 'error', meaning: 'a run did not finish' },
+  'no-window': { label: 'no window', severity: 'error', meaning: 'a run has no measurement window' },
+  'empty-window': { label: 'empty window', severity: 'error', meaning: 'no readings inside the measurement window' },
+  'missing-energy': { label: 'no energy', severity: 'error', meaning: 'energy could not be computed' },
+  'missing-throughput': { label: 'no throughput', severity: 'error', meaning: 'the workload reported no throughput' },
+  'bad-readings': { label: 'bad readings', severity: 'warn', meaning: 'invalid sensor readings were dropped' },
+  'average-sensor': { label: '1 s average sensor', severity: 'info', meaning: 'power from a 1 s averaging sensor (lags)' },
+  'short-window': { label: 'short window', severity: 'warn', meaning: 'measurement window too short for the sensor' },
+  'counter-reset': { label: 'counter reset', severity: 'warn', meaning: 'the energy counter reset inside the window' },
+  'counter-extrapolated': { label: 'counter extrapolated', severity: 'info', meaning: 'counter readings extrapolated to the window edges' },
+  'sensor-disagreement': { label: 'sensors disagree', severity: 'warn', meaning: 'energy counter and power readings disagree' },
+  'power-gap': { label: 'power gap', severity: 'info', meaning: 'gaps between power readings' },
+  'no-steady-state': { label: 'no steady state', severity: 'warn', meaning: 'throughput or power did not settle in the window' },
+  'warmup-in-window': { label: 'warm-up in window', severity: 'warn', meaning: 'the warm-up reaches into the measurement window' },
+  'not-enforced': { label: 'not enforced', severity: 'error', meaning: 'the device did not hold the cap' },
+  'power-above-cap': { label: 'power above cap', severity: 'warn', meaning: 'mean power above the cap' },
+  'limit-mismatch': { label: 'limit mismatch', severity: 'warn', meaning: 'the enforced limit differs from the cap asked for' },
+  'spikes-above-cap': { label: 'spikes above cap', severity: 'info', meaning: 'short power spikes above the cap' },
+  'single-repetition': { label: 'single repetition', severity: 'info', meaning: 'one repetition: no confidence interval' },
+  'high-variance': { label: 'high variance', severity: 'warn', meaning: 'repetitions disagree (coefficient of variation above the threshold)' },
+  drift: { label: 'drift', severity: 'warn', meaning: 'throughput trends across repetitions' },
+  excluded: { label: 'excluded', severity: 'error', meaning: 'not counted in the best cap' },
+};
+
+const SEVERITY_ORDER: Record<FlagSeverity, number> = { error: 0, warn: 1, info: 2 };
+
+/** A cap's flags, most severe first. */
+export function sortedFlags(flags: readonly AnalysisFlag[]): AnalysisFlag[] {
+  return [...flags].sort((a, b) => SEVERITY_ORDER[FLAG_INFO[a].severity] - SEVERITY_ORDER[FLAG_INFO[b].severity]);
+}
+
+/** The most severe flag level of a cap, or null when it has none. */
+export function capSeverity(cap: Pick<CapPoint, 'flags'>): FlagSeverity | null {
+  const f = sortedFlags(cap.flags)[0];
+  return f ? FLAG_INFO[f].severity : null;
+}
+
+/** Why a flag was raised at this cap, in the analysis' own words where it gives them. */
+export function flagDetail(cap: CapPoint, flag: AnalysisFlag): string {
+  switch (flag) {
+    case 'not-enforced':
+    case 'power-above-cap':
+    case 'limit-mismatch':
+    case 'spikes-above-cap':
+      return cap.enforcement.reasons.join('; ') || FLAG_INFO[flag].meaning;
+    case 'excluded':
+      return cap.excluded_reason ?? FLAG_INFO[flag].meaning;
+    case 'high-variance': {
+      const cv = [cap.throughput.cv != null ? `throughput CV ${(cap.throughput.cv * 100).toFixed(1)} %` : null, cap.efficiency.cv != null ? `efficiency CV ${(cap.efficiency.cv * 100).toFixed(1)} %` : null].filter(Boolean);
+      return `${FLAG_INFO[flag].meaning}${cv.length ? `: ${cv.join(', ')}` : ''}`;
+    }
+    case 'drift':
+      return cap.drift ? `${FLAG_INFO[flag].meaning}: ${cap.drift.relative_change != null ? `${(cap.drift.relative_change * 100).toFixed(1)} %` : sig(cap.drift.change)} over the repetitions` : FLAG_INFO[flag].meaning;
+    default:
+      return FLAG_INFO[flag].meaning;
+  }
+}
+
+export const SELECTOR_ORDER: readonly Selector[] = ['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted'];
+
+export function selectorTitle(s: Selector, o: { slowdown_budget: number; weight: number }): string {
+  switch (s) {
+    case 'max-efficiency':
+      return 'Most work per joule';
+    case 'min-energy-slowdown':
+      return `Least energy, ≤ ${Math.round(o.slowdown_budget * 100)} % slower`;
+    case 'min-edp':
+      return 'Lowest energy × delay';
+    case 'weighted':
+      return `Weighted: ${Math.round(o.weight * 100)} % time, ${Math.round((1 - o.weight) * 100)} % energy`;
+  }
+}
+
+/** "images" -> "image": the singular of a work unit, for "J per image". */
+export function singular(units: string): string {
+  return units.endsWith('s') ? units.slice(0, -1) : units;
+}
+
+/** The optimum's score in the workload's units. */
+export function optimumValue(o: Optimum, units: string): string {
+  if (o.value == null) return '–';
+  switch (o.selector) {
+    case 'max-efficiency':
+      return `${sig(o.value)} ${units}/J`;
+    case 'min-energy-slowdown': {
+      const slow = o.scores.find((s) => s.cap_w === o.cap_w)?.slowdown;
+      return `${sig(o.value)} J per ${singular(units)}${slow != null ? ` · ${(slow * 100).toFixed(1)} % slower than ${o.reference_cap_w ?? '?'} W` : ''}`;
+    }
+    case 'min-edp':
+      return `${sig(o.value)} J·s per ${singular(units)}²`;
+    case 'weighted':
+      return `cost ${sig(o.value)} (1 = fastest and leanest)`;
+  }
+}
+
+/** The uncertainty of a best cap: the caps the Welch test cannot tell from it. */
+export function rangeText(o: Optimum): string {
+  if (o.cap_w == null) return o.note ?? 'no eligible caps';
+  const caps = o.indistinguishable_caps;
+  if (caps == null) return 'uncertainty not testable: fewer than 2 repetitions at the best cap';
+  const others = caps.filter((c) => c !== o.cap_w);
+  if (others.length === 0) return `distinguishable from every other cap (95 %)${o.untested_caps.length ? `; untested: ${o.untested_caps.join(', ')} W` : ''}`;
+  const [lo, hi] = o.range_w ?? [Math.min(...caps), Math.max(...caps)];
+  return `indistinguishable (95 %): ${lo}–${hi} W (${[...caps].sort((a, b) => a - b).join(', ')} W)`;
+}
+
+/** The same workload in another sweep's analysis (any device: comparing GPUs is the point), else its only group. */
+export function matchGroup(groups: readonly AnalysisGroup[], g: Pick<AnalysisGroup, 'workload' | 'device_model'>): AnalysisGroup | null {
+  return groups.find((x) => x.workload === g.workload && x.device_model === g.device_model) ?? groups.find((x) => x.workload === g.workload) ?? (groups.length === 1 ? groups[0]! : null);
+}
+
+export function groupLabel(g: Pick<AnalysisGroup, 'workload' | 'device_model'>): string {
+  return `${g.workload} · ${g.device_model}`;
+}
+
+/** The sensitivity table's row for an overhead: the nearest one at or below it. */
+export function nearestOverhead(overheads: readonly number[], overhead: number): number | null {
+  let best: number | null = null;
+  for (const o of overheads) if (o <= overhead && (best == null || o > best)) best = o;
+  return best ?? overheads[0] ?? null;
+}
