@@ -78,7 +78,7 @@ interface SweepRow {
 
 const sweepSelect = `SELECT s.id, s.name, s.plan, s.status, s.host, s.backend, s.simulated, s.error, s.created_at, s.finished_at,
   (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id) AS run_count,
-  (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id AND r.status IN ('done', 'failed', 'cancelled')) AS runs_done
+  (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id AND r.status IN ('done', 'failed')) AS runs_done
   FROM sweeps s`;
 
 function toSweep(r: SweepRow): SweepRecord {
