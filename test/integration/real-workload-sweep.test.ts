@@ -105,6 +105,36 @@ describe('sweep with a user command on the nvidia-smi backend', () => {
   });
 });
 
+describe('a command read by a throughput adapter', () => {
+  it('time-boxes the run, reads the tool\'s own log lines and lays energy over the window', async () => {
+    // hpc-ai-perf-bench style: one line per epoch, no CapLab protocol.
+    const tool = join(shims.dir, 'hpcai.sh');
+    writeFileSync(tool, 'echo "training model..."\ne=0\nwhile true; do e=$((e+1)); sleep 0.5; echo "Train Epoch $e: Processed 160 samples in 0.50s (320.00 samples/sec)"; done\n');
+    const file = join(shims.dir, 'adapter.yaml');
+    writeFileSync(
+      file,
+      `backend: nvidia-smi\ndevices: [0]\nobserve_only: true\ncaps: [700]\nworkloads:\n  - id: command\n    params: { argv: [sh, ${JSON.stringify(tool)}], units: images, adapter: hpcai-vision }\nwarmup: { seconds: 1 }\nwindow: { seconds: 3 }\ncooldown_s: 0\n`,
+    );
+    const r = await runCli(['sweep', file, '--json'], env());
+    expect(r.stderr).not.toMatch(/failed/);
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout).runs[0];
+    expect(run).toMatchObject({ status: 'done', units: 'images', throughput: 320, energy_sensor: 'instant' });
+    expect(run.measure_end - run.measure_start).toBeGreaterThan(2.5);
+    expect(run.mean_power_w).toBeCloseTo(312.45, 0);
+    const log = readFileSync(join(shims.dir, 'runs', `${JSON.parse(r.stdout).sweep_id}-${run.run_id}`, 'output.log'), 'utf8');
+    expect(log).toContain('Train Epoch 3: Processed 160 samples');
+  });
+
+  it('refuses warm-up in steps for an adapter-read workload, naming why', async () => {
+    const file = join(shims.dir, 'adapter-steps.yaml');
+    writeFileSync(file, `backend: nvidia-smi\ndevices: [0]\nobserve_only: true\ncaps: [700]\nworkloads:\n  - id: command\n    params: { argv: [\"true\"], adapter: hpcai-vision }\nwarmup: { steps: 3 }\n`);
+    const r = await runCli(['sweep', file, '--json'], env());
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).runs[0].error).toMatch(/adapter after it ends, so the plan's warmup and window must be given in seconds/);
+  });
+});
+
 describe('setting a limit through sudo from the app', () => {
   it('shows the sudo prompt in the run terminal and takes the password typed there', { timeout: 60_000 }, async () => {
     const { Engine } = await import('../../src/main/lab/engine');

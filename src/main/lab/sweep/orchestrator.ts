@@ -5,7 +5,9 @@ import { appendRuns, createSweep, finishSweep, recordRunDevice, setRunStatus, up
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { PtyRun } from '../runner/pty-run';
-import { RunProgress, type MeasuredWindow, type ProgressSignal } from '../runner/progress';
+import { RunProgress, windowFromAdapter, type MeasuredWindow, type ProgressSignal } from '../runner/progress';
+import { readThroughput } from '../../../core/adapters';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { journalLimits, restoreJournal, setAndVerify, type BackendOpener } from './cap-guard';
 import { scheduleRuns } from '../../../core/schedule';
 import { windowEnergy } from '../../../core/analysis/energy';
@@ -21,6 +23,11 @@ export interface WorkloadCommand {
   env: NodeJS.ProcessEnv;
   /** Runs after the process tree is gone (stops and removes a container by name). */
   cleanup?: () => Promise<void>;
+  /**
+   * Set when throughput is read by an adapter from the finished output (or a file the tool writes) instead of the
+   * line protocol: the run is then time-boxed to warm-up + window seconds, and its output is kept whole in logFile.
+   */
+  reader?: { adapter: string; pattern: string | null; file: string | null; logFile: string };
 }
 
 export interface SweepDeps {
@@ -256,6 +263,15 @@ export class SweepOrchestrator {
       hangTimeoutS: this.plan.hang_timeout_s,
     });
     const cmd = await this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
+    const reader = cmd.reader ?? null;
+    const { warmup, window: span } = this.plan;
+    if (reader && !('seconds' in warmup && 'seconds' in span)) {
+      return { status: 'failed', update: { error: `workload ${ref.id} is read by the "${reader.adapter}" adapter after it ends, so the plan's warmup and window must be given in seconds` } };
+    }
+    const timeBox = reader && 'seconds' in warmup && 'seconds' in span ? warmup.seconds + span.seconds : null;
+    const log = reader ? createWriteStream(reader.logFile) : null;
+    let lastOutput = Date.now() / 1000;
+    let timeBoxed = false;
     // Energy-counter readings at the window edges, stored as samples of their own: exact window boundaries for
     // every later analysis, while the sampler need not read the (slow, ~4 ms on NVML) counter every tick.
     const readCounters = async () => {
@@ -284,7 +300,11 @@ export class SweepOrchestrator {
     const run = new PtyRun({
       argv: cmd.argv,
       env: cmd.env,
-      onData: (data) => this.deps.emit('pty.data', { sweep_id: this.sweepId, run_id: runId, data }),
+      onData: (data) => {
+        lastOutput = Date.now() / 1000;
+        log?.write(data.replace(/\r\n/g, '\n'));
+        this.deps.emit('pty.data', { sweep_id: this.sweepId, run_id: runId, data });
+      },
       onLine: (line) => progress.pushLine(line).forEach(onSignal),
     });
     this.current = run;
@@ -292,8 +312,14 @@ export class SweepOrchestrator {
     // Hang and time-out are judged on the wall clock, also for simulated devices: start-up latency is real time.
     const startedWall = Date.now() / 1000;
     const watchdog = setInterval(() => {
-      if (progress.checkHang()) void run.kill();
-      else if (Date.now() / 1000 - startedWall > this.plan.run_timeout_s && !timedOut) {
+      const now = Date.now() / 1000;
+      if (timeBox !== null) {
+        // Adapter workloads print no steps: a hang is silence, and the run ends at warm-up + window.
+        if (now - lastOutput > this.plan.hang_timeout_s && !timedOut) timedOut = `hung: no output for ${this.plan.hang_timeout_s} s (hang_timeout_s)`;
+        else if (now - startedWall >= timeBox && !timeBoxed) timeBoxed = true;
+        if (timedOut || timeBoxed) void run.kill();
+      } else if (progress.checkHang()) void run.kill();
+      else if (now - startedWall > this.plan.run_timeout_s && !timedOut) {
         timedOut = `timed out: the run took longer than run_timeout_s (${this.plan.run_timeout_s} s)`;
         void run.kill();
       }
@@ -306,6 +332,10 @@ export class SweepOrchestrator {
     this.currentRunId = null;
     this.flush();
     insertMetrics(db, runId, metrics);
+    if (reader) {
+      await new Promise((resolve) => log!.end(resolve));
+      return this.adapterOutcome(runId, reader, { startT, warmupS: 'seconds' in warmup ? warmup.seconds : 0, exit, timeBoxed, timedOut, tail: run.outputTail(15) });
+    }
     const outcome = progress.finish({ exitCode: exit.exitCode, signal: exit.signal, cancelled: this.cancelled });
     const base: RunUpdate = { ended_at: backend.now(), exit_code: exit.exitCode, units: progress.startEvent?.units ?? null, output_tail: run.outputTail(), warmup_end: progress.warmupEnd, measure_start: progress.warmupEnd };
     if (outcome.status === 'done' && !timedOut) return { status: 'done', update: { ...base, ...this.summarise(runId, outcome.window) } };
@@ -313,6 +343,45 @@ export class SweepOrchestrator {
     const message = timedOut ?? (outcome.status === 'failed' ? outcome.failure.message : 'failed');
     const lines = outcome.status === 'failed' ? outcome.failure.lastLines : [];
     return { status: 'failed', update: { ...base, error: `${message}\n--- last output ---\n${lines.slice(-15).join('\n')}` } };
+  }
+
+  /**
+   * The outcome of an adapter-read run: the tool's own figures from its output (or file). Where the tool gives an
+   * absolute window, energy is laid over exactly that; otherwise over CapLab's window from warm-up end to the end.
+   */
+  private adapterOutcome(
+    runId: number,
+    reader: NonNullable<WorkloadCommand['reader']>,
+    r: { startT: number; warmupS: number; exit: { exitCode: number; signal: number | null }; timeBoxed: boolean; timedOut: string | null; tail: string },
+  ): RunOutcome {
+    const endT = this.deps.backend.now();
+    const base: RunUpdate = { ended_at: endT, exit_code: r.exit.exitCode, output_tail: r.tail };
+    const failed = (message: string): RunOutcome => ({ status: 'failed', update: { ...base, error: `${message}\n--- last output ---\n${r.tail}` } });
+    if (this.cancelled) return { status: 'cancelled', update: { ...base, error: 'cancelled' } };
+    if (r.timedOut) return failed(r.timedOut);
+    if (!r.timeBoxed && r.exit.exitCode !== 0) return failed(`the workload exited with code ${r.exit.exitCode}`);
+    const source = reader.file ?? reader.logFile;
+    let result;
+    try {
+      result = readThroughput(readFileSync(source, 'utf8'), { adapter: reader.adapter, pattern: reader.pattern ?? undefined, file: source });
+    } catch (e) {
+      return failed(`could not read the throughput: ${(e as Error).message}`);
+    }
+    const gpus = this.indexes.length;
+    const start = r.startT + r.warmupS;
+    const window: MeasuredWindow = windowFromAdapter(result, gpus) ?? {
+      start,
+      end: endT,
+      seconds: endT - start,
+      units: result.rate * (endT - start),
+      steps: 0,
+      rate: result.rate,
+      rate_per_gpu: result.rate / gpus,
+      gpus,
+      unit_name: result.units,
+    };
+    if (!(window.seconds > 0)) return failed(`the measurement window is empty (the run ended ${(endT - r.startT).toFixed(1)} s after it started)`);
+    return { status: 'done', update: { ...base, units: result.units, warmup_end: window.start, measure_start: window.start, ...this.summarise(runId, window) } };
   }
 
   private summarise(runId: number, window: MeasuredWindow): RunUpdate {

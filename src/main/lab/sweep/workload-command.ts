@@ -76,14 +76,12 @@ export async function workloadCommandFor(
     runDir,
     env,
   });
-  if (built.reader.adapter !== 'protocol') {
-    throw new Error(`workload ${ref.id} reads throughput with the "${built.reader.adapter}" adapter; sweeps read CapLab's line protocol for now (use caplab throughput on its log)`);
-  }
   const ref2 = built.container;
   if (ref2) await prepareContainerRun(ref2, { env });
   return {
     argv: built.argv,
     env: { ...env, ...built.env },
     cleanup: ref2 ? async () => void (await cleanupContainer(ref2, { env })) : undefined,
+    reader: built.reader.adapter === 'protocol' ? undefined : { ...built.reader, logFile: join(runDir, 'output.log') },
   };
 }
