@@ -128,7 +128,7 @@ describe('a command read by a throughput adapter', () => {
 
   it('refuses warm-up in steps for an adapter-read workload, naming why', async () => {
     const file = join(shims.dir, 'adapter-steps.yaml');
-    writeFileSync(file, `backend: nvidia-smi\ndevices: [0]\nobserve_only: true\ncaps: [700]\nworkloads:\n  - id: command\n    params: { argv: [\"true\"], adapter: hpcai-vision }\nwarmup: { steps: 3 }\n`);
+    writeFileSync(file, `backend: nvidia-smi\ndevices: [0]\nobserve_only: true\ncaps: [700]\nworkloads:\n  - id: command\n    params: { argv: ["true"], adapter: hpcai-vision }\nwarmup: { steps: 3 }\n`);
     const r = await runCli(['sweep', file, '--json'], env());
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).runs[0].error).toMatch(/adapter after it ends, so the plan's warmup and window must be given in seconds/);
