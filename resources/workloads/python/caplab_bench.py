@@ -1,5 +1,6 @@
 """Shared pieces of CapLab's built-in PyTorch workloads: common arguments, device and process-group set-up, the
-timed step loop that prints the line protocol, and the max-stable-batch search.
+timed step loop that prints the line protocol, the max-stable-batch search, and the whole flow of a training
+workload (``BaseTrainer``, ``main_for``).
 
 Imports only torch and the standard library.
 """
@@ -7,11 +8,12 @@ Imports only torch and the standard library.
 import argparse
 import gc
 import os
+import sys
 import time
 
 import torch
 
-from caplab_protocol import ConfigError, is_oom
+from caplab_protocol import ConfigError, Protocol, guard, is_oom
 
 
 def add_common_args(parser, default_batch):
@@ -192,3 +194,45 @@ def find_max_stable_batch(proto, try_batch, start, limit, simulate_oom_above=Non
     proto.metric("max_stable_batch", best)
     print("max stable batch: %d" % best, flush=True)
     return best
+
+
+class BaseTrainer:
+    """A training workload's model, optimizer and inputs. A subclass builds its model and ``self.opt`` and
+    defines ``data(batch_size)`` (creates the inputs of one batch on the device), ``drop_data()`` (lets go of
+    them), ``step()`` (one optimizer step) and ``begin(proto)`` (reports the run's start: the protocol start
+    event, any metrics and a line for people; returns the units one step does on all GPUs)."""
+
+    def __init__(self, args, dist):
+        self.args = args
+        self.dist = dist
+
+    def try_batch(self, batch_size):
+        """Two steps at ``batch_size``, for ``find_max_stable_batch``; drops the inputs and gradients after."""
+        self.data(batch_size)
+        try:
+            for _ in range(2):
+                self.step()
+            sync(self.dist.device)
+        finally:
+            self.drop_data()
+            self.opt.zero_grad(set_to_none=True)
+
+
+def main_for(trainer_class, parse_args):
+    """A training workload's main: parses the arguments, sets up the device, builds ``trainer_class(args, dist)``,
+    searches the largest stable batch if asked (and stops there with ``--probe-only``), then runs the steps. Errors
+    become protocol events and exit codes (``guard``)."""
+    proto = Protocol()
+    with guard(proto):
+        args = parse_args(sys.argv[1:])
+        dist = setup(args)
+        set_float32_math(args.precision)
+        trainer = trainer_class(args, dist)
+        if args.max_stable_batch:
+            args.batch_size = find_max_stable_batch(proto, trainer.try_batch, args.batch_size, args.max_batch_limit, args.simulate_oom_above, dist.world)
+            if args.probe_only:
+                return
+            trainer.data(args.batch_size)
+        units_per_step = trainer.begin(proto)
+        run_steps(proto, dist, trainer.step, units_per_step, args.steps, args.warmup_steps, args.simulate_oom_at_step)
+        dist.close()

@@ -16,12 +16,11 @@ Multi-GPU under torchrun with FSDP (full sharding, one unit per decoder layer). 
 import argparse
 import contextlib
 import functools
-import sys
 
 import torch
 
-from caplab_bench import add_common_args, autocast, find_max_stable_batch, run_steps, setup, sync
-from caplab_protocol import ConfigError, Protocol, guard
+from caplab_bench import BaseTrainer, add_common_args, autocast, main_for
+from caplab_protocol import ConfigError
 
 
 def llama_config(args):
@@ -69,11 +68,11 @@ def parse_args(argv):
     return args
 
 
-class Trainer:
+class Trainer(BaseTrainer):
     def __init__(self, args, dist):
         from transformers import LlamaForCausalLM
 
-        self.args, self.dist = args, dist
+        super().__init__(args, dist)
         self.cfg = llama_config(args)
         dtype = torch.bfloat16 if args.precision == "bf16" else torch.float32
         with torch.device(dist.device), default_dtype(dtype):
@@ -117,40 +116,22 @@ class Trainer:
         self.opt.step()
         self.opt.zero_grad(set_to_none=True)
 
-    def try_batch(self, batch_size):
-        self.data(batch_size)
-        try:
-            for _ in range(2):
-                self.step()
-            sync(self.dist.device)
-        finally:
-            self.tokens = None
-            self.opt.zero_grad(set_to_none=True)
+    def drop_data(self):
+        self.tokens = None
 
-
-def main(argv=None):
-    proto = Protocol()
-    with guard(proto):
-        args = parse_args(argv if argv is not None else sys.argv[1:])
-        dist = setup(args)
-        trainer = Trainer(args, dist)
-        if args.max_stable_batch:
-            args.batch_size = find_max_stable_batch(proto, trainer.try_batch, args.batch_size, args.max_batch_limit, args.simulate_oom_above, dist.world)
-            if args.probe_only:
-                return
-            trainer.data(args.batch_size)
+    def begin(self, proto):
+        args, dist = self.args, self.dist
         tokens = args.batch_size * args.seq_len * args.grad_accum * dist.world
         proto.start("llama_pretrain", "tokens", gpus=dist.world, batch_size=args.batch_size)
-        proto.metric("parameters", trainer.params)
+        proto.metric("parameters", self.params)
         if dist.main:
             print(
                 "llama_pretrain: %.2f B parameters (%d layers), seq %d, micro-batch %d x %d accum x %d GPU(s) = %d tokens/step, %s%s, %s"
-                % (trainer.params / 1e9, trainer.cfg.num_hidden_layers, args.seq_len, args.batch_size, args.grad_accum, dist.world, tokens, args.precision, ", FSDP" if trainer.fsdp else "", dist.device),
+                % (self.params / 1e9, self.cfg.num_hidden_layers, args.seq_len, args.batch_size, args.grad_accum, dist.world, tokens, args.precision, ", FSDP" if self.fsdp else "", dist.device),
                 flush=True,
             )
-        run_steps(proto, dist, trainer.step, tokens, args.steps, args.warmup_steps, args.simulate_oom_at_step)
-        dist.close()
+        return tokens
 
 
 if __name__ == "__main__":
-    main()
+    main_for(Trainer, parse_args)

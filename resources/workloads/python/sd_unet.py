@@ -14,14 +14,13 @@ lr 1e-4. The VAE and text encoder are not run: only the UNet step is measured. U
 
 import argparse
 import math
-import sys
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from caplab_bench import add_common_args, autocast, find_max_stable_batch, run_steps, set_float32_math, setup, sync
-from caplab_protocol import ConfigError, Protocol, guard
+from caplab_bench import BaseTrainer, add_common_args, autocast, main_for
+from caplab_protocol import ConfigError
 
 
 def norm(ch):
@@ -194,9 +193,9 @@ def parse_args(argv):
     return args
 
 
-class Trainer:
+class Trainer(BaseTrainer):
     def __init__(self, args, dist):
-        self.args, self.dist = args, dist
+        super().__init__(args, dist)
         if args.tiny:
             args.latent_size = min(args.latent_size, 8)
             args.context_len = min(args.context_len, 4)
@@ -237,35 +236,16 @@ class Trainer:
         self.scaler.step(self.opt)
         self.scaler.update()
 
-    def try_batch(self, batch_size):
-        self.data(batch_size)
-        try:
-            for _ in range(2):
-                self.step()
-            sync(self.dist.device)
-        finally:
-            self.x0 = self.context = None
-            self.opt.zero_grad(set_to_none=True)
+    def drop_data(self):
+        self.x0 = self.context = None
 
-
-def main(argv=None):
-    proto = Protocol()
-    with guard(proto):
-        args = parse_args(argv if argv is not None else sys.argv[1:])
-        dist = setup(args)
-        set_float32_math(args.precision)
-        trainer = Trainer(args, dist)
-        if args.max_stable_batch:
-            args.batch_size = find_max_stable_batch(proto, trainer.try_batch, args.batch_size, args.max_batch_limit, args.simulate_oom_above, dist.world)
-            if args.probe_only:
-                return
-            trainer.data(args.batch_size)
+    def begin(self, proto):
+        args, dist = self.args, self.dist
         proto.start("sd_unet", "images", gpus=dist.world, batch_size=args.batch_size)
-        proto.metric("parameters", trainer.params)
-        print("sd_unet: %.0f M parameters, latents %dx%dx4, batch %d per GPU x %d GPU(s), %s, %s" % (trainer.params / 1e6, args.latent_size, args.latent_size, args.batch_size, dist.world, args.precision, dist.device), flush=True)
-        run_steps(proto, dist, trainer.step, args.batch_size * dist.world, args.steps, args.warmup_steps, args.simulate_oom_at_step)
-        dist.close()
+        proto.metric("parameters", self.params)
+        print("sd_unet: %.0f M parameters, latents %dx%dx4, batch %d per GPU x %d GPU(s), %s, %s" % (self.params / 1e6, args.latent_size, args.latent_size, args.batch_size, dist.world, args.precision, dist.device), flush=True)
+        return args.batch_size * dist.world
 
 
 if __name__ == "__main__":
-    main()
+    main_for(Trainer, parse_args)

@@ -12,14 +12,13 @@ Multi-GPU: run under torchrun (DistributedDataParallel); --batch-size is per GPU
 """
 
 import argparse
-import sys
 
 import torch
 import torch.nn.functional as F
 import torchvision
 
-from caplab_bench import Dist, add_common_args, autocast, find_max_stable_batch, run_steps, set_float32_math, setup, sync
-from caplab_protocol import ConfigError, Protocol, guard
+from caplab_bench import BaseTrainer, Dist, add_common_args, autocast, main_for
+from caplab_protocol import ConfigError
 
 MODELS = ("resnet50", "vit_l_16", "resnet18", "resnet101", "vit_b_16", "vit_h_14")
 
@@ -56,10 +55,9 @@ def parse_args(argv):
     return args
 
 
-class Trainer:
+class Trainer(BaseTrainer):
     def __init__(self, args, dist: Dist):
-        self.args = args
-        self.dist = dist
+        super().__init__(args, dist)
         model = build_model(args.model, args.num_classes, args.image_size, args.tiny).to(dist.device)
         if args.channels_last:
             model = model.to(memory_format=torch.channels_last)
@@ -85,34 +83,15 @@ class Trainer:
         self.scaler.step(self.opt)
         self.scaler.update()
 
-    def try_batch(self, batch_size):
-        self.data(batch_size)
-        try:
-            for _ in range(2):
-                self.step()
-            sync(self.dist.device)
-        finally:
-            self.x = self.y = None
-            self.opt.zero_grad(set_to_none=True)
+    def drop_data(self):
+        self.x = self.y = None
 
-
-def main(argv=None):
-    proto = Protocol()
-    with guard(proto):
-        args = parse_args(argv if argv is not None else sys.argv[1:])
-        dist = setup(args)
-        set_float32_math(args.precision)
-        trainer = Trainer(args, dist)
-        if args.max_stable_batch:
-            args.batch_size = find_max_stable_batch(proto, trainer.try_batch, args.batch_size, args.max_batch_limit, args.simulate_oom_above, dist.world)
-            if args.probe_only:
-                return
-            trainer.data(args.batch_size)
+    def begin(self, proto):
+        args, dist = self.args, self.dist
         proto.start(args.model, "images", gpus=dist.world, batch_size=args.batch_size)
         print("vision: %s, batch %d per GPU x %d GPU(s), %s, %d px, %s" % (args.model, args.batch_size, dist.world, args.precision, args.image_size, dist.device), flush=True)
-        run_steps(proto, dist, trainer.step, args.batch_size * dist.world, args.steps, args.warmup_steps, args.simulate_oom_at_step)
-        dist.close()
+        return args.batch_size * dist.world
 
 
 if __name__ == "__main__":
-    main()
+    main_for(Trainer, parse_args)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../src/main/lab/gpu/backend';
-import { SUDO_PROMPT, capArgv, setCap, sudoArgv, validateCap } from '../../../src/main/lab/gpu/cap-setter';
+import { SUDO_PROMPT, capArgv, setCap, sudoArgv, validateCap, type SetCapOptions } from '../../../src/main/lab/gpu/cap-setter';
 import { installNvidiaSmi, installShim, installSudo, makeShimDir, type ShimDir } from '../../helpers/gpu-shims';
 
 const H200 = { min_limit_w: 200, max_limit_w: 700 };
@@ -37,6 +37,9 @@ describe('setCap through shims on PATH', () => {
       return 700;
     }
   };
+  /** setCap on GPU 0 of the nvidia-smi shim (an H200's range), read back from the shim. */
+  const capGpu0 = (watts: number, privilege: 'root' | 'sudo', onPty?: SetCapOptions['onPty']) =>
+    setCap({ tool: 'nvidia-smi', index: 0, watts, constraints: H200, readBack: readBack(), privilege, env: s.env, onPty });
   beforeEach(() => {
     s = makeShimDir();
     installNvidiaSmi(s);
@@ -45,7 +48,7 @@ describe('setCap through shims on PATH', () => {
   afterEach(() => s.cleanup());
 
   it('runs sudo -n ... nvidia-smi -i N -pl W in a pty as a normal user and verifies the read-back', async () => {
-    const r = await setCap({ tool: 'nvidia-smi', index: 0, watts: 250, constraints: H200, readBack: readBack(), privilege: 'sudo', env: s.env });
+    const r = await capGpu0(250, 'sudo');
     expect(r).toMatchObject({ requested_w: 250, enforced_w: 250, via: 'sudo' });
     expect(s.calls()).toEqual([
       ['sudo', '-n', '-p', SUDO_PROMPT, '--', 'nvidia-smi', '-i', '0', '-pl', '250'],
@@ -55,13 +58,13 @@ describe('setCap through shims on PATH', () => {
   });
 
   it('runs the tool directly as root', async () => {
-    const r = await setCap({ tool: 'nvidia-smi', index: 0, watts: 300, constraints: H200, readBack: readBack(), privilege: 'root', env: s.env });
+    const r = await capGpu0(300, 'root');
     expect(r.via).toBe('direct');
     expect(s.calls()).toEqual([['nvidia-smi', '-i', '0', '-pl', '300']]);
   });
 
   it('rejects an out-of-range cap before anything runs', async () => {
-    const err = await setCap({ tool: 'nvidia-smi', index: 0, watts: 150, constraints: H200, readBack: readBack(), privilege: 'sudo', env: s.env }).catch((e: unknown) => e);
+    const err = await capGpu0(150, 'sudo').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendError);
     expect((err as BackendError).code).toBe('out-of-range');
     expect((err as Error).message).toMatch(/allowed range 200-700 W/);
@@ -70,7 +73,7 @@ describe('setCap through shims on PATH', () => {
 
   it('fails clearly when the enforced limit does not match', async () => {
     s.env.SHIM_IGNORE_SET = '1';
-    const err = await setCap({ tool: 'nvidia-smi', index: 0, watts: 250, constraints: H200, readBack: readBack(), privilege: 'root', env: s.env }).catch((e: unknown) => e);
+    const err = await capGpu0(250, 'root').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendError);
     expect((err as BackendError).code).toBe('failed');
     expect((err as Error).message).toMatch(/reads back as 700 W after `nvidia-smi -i 0 -pl 250` asked for 250 W; the cap is not in effect/);
@@ -78,11 +81,11 @@ describe('setCap through shims on PATH', () => {
 
   it('reports a refused sudo as a permission error with the sudoers hint', async () => {
     s.env.SHIM_SUDO = 'password';
-    const noTty = await setCap({ tool: 'nvidia-smi', index: 0, watts: 250, constraints: H200, readBack: readBack(), privilege: 'sudo', env: s.env }).catch((e: unknown) => e);
+    const noTty = await capGpu0(250, 'sudo').catch((e: unknown) => e);
     expect(noTty).toMatchObject({ code: 'permission' });
     expect((noTty as Error).message).toMatch(/a password is required.*docs\/gpu-permissions\.md/);
     s.env.SHIM_SUDO = 'refuse';
-    const refused = await setCap({ tool: 'nvidia-smi', index: 0, watts: 250, constraints: H200, readBack: readBack(), privilege: 'sudo', env: s.env }).catch((e: unknown) => e);
+    const refused = await capGpu0(250, 'sudo').catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'permission' });
     expect((refused as Error).message).toMatch(/not in the sudoers file/);
     expect(s.calls().filter((c) => c[0] === 'nvidia-smi')).toEqual([]);
@@ -92,23 +95,15 @@ describe('setCap through shims on PATH', () => {
     s.env.SHIM_SUDO = 'password';
     s.env.SHIM_SUDO_PASSWORD = 'hunter2';
     let seen = '';
-    const r = await setCap({
-      tool: 'nvidia-smi',
-      index: 0,
-      watts: 275,
-      constraints: H200,
-      readBack: readBack(),
-      privilege: 'sudo',
-      env: s.env,
-      onPty: (p) =>
-        p.onData((d) => {
-          seen += d;
-          if (seen.includes('[caplab] sudo password for tester: ') && !seen.includes('\u0000sent')) {
-            seen += '\u0000sent';
-            p.write('hunter2\r');
-          }
-        }),
-    });
+    const r = await capGpu0(275, 'sudo', (p) =>
+      p.onData((d) => {
+        seen += d;
+        if (seen.includes('[caplab] sudo password for tester: ') && !seen.includes('\u0000sent')) {
+          seen += '\u0000sent';
+          p.write('hunter2\r');
+        }
+      }),
+    );
     expect(r).toMatchObject({ enforced_w: 275, via: 'sudo' });
     expect(s.calls()[0]).toEqual(['sudo', '-p', SUDO_PROMPT, '--', 'nvidia-smi', '-i', '0', '-pl', '275']);
   });
@@ -116,23 +111,14 @@ describe('setCap through shims on PATH', () => {
   it('a wrong password fails as a permission error', async () => {
     s.env.SHIM_SUDO = 'password';
     s.env.SHIM_SUDO_PASSWORD = 'hunter2';
-    const err = await setCap({
-      tool: 'nvidia-smi',
-      index: 0,
-      watts: 275,
-      constraints: H200,
-      readBack: readBack(),
-      privilege: 'sudo',
-      env: s.env,
-      onPty: (p) => {
-        let asked = false;
-        p.onData((d) => {
-          if (!asked && d.includes('sudo password')) {
-            asked = true;
-            p.write('wrong\r');
-          }
-        });
-      },
+    const err = await capGpu0(275, 'sudo', (p) => {
+      let asked = false;
+      p.onData((d) => {
+        if (!asked && d.includes('sudo password')) {
+          asked = true;
+          p.write('wrong\r');
+        }
+      });
     }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'permission' });
     expect((err as Error).message).toMatch(/incorrect password/);
@@ -140,7 +126,7 @@ describe('setCap through shims on PATH', () => {
 
   it('reports the tool\'s own failure', async () => {
     s.env.SHIM_PL_FAIL = '1';
-    const err = await setCap({ tool: 'nvidia-smi', index: 0, watts: 250, constraints: H200, readBack: readBack(), privilege: 'root', env: s.env }).catch((e: unknown) => e);
+    const err = await capGpu0(250, 'root').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'failed' });
     expect((err as Error).message).toMatch(/not supported in current scope/);
   });

@@ -20,11 +20,10 @@
  * Both tools start a Python process per call (hundreds of ms), so sampling runs one call after another in the
  * background and sample() returns the latest result; the effective interval is the tool's run time.
  */
-import type { IPty } from 'node-pty';
 import type { DeviceInfo, Sample, SensorKind } from '../../../shared/device';
 import { BackendError, type GpuBackend } from './backend';
-import { setCap, type CapTool, type SetCapResult } from './cap-setter';
 import { findOnPath, runTool, tail } from './tool-exec';
+import { ToolBackend, type ToolBackendOptions } from './tool-backend';
 
 type Json = unknown;
 
@@ -281,28 +280,19 @@ export function parseRocmMetrics(doc: Json): AmdMetric[] {
   });
 }
 
-export interface AmdSmiOptions {
-  env?: NodeJS.ProcessEnv;
+export interface AmdSmiOptions extends ToolBackendOptions {
   /** Which tool: 'auto' (default) tries amd-smi, then rocm-smi. */
   tool?: 'auto' | 'amd-smi' | 'rocm-smi';
   /** Minimum time between the starts of two metric calls (default 100 ms; the tool's run time usually dominates). */
   intervalMs?: number;
-  onWarning?: (message: string) => void;
-  onPty?: (p: IPty) => void;
-  privilege?: 'auto' | 'root' | 'sudo';
 }
 
-export class AmdSmiBackend implements GpuBackend {
+export class AmdSmiBackend extends ToolBackend<AmdSmiOptions> implements GpuBackend {
   readonly name: 'amd-smi' | 'rocm-smi';
   readonly simulated = false;
-  readonly warnings: string[] = [];
-  private devices: DeviceInfo[] = [];
   private latest = new Map<number, { sample: Sample; at: number }>();
   private polling = false;
   private closed = false;
-  private readonly warned = new Set<string>();
-  private readonly perfAnchor = performance.now();
-  private readonly epochAnchor = Date.now() / 1000;
   /** Metric calls made, and the last one's duration (ms). */
   calls = 0;
   lastCallMs = 0;
@@ -310,8 +300,9 @@ export class AmdSmiBackend implements GpuBackend {
   private constructor(
     readonly tool: 'amd-smi' | 'rocm-smi',
     readonly toolPath: string,
-    private readonly opts: AmdSmiOptions,
+    opts: AmdSmiOptions,
   ) {
+    super(opts);
     this.name = tool;
   }
 
@@ -342,21 +333,6 @@ export class AmdSmiBackend implements GpuBackend {
     }
     const noDevice = reasons.some((r) => /lists no GPU/.test(r));
     throw new BackendError(reasons.join('; '), 'amd-smi', noDevice ? 'no-device' : 'unavailable');
-  }
-
-  private get env(): NodeJS.ProcessEnv {
-    return this.opts.env ?? process.env;
-  }
-
-  private warn(message: string, key = message): void {
-    if (this.warned.has(key)) return;
-    this.warned.add(key);
-    this.warnings.push(message);
-    this.opts.onWarning?.(message);
-  }
-
-  now(): number {
-    return this.epochAnchor + (performance.now() - this.perfAnchor) / 1000;
   }
 
   private async json(args: string[], timeoutMs = 30_000): Promise<Json> {
@@ -410,7 +386,7 @@ export class AmdSmiBackend implements GpuBackend {
     const t1 = performance.now();
     this.calls++;
     this.lastCallMs = t1 - t0;
-    const t = this.epochAnchor + ((t0 + t1) / 2 - this.perfAnchor) / 1000;
+    const t = this.epochAt((t0 + t1) / 2);
     const rows = this.tool === 'amd-smi' ? parseAmdMetric(doc, this.kinds()) : parseRocmMetrics(doc);
     for (const r of rows) {
       for (const n of r.notes) this.warn(`${this.tool}: GPU ${r.index}: ${n}; recorded as null`, `${r.index}:${n}`);
@@ -497,25 +473,8 @@ export class AmdSmiBackend implements GpuBackend {
     return v;
   }
 
-  async setPowerLimit(index: number, watts: number): Promise<void> {
-    await this.setPowerLimitVerified(index, watts);
-  }
-
-  async setPowerLimitVerified(index: number, watts: number): Promise<SetCapResult> {
-    const d = this.devices.find((x) => x.index === index);
-    if (!d) throw new BackendError(`${this.tool}: no GPU with index ${index}`, this.tool, 'no-device');
-    const tool: CapTool = this.tool;
-    return setCap({
-      tool,
-      index,
-      watts,
-      constraints: d,
-      readBack: () => this.getPowerLimit(index).catch(() => null),
-      privilege: this.opts.privilege,
-      onPty: this.opts.onPty,
-      env: this.env,
-      label: `GPU ${index} (${d.name})`,
-    });
+  protected enforcedLimit(index: number): Promise<number | null> {
+    return this.getPowerLimit(index).catch(() => null);
   }
 
   async close(): Promise<void> {

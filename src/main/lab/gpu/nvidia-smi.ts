@@ -9,11 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { IPty } from 'node-pty';
 import type { DeviceInfo, Sample, SensorKind } from '../../../shared/device';
 import { BackendError, type GpuBackend } from './backend';
-import { setCap, type SetCapResult } from './cap-setter';
 import { findOnPath, runTool, tail } from './tool-exec';
+import { ToolBackend, type ToolBackendOptions } from './tool-backend';
 
 export const LIST_FIELDS = [
   'index',
@@ -181,15 +180,11 @@ export function parseStreamRow(line: string, layout: StreamLayout, fallbackT: nu
   return { index, sample, notes };
 }
 
-export interface NvidiaSmiOptions {
-  env?: NodeJS.ProcessEnv;
+export interface NvidiaSmiOptions extends ToolBackendOptions {
   /** -lms interval of the streaming child (default 100 ms). */
   intervalMs?: number;
   /** A GPU whose latest row is older than this is left out of samples (default max(3 s, 10 intervals)). */
   staleMs?: number;
-  onWarning?: (message: string) => void;
-  onPty?: (p: IPty) => void;
-  privilege?: 'auto' | 'root' | 'sudo';
 }
 
 function classifyFailure(text: string): 'no-device' | 'unavailable' | 'permission' | 'failed' {
@@ -199,27 +194,24 @@ function classifyFailure(text: string): 'no-device' | 'unavailable' | 'permissio
   return 'failed';
 }
 
-export class NvidiaSmiBackend implements GpuBackend {
+export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements GpuBackend {
   readonly name = 'nvidia-smi' as const;
   readonly simulated = false;
-  readonly warnings: string[] = [];
-  private devices: DeviceInfo[] = [];
   private layout: StreamLayout = streamLayout(null);
   private child: ChildProcess | null = null;
   private latest = new Map<number, { sample: Sample; at: number }>();
   private restarts: number[] = [];
   private closed = false;
   private stale = new Set<number>();
-  private readonly warned = new Set<string>();
-  private readonly perfAnchor = performance.now();
-  private readonly epochAnchor = Date.now() / 1000;
   /** Lines parsed from the stream, for cost measurements. */
   rowsParsed = 0;
 
   private constructor(
     readonly toolPath: string,
-    private readonly opts: NvidiaSmiOptions,
-  ) {}
+    opts: NvidiaSmiOptions,
+  ) {
+    super(opts);
+  }
 
   /** Finds nvidia-smi, lists GPUs and learns its field names. Throws BackendError unavailable | no-device. */
   static async open(opts: NvidiaSmiOptions = {}): Promise<NvidiaSmiBackend> {
@@ -247,21 +239,6 @@ export class NvidiaSmiBackend implements GpuBackend {
       update_period_ms: null,
       note: `nvidia-smi fallback: no energy counter; power from ${this.layout.instant ?? this.layout.average}${this.layout.instant ? '' : ' (a 1 s average on Ampere and newer)'}`,
     };
-  }
-
-  private warn(message: string, key = message): void {
-    if (this.warned.has(key)) return;
-    this.warned.add(key);
-    this.warnings.push(message);
-    this.opts.onWarning?.(message);
-  }
-
-  now(): number {
-    return this.epochAnchor + (performance.now() - this.perfAnchor) / 1000;
-  }
-
-  private get env(): NodeJS.ProcessEnv {
-    return this.opts.env ?? process.env;
   }
 
   private async refreshDevices(): Promise<void> {
@@ -369,24 +346,8 @@ export class NvidiaSmiBackend implements GpuBackend {
     return v;
   }
 
-  async setPowerLimit(index: number, watts: number): Promise<void> {
-    await this.setPowerLimitVerified(index, watts);
-  }
-
-  async setPowerLimitVerified(index: number, watts: number): Promise<SetCapResult> {
-    const d = this.devices.find((x) => x.index === index);
-    if (!d) throw new BackendError(`nvidia-smi: no GPU with index ${index}`, 'nvidia-smi', 'no-device');
-    return setCap({
-      tool: 'nvidia-smi',
-      index,
-      watts,
-      constraints: d,
-      readBack: () => this.query(index, 'enforced.power.limit'),
-      privilege: this.opts.privilege,
-      onPty: this.opts.onPty,
-      env: this.env,
-      label: `GPU ${index} (${d.name})`,
-    });
+  protected enforcedLimit(index: number): Promise<number | null> {
+    return this.query(index, 'enforced.power.limit');
   }
 
   async close(): Promise<void> {
