@@ -11,6 +11,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   'restore-caps': () => import('./restore-caps').then((m) => m.restoreCapsCommand),
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
+  compare: () => import('./compare').then((m) => m.compareCommand),
   serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),
