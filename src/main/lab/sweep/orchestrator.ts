@@ -14,7 +14,7 @@ import { windowEnergy } from '../../../core/analysis/energy';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { loadSweepInput } from '../analysis/load';
 import { Sample, type DeviceInfo } from '../../../shared/device';
-import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
+import { planCaps, type Plan, type PlannedRun, type WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
 
@@ -223,6 +223,10 @@ export class SweepOrchestrator {
         for (let rep = 1; rep <= this.plan.repetitions; rep++) added.push({ workload: group.workload, cap_w, repetition: rep, order: this.planned.length + added.length });
       }
     }
+    // The run budget holds for the sweep as a whole, however many workload groups propose caps.
+    const coarse = new Set(planCaps(caps));
+    const budget = caps.adaptive.max_runs - this.planned.filter((r) => !coarse.has(r.cap_w)).length;
+    added.splice(Math.max(0, budget));
     if (added.length === 0) return false;
     this.runIds.push(...appendRuns(this.deps.db, this.sweepId, added));
     this.planned.push(...added);
