@@ -63,6 +63,11 @@ describe('caplab sweep on the simulated backend (real pty, real SQLite)', () => 
     // The sampler's instant readings, plus the energy counter read exactly at both edges of each run's window.
     expect(kinds.instant).toBeGreaterThan(1000);
     expect(kinds.counter).toBe(24);
+    // Samples belong to the run that was active when they were read (not when they were flushed): both edge
+    // readings of every run carry its id, so run-scoped analysis sees the whole window.
+    const edges = db.prepare("SELECT run_id, COUNT(*) n FROM samples WHERE sweep_id = ? AND power_kind = 'counter' GROUP BY run_id").all(out.sweep_id) as { run_id: number | null; n: number }[];
+    expect(edges).toHaveLength(12);
+    expect(edges.every((e) => e.run_id !== null && e.n === 2)).toBe(true);
     db.close();
 
     const runs = await runCli(['runs', '--json', '--sweep', String(out.sweep_id)], env);

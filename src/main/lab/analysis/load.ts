@@ -3,7 +3,7 @@ import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
 import { metricsOfRun, samplesInRange, samplesOfRun, type SampleRow } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
-import { planCaps } from '../../../shared/plan';
+import { scheduleRuns } from '../../../core/schedule';
 import type { SensorKind } from '../../../shared/device';
 import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, EnergyResult, SeriesSampleInput, TimeWindow } from '../../../shared/analysis';
 import type { SweepRecord } from '../../../shared/records';
@@ -113,11 +113,12 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   let adaptive: AdaptiveSettings | null = null;
   const caps = sweep.plan.caps;
   if (!Array.isArray(caps) && 'adaptive' in caps) {
-    const coarse = new Set(planCaps(caps));
+    const coarseRuns = scheduleRuns(sweep.plan).length;
     adaptive = {
       width_w: caps.adaptive.width_w,
       max_runs: caps.adaptive.max_runs,
-      runs_used: records.filter((r) => !coarse.has(r.cap_w)).length,
+      // Runs after the plan's own grid: the refinement's, also one repeating a grid cap whose run was excluded.
+      runs_used: records.filter((r) => r.order >= coarseRuns).length,
       repetitions: sweep.plan.repetitions,
       batch: 2,
     };

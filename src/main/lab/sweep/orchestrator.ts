@@ -14,7 +14,7 @@ import { windowEnergy } from '../../../core/analysis/energy';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { loadSweepInput } from '../analysis/load';
 import { Sample, type DeviceInfo } from '../../../shared/device';
-import { planCaps, type Plan, type PlannedRun, type WorkloadRef } from '../../../shared/plan';
+import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
 
@@ -59,12 +59,15 @@ export class SweepOrchestrator {
   readonly runIds: number[];
   readonly done: Promise<SweepStatus>;
   private readonly planned: PlannedRun[];
+  /** Runs of the plan as written (adaptive refinement appends after them). */
+  private readonly coarseRuns: number;
   private cancelled = false;
   private current: PtyRun | null = null;
   /** The run being set up or measured (also while its cap is being set). */
   activeRunId: number | null = null;
   private currentRunId: number | null = null;
-  private buffer: Sample[] = [];
+  /** Samples waiting for the next flush, each tagged with the run that was active when it was read. */
+  private buffer: { runId: number | null; sample: Sample }[] = [];
   private deviceIds = new Map<string, number>();
   private wake: (() => void) | null = null;
   private runsDone = 0;
@@ -74,6 +77,7 @@ export class SweepOrchestrator {
     private readonly plan: Plan,
   ) {
     this.planned = scheduleRuns(plan);
+    this.coarseRuns = this.planned.length;
     for (const d of [...deps.devices, ...(deps.cpu?.devices ?? [])]) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
     const created = createSweep(
       deps.db,
@@ -118,12 +122,23 @@ export class SweepOrchestrator {
     });
   }
 
+  private collect(samples: readonly Sample[]): void {
+    for (const sample of samples) this.buffer.push({ runId: this.currentRunId, sample });
+  }
+
   private flush(): void {
     if (this.buffer.length === 0) return;
-    const samples = this.buffer;
+    const byRun = new Map<number | null, Sample[]>();
+    for (const { runId, sample } of this.buffer) {
+      const list = byRun.get(runId);
+      if (list) list.push(sample);
+      else byRun.set(runId, [sample]);
+    }
     this.buffer = [];
-    insertSamples(this.deps.db, { sweepId: this.sweepId, runId: this.currentRunId }, this.deviceIds, samples);
-    this.deps.emit('samples', { sweep_id: this.sweepId, run_id: this.currentRunId, samples });
+    for (const [runId, samples] of byRun) {
+      insertSamples(this.deps.db, { sweepId: this.sweepId, runId }, this.deviceIds, samples);
+      this.deps.emit('samples', { sweep_id: this.sweepId, run_id: runId, samples });
+    }
   }
 
   /** Waits in backend time; wakes early on cancel. */
@@ -149,11 +164,11 @@ export class SweepOrchestrator {
       indexes: this.indexes,
       intervalMs: this.plan.sample_interval_ms,
       timeScale: this.deps.timeScale,
-      onSamples: (s) => this.buffer.push(...s),
+      onSamples: (s) => this.collect(s),
     });
     const cpu = this.deps.cpu;
     const cpuSampler = cpu
-      ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.buffer.push(...s) })
+      ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.collect(s) })
       : null;
     const flusher = setInterval(() => this.flush(), FLUSH_MS);
     let status: SweepStatus = 'done';
@@ -223,9 +238,9 @@ export class SweepOrchestrator {
         for (let rep = 1; rep <= this.plan.repetitions; rep++) added.push({ workload: group.workload, cap_w, repetition: rep, order: this.planned.length + added.length });
       }
     }
-    // The run budget holds for the sweep as a whole, however many workload groups propose caps.
-    const coarse = new Set(planCaps(caps));
-    const budget = caps.adaptive.max_runs - this.planned.filter((r) => !coarse.has(r.cap_w)).length;
+    // The run budget holds for the sweep as a whole: every run added after the coarse grid counts, also one at a
+    // grid cap proposed again because its first run was excluded.
+    const budget = caps.adaptive.max_runs - (this.planned.length - this.coarseRuns);
     added.splice(Math.max(0, budget));
     if (added.length === 0) return false;
     this.runIds.push(...appendRuns(this.deps.db, this.sweepId, added));
@@ -281,7 +296,7 @@ export class SweepOrchestrator {
     const readCounters = async () => {
       for (const d of this.deps.devices) {
         const energy_mj = await backend.readEnergyMj(d.index);
-        if (energy_mj !== null) this.buffer.push(Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj }));
+        if (energy_mj !== null) this.collect([Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj })]);
       }
     };
     let boundary: Promise<void> = Promise.resolve();
