@@ -1,28 +1,15 @@
 import { Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
-
-/** Renderer commands the menu can send (the renderer's keyboard shortcuts use the same names). */
-export type MenuCommand =
-  | 'nav:devices'
-  | 'nav:designer'
-  | 'nav:console'
-  | 'nav:results'
-  | 'nav:history'
-  | 'sweep:start'
-  | 'sweep:cancel'
-  | 'plan:open'
-  | 'plan:save'
-  | 'theme:toggle'
-  | 'help:shortcuts';
+import type { UiCommand } from '../../shared/ui-commands';
 
 /** Sends a command to the page as a DOM CustomEvent (no extra preload surface). */
-export function sendCommand(win: BrowserWindow | null, command: MenuCommand): void {
+export function sendCommand(win: BrowserWindow | null, command: UiCommand): void {
   if (!win || win.isDestroyed()) return;
   const js = `window.dispatchEvent(new CustomEvent('caplab:command', { detail: ${JSON.stringify(command)} }))`;
   void win.webContents.executeJavaScript(js, true).catch(() => undefined);
 }
 
 export function buildMenu(getWindow: () => BrowserWindow | null): Menu {
-  const cmd = (command: MenuCommand) => () => sendCommand(getWindow(), command);
+  const cmd = (command: UiCommand) => () => sendCommand(getWindow(), command);
   const isMac = process.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),

@@ -1,17 +1,8 @@
 // Keyboard shortcuts as pure data and one pure function (unit-tested without a DOM).
-/** Commands shared by keyboard shortcuts and (in Electron) the native menu, which sends them as DOM events. */
-export type Command =
-  | 'nav:devices'
-  | 'nav:designer'
-  | 'nav:console'
-  | 'nav:results'
-  | 'nav:history'
-  | 'sweep:start'
-  | 'sweep:cancel'
-  | 'plan:open'
-  | 'plan:save'
-  | 'theme:toggle'
-  | 'help:shortcuts';
+import type { UiCommand } from '../../shared/ui-commands';
+
+/** A command the renderer acts on (src/shared/ui-commands.ts). */
+export type Command = UiCommand;
 
 export const SHORTCUTS: { keys: string; command: Command; label: string }[] = [
   { keys: '1', command: 'nav:devices', label: 'Devices' },
