@@ -8,7 +8,7 @@ export interface SampleContext {
 }
 
 /** Writes samples in one transaction; deviceIds maps Sample.device_id (backend key) to devices.id. */
-export function insertSamples(db: Db, ctx: SampleContext, deviceIds: Map<string, number>, samples: readonly Sample[]): number {
+export function insertSamples(db: Db, ctx: SampleContext, deviceIds: ReadonlyMap<string, number>, samples: readonly Sample[]): number {
   if (samples.length === 0) return 0;
   const stmt = db.prepare(
     `INSERT INTO samples (sweep_id, run_id, dataset_id, device_id, t, power_w, power_kind, power_avg_w, energy_mj,

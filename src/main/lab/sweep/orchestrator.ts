@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
-import { insertMetrics, insertSamples, sweepSamplesInRange } from '../store/samples';
+import { insertMetrics, sweepSamplesInRange } from '../store/samples';
+import { SampleRecorder } from './sample-recorder';
 import { appendRuns, createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
@@ -65,9 +66,7 @@ export class SweepOrchestrator {
   private current: PtyRun | null = null;
   /** The run being set up or measured (also while its cap is being set). */
   activeRunId: number | null = null;
-  private currentRunId: number | null = null;
-  /** Samples waiting for the next flush, each tagged with the run that was active when it was read. */
-  private buffer: { runId: number | null; sample: Sample }[] = [];
+  private readonly recorder: SampleRecorder;
   private deviceIds = new Map<string, number>();
   private wake: (() => void) | null = null;
   private runsDone = 0;
@@ -85,6 +84,9 @@ export class SweepOrchestrator {
       this.planned,
     );
     this.sweepId = created.sweepId;
+    this.recorder = new SampleRecorder(deps.db, this.sweepId, this.deviceIds, (run_id, samples) =>
+      deps.emit('samples', { sweep_id: this.sweepId, run_id, samples }),
+    );
     this.runIds = created.runIds;
     this.done = this.execute();
   }
@@ -122,25 +124,6 @@ export class SweepOrchestrator {
     });
   }
 
-  private collect(samples: readonly Sample[]): void {
-    for (const sample of samples) this.buffer.push({ runId: this.currentRunId, sample });
-  }
-
-  private flush(): void {
-    if (this.buffer.length === 0) return;
-    const byRun = new Map<number | null, Sample[]>();
-    for (const { runId, sample } of this.buffer) {
-      const list = byRun.get(runId);
-      if (list) list.push(sample);
-      else byRun.set(runId, [sample]);
-    }
-    this.buffer = [];
-    for (const [runId, samples] of byRun) {
-      insertSamples(this.deps.db, { sweepId: this.sweepId, runId }, this.deviceIds, samples);
-      this.deps.emit('samples', { sweep_id: this.sweepId, run_id: runId, samples });
-    }
-  }
-
   /** Waits in backend time; wakes early on cancel. */
   private sleep(backendSeconds: number): Promise<void> {
     return new Promise((resolve) => {
@@ -164,13 +147,13 @@ export class SweepOrchestrator {
       indexes: this.indexes,
       intervalMs: this.plan.sample_interval_ms,
       timeScale: this.deps.timeScale,
-      onSamples: (s) => this.collect(s),
+      onSamples: (s) => this.recorder.collect(s),
     });
     const cpu = this.deps.cpu;
     const cpuSampler = cpu
-      ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.collect(s) })
+      ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.recorder.collect(s) })
       : null;
-    const flusher = setInterval(() => this.flush(), FLUSH_MS);
+    const flusher = setInterval(() => this.recorder.flush(), FLUSH_MS);
     let status: SweepStatus = 'done';
     let error: string | null = null;
     let restored: CapRestore[] = [];
@@ -202,8 +185,8 @@ export class SweepOrchestrator {
       sampler.stop();
       cpuSampler?.stop();
       clearInterval(flusher);
-      this.currentRunId = null;
-      this.flush();
+      this.recorder.runId = null;
+      this.recorder.flush();
       for (const id of this.runIds) {
         const r = getRun(db, id);
         if (r && (r.status === 'pending' || r.status === 'running')) setRunStatus(db, id, 'cancelled');
@@ -273,7 +256,7 @@ export class SweepOrchestrator {
     const ref = this.plan.workloads.find((w) => w.id === planned.workload)!;
     const enforced = await backend.getPowerLimit(this.indexes[0]!);
     const startT = backend.now();
-    this.currentRunId = runId;
+    this.recorder.runId = runId;
     updateRun(db, runId, { status: 'running', started_at: startT, enforced_limit_w: enforced });
     const progress = new RunProgress({
       warmup: this.plan.warmup,
@@ -296,7 +279,7 @@ export class SweepOrchestrator {
     const readCounters = async () => {
       for (const d of this.deps.devices) {
         const energy_mj = await backend.readEnergyMj(d.index);
-        if (energy_mj !== null) this.collect([Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj })]);
+        if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj })]);
       }
     };
     let boundary: Promise<void> = Promise.resolve();
@@ -348,8 +331,8 @@ export class SweepOrchestrator {
     await cmd.cleanup?.();
     this.current = null;
     await boundary;
-    this.currentRunId = null;
-    this.flush();
+    this.recorder.runId = null;
+    this.recorder.flush();
     insertMetrics(db, runId, metrics);
     if (reader) {
       await new Promise((resolve) => log!.end(resolve));
