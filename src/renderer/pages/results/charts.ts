@@ -30,23 +30,26 @@ function ciArray(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat): number
   return caps.map((c) => pick(c).ci?.half_width ?? 0);
 }
 
+/** One series of a per-cap statistic with 95 % CI error bars (the mean's line, the CI as bars). */
+function statTrace(ok: readonly CapPoint[], pick: (c: CapPoint) => Stat, name: string, i: number, markerSize: number, text?: string[]): PlotData {
+  return {
+    type: 'scatter',
+    mode: 'lines+markers',
+    name,
+    x: ok.map((c) => c.cap_w),
+    y: ok.map((c) => pick(c).mean),
+    error_y: { type: 'data', array: ciArray(ok, pick), visible: true, thickness: 1.5, width: 5, color: colorFor(i) },
+    line: { color: colorFor(i), width: 2, dash: i ? 'dot' : undefined },
+    marker: markers(ok, i, markerSize),
+    ...(text ? { text } : {}),
+    hovertemplate: `%{x} W: %{y:.4g} ± %{error_y.array:.2g}${text ? '<br>%{text}' : ''}<extra>${name}</extra>`,
+  };
+}
+
 /** Efficiency vs cap with 95 % CI error bars; the best cap ringed (first series only). */
 export function efficiencyTraces(caps: readonly CapPoint[], name: string, i: number, best: Optimum | null): PlotData[] {
   const ok = withMean(caps, (c) => c.efficiency);
-  const out: PlotData[] = [
-    {
-      type: 'scatter',
-      mode: 'lines+markers',
-      name,
-      x: ok.map((c) => c.cap_w),
-      y: ok.map((c) => c.efficiency.mean),
-      error_y: { type: 'data', array: ciArray(ok, (c) => c.efficiency), visible: true, thickness: 1.5, width: 5, color: colorFor(i) },
-      line: { color: colorFor(i), width: 2, dash: i ? 'dot' : undefined },
-      marker: markers(ok, i, 9),
-      text: ok.map((c) => `n = ${c.n_usable} · ${flagText(c)}`),
-      hovertemplate: `%{x} W: %{y:.4g} ± %{error_y.array:.2g}<br>%{text}<extra>${name}</extra>`,
-    },
-  ];
+  const out: PlotData[] = [statTrace(ok, (c) => c.efficiency, name, i, 9, ok.map((c) => `n = ${c.n_usable} · ${flagText(c)}`))];
   const b = best?.cap_w != null ? ok.find((c) => c.cap_w === best.cap_w) : undefined;
   if (b && i === 0) {
     out.push({ type: 'scatter', mode: 'markers', name: 'best cap', x: [b.cap_w], y: [b.efficiency.mean], marker: { color: 'rgba(0,0,0,0)', size: 20, line: { color: '#edc948', width: 3 } }, hoverinfo: 'skip', showlegend: false });
@@ -56,20 +59,7 @@ export function efficiencyTraces(caps: readonly CapPoint[], name: string, i: num
 
 /** Throughput per GPU vs cap with 95 % CI error bars. */
 export function throughputTraces(caps: readonly CapPoint[], name: string, i: number): PlotData[] {
-  const ok = withMean(caps, (c) => c.throughput);
-  return [
-    {
-      type: 'scatter',
-      mode: 'lines+markers',
-      name,
-      x: ok.map((c) => c.cap_w),
-      y: ok.map((c) => c.throughput.mean),
-      error_y: { type: 'data', array: ciArray(ok, (c) => c.throughput), visible: true, thickness: 1.5, width: 5, color: colorFor(i) },
-      line: { color: colorFor(i), width: 2, dash: i ? 'dot' : undefined },
-      marker: markers(ok, i, 8),
-      hovertemplate: `%{x} W: %{y:.4g} ± %{error_y.array:.2g}<extra>${name}</extra>`,
-    },
-  ];
+  return [statTrace(withMean(caps, (c) => c.throughput), (c) => c.throughput, name, i, 8)];
 }
 
 /** Throughput (x) vs efficiency (y), both better when larger; the engine's Pareto front as a line. */
