@@ -5,6 +5,7 @@ import { SampleRecorder } from './sample-recorder';
 import { appendRuns, createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
+import { createSampler, type DeviceSampler } from '../gpu/buffered-sampler';
 import { PtyRun } from '../runner/pty-run';
 import { RunProgress, windowFromAdapter, type MeasuredWindow, type ProgressSignal } from '../runner/progress';
 import { readThroughput } from '../../../core/adapters';
@@ -53,6 +54,8 @@ interface RunOutcome {
 }
 
 const FLUSH_MS = 250;
+/** Hang and time-box checks: each wake-up costs CPU (bench/results/h200-sampler-cost.md), so once a second. */
+const WATCHDOG_MS = 1000;
 
 /** Runs one sweep: journal limits, then per run set cap, run the workload in a pty, measure, cool down; restore. */
 export class SweepOrchestrator {
@@ -64,6 +67,7 @@ export class SweepOrchestrator {
   private readonly coarseRuns: number;
   private cancelled = false;
   private current: PtyRun | null = null;
+  private sampler: DeviceSampler | null = null;
   /** The run being set up or measured (also while its cap is being set). */
   activeRunId: number | null = null;
   private readonly recorder: SampleRecorder;
@@ -142,18 +146,26 @@ export class SweepOrchestrator {
   private async execute(): Promise<SweepStatus> {
     const { db, backend, emit } = this.deps;
     emit('sweep.started', { sweep_id: this.sweepId, run_count: this.planned.length, simulated: backend.simulated });
-    const sampler = new Sampler({
+    let buffered = false;
+    const sampler = createSampler({
+      mode: this.plan.sample_mode,
       backend,
       indexes: this.indexes,
       intervalMs: this.plan.sample_interval_ms,
       timeScale: this.deps.timeScale,
-      onSamples: (s) => this.recorder.collect(s),
+      // Buffered readings arrive once a second: written at once, in one transaction, with no flush timer of its own.
+      onSamples: (s) => {
+        this.recorder.collect(s);
+        if (buffered) this.recorder.flush();
+      },
     });
+    buffered = sampler.buffered;
+    this.sampler = sampler;
     const cpu = this.deps.cpu;
     const cpuSampler = cpu
       ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.recorder.collect(s) })
       : null;
-    const flusher = setInterval(() => this.recorder.flush(), FLUSH_MS);
+    const flusher = buffered ? null : setInterval(() => this.recorder.flush(), FLUSH_MS);
     let status: SweepStatus = 'done';
     let error: string | null = null;
     let restored: CapRestore[] = [];
@@ -184,7 +196,8 @@ export class SweepOrchestrator {
     } finally {
       sampler.stop();
       cpuSampler?.stop();
-      clearInterval(flusher);
+      if (flusher) clearInterval(flusher);
+      this.sampler = null;
       this.recorder.runId = null;
       this.recorder.flush();
       for (const id of this.runIds) {
@@ -276,10 +289,14 @@ export class SweepOrchestrator {
     let timeBoxed = false;
     // Energy-counter readings at the window edges, stored as samples of their own: exact window boundaries for
     // every later analysis, while the sampler need not read the (slow, ~4 ms on NVML) counter every tick.
+    // Each reading is stamped at the middle of its call (an NVML counter read takes ~4 ms; a simulated one can take
+    // seconds of simulated time), not after it.
     const readCounters = async () => {
       for (const d of this.deps.devices) {
+        const before = backend.now();
         const energy_mj = await backend.readEnergyMj(d.index);
-        if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj })]);
+        const t = (before + backend.now()) / 2;
+        if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
       }
     };
     let boundary: Promise<void> = Promise.resolve();
@@ -325,12 +342,13 @@ export class SweepOrchestrator {
         timedOut = `timed out: the run took longer than run_timeout_s (${this.plan.run_timeout_s} s)`;
         void run.kill();
       }
-    }, 250);
+    }, Math.min(WATCHDOG_MS, (this.plan.hang_timeout_s * 1000) / 4));
     const exit = await run.exited;
     clearInterval(watchdog);
     await cmd.cleanup?.();
     this.current = null;
     await boundary;
+    this.sampler?.drain();
     this.recorder.runId = null;
     this.recorder.flush();
     insertMetrics(db, runId, metrics);
