@@ -61,7 +61,7 @@ for (const [key, s] of Object.entries(series)) {
   coverage[key] = { interval_ms_p1: q(0.01), interval_ms_p50: q(0.5), interval_ms_p99: q(0.99), interval_ms_max: q(1), duplicate_t: ts.length - new Set(ts).size, null_fields: { sm_clock_mhz: nulls('sm_clock_mhz'), temp_c: nulls('temp_c'), util_gpu: nulls('util_gpu'), limit_w: nulls('limit_w'), throttle_reasons: nulls('throttle_reasons'), mem_used_mb: nulls('mem_used_mb') } };
 }
 
-let calls: unknown = null;
+let calls: unknown;
 try {
   calls = JSON.parse(readFileSync(join(dir, 'calls.json'), 'utf8'));
 } catch {

@@ -3,7 +3,8 @@
  * sampler.ts), writing every sample as JSONL plus a summary with its own CPU cost and timing jitter. It never sets
  * anything on the GPU.
  *
- *   node record.mjs --interval 100 --out rec100 [--index 0] [--seconds 600] [--stop-file PATH] [--slow-ms 1000]
+ *   node record.mjs --interval 100 --out rec100 [--index 0] [--seconds 600] [--stop-file PATH] [--slow-ms 1000] [--batch-ms 1000]
+ *   Stops at --seconds, on SIGUSR2 (no wake-ups while waiting), or when --stop-file appears (checked once a second).
  *   node record.mjs --micro --out calls        per-call cost of each NVML read, and the driver's sample buffer
  *
  * Variants for finding where the CPU goes (same output format):
@@ -30,6 +31,7 @@ interface Opts {
   seconds: number;
   out: string;
   stopFile: string | null;
+  batchMs: number;
   slowMs: number;
   mode: 'sampler' | 'bare' | 'worker' | 'buffered';
   backend: 'nvml' | 'noop';
@@ -44,6 +46,7 @@ function options(): Opts {
       seconds: { type: 'string', default: '600' },
       out: { type: 'string', default: 'record' },
       'stop-file': { type: 'string' },
+      'batch-ms': { type: 'string', default: '1000' },
       'slow-ms': { type: 'string', default: '1000' },
       mode: { type: 'string', default: 'sampler' },
       backend: { type: 'string', default: 'nvml' },
@@ -56,6 +59,7 @@ function options(): Opts {
     seconds: Number(values.seconds),
     out: values.out!,
     stopFile: values['stop-file'] ?? null,
+    batchMs: Number(values['batch-ms']),
     slowMs: Number(values['slow-ms']),
     mode: values.mode as Opts['mode'],
     backend: values.backend as Opts['backend'],
@@ -283,7 +287,7 @@ async function record(o: Opts): Promise<void> {
           return s;
         },
       });
-      const sampler = new BufferedSampler({ backend: timedDrain, indexes: [o.index], intervalMs: o.interval, onSamples: (s) => samples.push(...s) });
+      const sampler = new BufferedSampler({ backend: timedDrain, indexes: [o.index], intervalMs: o.interval, batchMs: o.batchMs, onSamples: (s) => samples.push(...s) });
       sampler.start();
       stopSampling = async () => {
         sampler.stop();
@@ -316,14 +320,16 @@ async function record(o: Opts): Promise<void> {
     }
   }
 
-  const deadline = performance.now() + o.seconds * 1000;
+  // Waiting must not wake the process itself: a timer for the deadline, a signal, and the stop file at most 1/s.
   await new Promise<void>((resolve) => {
-    const poll = setInterval(() => {
-      if (performance.now() > deadline || (o.stopFile && existsSync(o.stopFile))) {
-        clearInterval(poll);
-        resolve();
-      }
-    }, 250);
+    const done = () => {
+      clearTimeout(deadline);
+      if (poll) clearInterval(poll);
+      resolve();
+    };
+    const deadline = setTimeout(done, o.seconds * 1000);
+    const poll = o.stopFile ? setInterval(() => existsSync(o.stopFile!) && done(), 1000) : null;
+    process.once('SIGUSR2', done);
   });
   const cpu1 = procCpuS();
   const wall1 = wallNow();

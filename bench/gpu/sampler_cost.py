@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -31,7 +32,7 @@ ap.add_argument("--out", required=True)
 ap.add_argument("--idle-before", type=float, default=15)
 ap.add_argument("--load", type=float, default=50)
 ap.add_argument("--idle-after", type=float, default=20)
-ap.add_argument("--sweeps", default="poll:100,buffered:100,buffered:10,poll:10")
+ap.add_argument("--sweeps", default="poll:100,buffered:100,buffered:10,poll:10,buffered:1000,buffered:100:prof")
 ap.add_argument("--sweep-window", type=float, default=25)
 ap.add_argument("--dry", action="store_true", help="no PyTorch and no sweeps: plumbing test")
 a = ap.parse_args()
@@ -44,6 +45,7 @@ LEAN = "timestamp,power.draw,clocks.sm,temperature.gpu"
 FULL = "timestamp,index,name,uuid,pci.bus_id,power.draw,clocks.sm,clocks.mem,utilization.gpu,temperature.gpu"
 REC = os.path.join(a.dev, "record.mjs")
 CAPLAB = os.path.join(a.dev, "caplab.mjs")
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a time-out still packs what was measured
 summary = {"meta": {}, "marks": [], "phase_a": {}, "sweeps": []}
 
 
@@ -56,6 +58,27 @@ def cpu_s(pid):
         s = f.read()
     fields = s[s.rindex(")") + 2:].split()
     return (int(fields[11]) + int(fields[12])) / TCK
+
+
+def threads(pid):
+    """Per-thread CPU (comm -> s) and the process's context switches: where a process's CPU goes, and how often it woke."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                st = f.read()
+        except FileNotFoundError:
+            continue
+        comm = st[st.index("(") + 1:st.rindex(")")]
+        fields = st[st.rindex(")") + 2:].split()
+        out[f"{comm}#{tid}"] = (int(fields[11]) + int(fields[12])) / TCK
+    sw = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if "ctxt_switches" in line:
+                k, v = line.split(":")
+                sw[k.strip()] = int(v)
+    return {"threads": out, "switches": sw}
 
 
 def smi(query, ms, path):
@@ -93,10 +116,12 @@ def count_in(ts, t1, t2):
     return sum(1 for t in ts if t1 <= t <= t2)
 
 
-def run_sweep(mode, ms):
-    """One observe-only sweep; returns its CPU, samples and window energy from its own database."""
-    db = os.path.join(WORK, f"sweep-{mode}-{ms}.db")
-    plan = os.path.join(WORK, f"plan-{mode}-{ms}.yaml")
+def run_sweep(mode, ms, prof=False):
+    """One observe-only sweep; returns its CPU, samples and window energy from its own database. prof: under node's
+    CPU profiler (10 ms interval), for where the JavaScript time goes; its CPU figures are not the sweep's."""
+    tag = f"{mode}-{ms}{'-prof' if prof else ''}"
+    db = os.path.join(WORK, f"sweep-{tag}.db")
+    plan = os.path.join(WORK, f"plan-{tag}.yaml")
     with open(plan, "w") as f:
         f.write(f"""name: sampler cost {mode} {ms} ms (observe-only)
 backend: nvml
@@ -114,12 +139,15 @@ sample_mode: {mode}
 hang_timeout_s: 180
 """)
     env = dict(os.environ, CAPLAB_DATA_DIR=os.path.join(WORK, "data"), CAPLAB_DB=db)
-    side = smi(LEAN, 100, os.path.join(WORK, f"sweep-{mode}-{ms}-smi.csv"))
-    p = subprocess.Popen([a.node, CAPLAB, "sweep", plan, "--json"], env=env, stdout=open(os.path.join(WORK, f"sweep-{mode}-{ms}.json"), "w"), stderr=open(os.path.join(WORK, f"sweep-{mode}-{ms}.log"), "w"))
+    side = smi(LEAN, 100, os.path.join(WORK, f"sweep-{tag}-smi.csv"))
+    flags = ["--cpu-prof", "--cpu-prof-interval", "10000", "--cpu-prof-dir", os.path.join(WORK, "prof")] if prof else []
+    p = subprocess.Popen([a.node, *flags, CAPLAB, "sweep", plan, "--json"], env=env, stdout=open(os.path.join(WORK, f"sweep-{tag}.json"), "w"), stderr=open(os.path.join(WORK, f"sweep-{tag}.log"), "w"))
     trace = []
+    snaps = []
     while p.poll() is None:
         try:
             trace.append((time.time(), cpu_s(p.pid), cpu_s(side.pid)))
+            snaps.append((time.time(), threads(p.pid)))
         except (FileNotFoundError, ProcessLookupError):
             break
         time.sleep(0.5)
@@ -140,7 +168,7 @@ hang_timeout_s: 180
                 best = row[col]
         return best
 
-    res = {"mode": mode, "interval_ms": ms, "status": status, "run_id": rid, "throughput": thr, "energy_j_sweep": energy_j,
+    res = {"mode": mode, "interval_ms": ms, "profiled": prof, "status": status, "run_id": rid, "throughput": thr, "energy_j_sweep": energy_j,
            "process_cpu_s_total": trace[-1][1] if trace else None, "process_wall_s": trace[-1][0] - trace[0][0] if trace else None,
            "samples_total": len(inst), "fields_null": {k: sum(1 for r in inst if r[i] is None) for k, i in (("sm_clock", 4), ("temp", 5), ("util", 6), ("limit", 7), ("reasons", 8))}}
     if started and ended and trace:
@@ -148,7 +176,13 @@ hang_timeout_s: 180
         c1, c2 = cpu_at(started, 1), cpu_at(ended, 1)
         s1, s2 = cpu_at(started, 2), cpu_at(ended, 2)
         n = count_in([r[0] for r in inst], started, ended)
-        side_n = count_in(csv_times(os.path.join(WORK, f"sweep-{mode}-{ms}-smi.csv")), started, ended)
+        side_n = count_in(csv_times(os.path.join(WORK, f"sweep-{tag}-smi.csv")), started, ended)
+        s1s = [x for x in snaps if x[0] <= started]
+        s2s = [x for x in snaps if x[0] <= ended]
+        if s1s and s2s:
+            th1, th2 = s1s[-1][1], s2s[-1][1]
+            res["run_threads_cpu_s"] = {k: round(v - th1["threads"].get(k, 0), 3) for k, v in th2["threads"].items() if v - th1["threads"].get(k, 0) > 0}
+            res["run_switches"] = {k: v - th1["switches"].get(k, 0) for k, v in th2["switches"].items()}
         res.update(run_s=ended - started, run_cpu_s=c2 - c1, run_samples=n, cpu_s_per_1000=(c2 - c1) / n * 1000 if n else None,
                    smi_lean_cpu_s=s2 - s1, smi_lean_samples=side_n, smi_lean_cpu_s_per_1000=(s2 - s1) / side_n * 1000 if side_n else None)
     if ms0 and ms1 and len(counters) >= 2:
@@ -209,20 +243,23 @@ try:
         def sync():
             pass
 
-    stop = os.path.join(WORK, "stop")
     recorders = {
         "poll100": ["--interval", "100"],
         "poll10": ["--interval", "10"],
         "buf100": ["--interval", "100", "--mode", "buffered"],
         "buf10": ["--interval", "10", "--mode", "buffered"],
+        "buf100_batch2s": ["--interval", "100", "--mode", "buffered", "--batch-ms", "2000"],
+        "noop100": ["--interval", "100", "--backend", "noop"],
+        "noop1000": ["--interval", "1000", "--backend", "noop"],
     }
-    procs = {k: subprocess.Popen([a.node, REC, *v, "--out", os.path.join(WORK, k), "--stop-file", stop], env=node_env, stdout=open(os.path.join(WORK, k + ".log"), "w"), stderr=subprocess.STDOUT) for k, v in recorders.items()}
+    procs = {k: subprocess.Popen([a.node, REC, *v, "--out", os.path.join(WORK, k)], env=node_env, stdout=open(os.path.join(WORK, k + ".log"), "w"), stderr=subprocess.STDOUT) for k, v in recorders.items()}
     smis = {"smi_lean100": (LEAN, 100), "smi_lean10": (LEAN, 10), "smi_full100": (FULL, 100)}
     for k, (q, ms) in smis.items():
         procs[k] = smi(q, ms, os.path.join(WORK, k + ".csv"))
     summary["meta"].update(recorders=recorders, smi={k: {"query": q, "ms": ms} for k, (q, ms) in smis.items()})
     time.sleep(4)
     c1, t1 = {k: cpu_s(p.pid) for k, p in procs.items()}, time.time()
+    sw1 = {k: threads(p.pid)["switches"] for k, p in procs.items()}
     mark("idle0_start")
     time.sleep(a.idle_before)
     mark("load_start")
@@ -240,9 +277,12 @@ try:
     time.sleep(max(0, a.idle_after - 5))
     mark("idle1_end")
     c2, t2 = {k: cpu_s(p.pid) for k, p in procs.items()}, time.time()
-    open(stop, "w").write("stop\n")
-    for k in smis:
-        procs[k].terminate()
+    sw = {k: threads(p.pid)["switches"] for k, p in procs.items()}
+    for k, p in procs.items():
+        if k in smis:
+            p.terminate()
+        else:
+            p.send_signal(signal.SIGUSR2)
     for p in procs.values():
         try:
             p.wait(timeout=60)
@@ -254,7 +294,7 @@ try:
             n = count_in(csv_times(os.path.join(WORK, k + ".csv")), t1, t2)
         else:
             n = count_in([json.loads(line)["t"] for line in open(os.path.join(WORK, k + ".jsonl")) if line.strip()], t1, t2)
-        rows[k] = {"cpu_s": c2[k] - c1[k], "samples": n, "seconds": t2 - t1, "cpu_s_per_1000": (c2[k] - c1[k]) / n * 1000 if n else None}
+        rows[k] = {"cpu_s": c2[k] - c1[k], "samples": n, "context_switches": {x: sw[k][x] - sw1[k].get(x, 0) for x in sw[k]}, "seconds": t2 - t1, "cpu_s_per_1000": (c2[k] - c1[k]) / n * 1000 if n else None}
         log(f"{k}: {rows[k]}")
     summary["phase_a"] = {"t1": t1, "t2": t2, "rows": rows}
     if not a.dry:
@@ -264,11 +304,12 @@ try:
     for spec in a.sweeps.split(","):
         if a.dry:
             break
-        mode, ms = spec.split(":")
-        log(f"sweep {mode} {ms} ms")
-        res = run_sweep(mode, int(ms))
+        mode, ms, *rest = spec.split(":")
+        log(f"sweep {spec}")
+        res = run_sweep(mode, int(ms), prof="prof" in rest)
         log(json.dumps(res))
         summary["sweeps"].append(res)
 finally:
     pack()
     log("packed")
+    print(json.dumps({"phase_a": summary["phase_a"], "sweeps": summary["sweeps"]}, indent=1))

@@ -375,7 +375,7 @@ export class NvmlLib {
     const t = into.valueType.readInt32LE(0);
     for (let i = 0; i < n; i++) {
       const o = i * 16;
-      into.timestampsUs[i] = Number(into.raw.readBigUInt64LE(o));
+      into.timestampsUs[i] = into.raw.readUInt32LE(o) + into.raw.readUInt32LE(o + 4) * 2 ** 32; // no BigInt per reading
       into.values[i] = decodeValue(into.raw, o + 8, t);
     }
     return n;
