@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Sample } from '../../src/shared/device';
 import { windowEnergy } from '../../src/core/analysis/energy';
+import Database from 'better-sqlite3';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
 const [summaryPath, dir] = positionals as [string, string];
@@ -61,6 +62,23 @@ for (const [key, s] of Object.entries(series)) {
   coverage[key] = { interval_ms_p1: q(0.01), interval_ms_p50: q(0.5), interval_ms_p99: q(0.99), interval_ms_max: q(1), duplicate_t: ts.length - new Set(ts).size, null_fields: { sm_clock_mhz: nulls('sm_clock_mhz'), temp_c: nulls('temp_c'), util_gpu: nulls('util_gpu'), limit_w: nulls('limit_w'), throttle_reasons: nulls('throttle_reasons'), mem_used_mb: nulls('mem_used_mb') } };
 }
 
+// Each sweep's own database: its instant series over the run's window with CapLab's windowEnergy, against the counter
+// readings the sweep took at the window edges (what the sweep reports as the run's energy).
+const sweepEnergy = summary.sweeps.map((sw) => {
+  const tag = `${String(sw.mode)}-${String(sw.interval_ms)}${sw.profiled ? '-prof' : ''}`;
+  const db = new Database(join(dir, `sweep-${tag}.db`), { readonly: true });
+  try {
+    const run = db.prepare('select id, measure_start as a, measure_end as b, energy_j from runs order by id limit 1').get() as { id: number; a: number; b: number; energy_j: number };
+    const rows = db.prepare("select t, power_w, power_kind, energy_mj from samples where run_id = ? and power_kind in ('instant', 'counter') order by t").all(run.id) as Sample[];
+    const counters = rows.filter((r) => r.power_kind === 'counter');
+    const counterJ = (counters[counters.length - 1]!.energy_mj! - counters[0]!.energy_mj!) / 1000;
+    const inst = windowEnergy(rows, { start: counters[0]!.t, end: counters[counters.length - 1]!.t }, { prefer: ['instant'] });
+    return { sweep: tag, window_s: round(run.b - run.a, 2), energy_j_reported: round(run.energy_j, 1), counter_j: round(counterJ, 1), instant_series_j: round(inst.energy_j, 1), instant_vs_counter_pct: round(((inst.energy_j! - counterJ) / counterJ) * 100, 3), counter_edge_offsets_s: [round(counters[0]!.t - run.a, 4), round(counters[counters.length - 1]!.t - run.b, 4)] };
+  } finally {
+    db.close();
+  }
+});
+
 let calls: unknown;
 try {
   calls = JSON.parse(readFileSync(join(dir, 'calls.json'), 'utf8'));
@@ -74,6 +92,7 @@ const result = {
   energy,
   coverage,
   sweeps: summary.sweeps,
+  sweep_energy: sweepEnergy,
   nvml_call_cost: calls,
   marks: summary.marks,
 };
