@@ -1,6 +1,6 @@
 import { Engine } from '../lab/engine';
 import { dbPath } from '../lab/paths';
-import { StoreError } from '../lab/store/db';
+import { describeMigration, StoreError } from '../lab/store/db';
 import { BackendChoice } from '../../shared/device';
 import { CliError, stringOpt, type CliArgs, type CliIO } from './command';
 import type { CapRestore } from '../../shared/records';
@@ -57,6 +57,8 @@ export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;
   }
+  const migrated = describeMigration(file, engine.db);
+  if (migrated) io.stderr.write(`caplab: ${migrated}\n`);
   for (const line of describeRestores(engine.restoredAtOpen)) io.stderr.write(`caplab: a previous sweep was interrupted; ${line}\n`);
   return engine;
 }

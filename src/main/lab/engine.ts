@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { openDb, type Db } from './store/db';
 import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep } from './store/sweeps';
-import { devicesOfRun, getDevice } from './store/devices';
-import { metricsOfRun, samplesOfRun } from './store/samples';
+import { devicesOfRun } from './store/devices';
+import { metricsOfRun, runStream } from './store/samples';
+import { decimateField } from './store/sample-blocks';
+import type { ReadingField } from '../../shared/sample';
 import { restoreJournal } from './sweep/cap-guard';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
@@ -14,6 +16,9 @@ import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { LoadError } from './analysis/load';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { loadSources } from './analysis/sources';
+import { analyzeSweep } from '../../core/analysis/analyze';
+import { Source } from '../../shared/source';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
@@ -209,17 +214,9 @@ export class Engine implements LabApi {
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
-      // Counter-only readings at window edges carry no power: they are not plot points.
-      const rows = samplesOfRun(this.db, input.run_id, d.id).filter((r) => r.power_w !== null || r.power_kind !== 'counter');
-      const t = rows.map((r) => r.t);
-      const series = (pick: (r: (typeof rows)[number]) => number | null) => decimateMinMax(t, rows.map(pick), max);
-      return {
-        device_id: getDevice(this.db, d.id)!.device_key,
-        power_w: series((r) => r.power_w),
-        sm_clock_mhz: series((r) => r.sm_clock_mhz),
-        temp_c: series((r) => r.temp_c),
-        limit_w: series((r) => r.limit_w),
-      };
+      const s = runStream(this.db, input.run_id, d.id);
+      const series = (field: ReadingField) => (s ? decimateField(this.db, s.stream, field, s.from, s.to, max) : { t: [], v: [] });
+      return { device_id: d.device_key, power_w: series('power_w'), sm_clock_mhz: series('sm_clock_mhz'), temp_c: series('temp_c'), limit_w: series('limit_w') };
     });
     const rate = metricsOfRun(this.db, input.run_id, 'rate');
     return { run_id: input.run_id, devices: traces, throughput: decimateMinMax(rate.map((r) => r.t), rate.map((r) => r.value), max) };
@@ -252,6 +249,16 @@ export class Engine implements LabApi {
     const { sweep_id, ...opts } = input;
     try {
       return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+    } catch (e) {
+      if (e instanceof LoadError) throw new PlanError(e.message);
+      throw e;
+    }
+  }
+
+  async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
+    const { sources, name, ...opts } = input;
+    try {
+      return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
     } catch (e) {
       if (e instanceof LoadError) throw new PlanError(e.message);
       throw e;

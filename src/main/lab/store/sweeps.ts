@@ -127,10 +127,8 @@ export function runOutputTail(db: Db, runId: number): string | null {
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {
-  return db.transaction(() => {
-    db.prepare('DELETE FROM samples WHERE sweep_id = ?').run(sweepId);
-    return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
-  })();
+  // Streams, their sample blocks, runs and metrics go with it (ON DELETE CASCADE).
+  return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
 }
 
 export function recordRunDevice(
