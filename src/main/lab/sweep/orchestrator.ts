@@ -2,6 +2,7 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
+import { reserveSpace } from '../store/reserve';
 import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
@@ -77,6 +78,7 @@ export class SweepOrchestrator {
   readonly notices: string[] = [];
   /** The sweep's final error, also when it could not be written to the database. */
   error: string | null = null;
+  private reserve: { release(): void } | null = null;
   /** Tag in every workload's environment: what the run leaves behind is found by it (tagged-processes). */
   private readonly tag: string;
   private current: PtyRun | null = null;
@@ -126,6 +128,8 @@ export class SweepOrchestrator {
   /** A store error: the sweep cannot keep its record, so it stops and fails with the error. */
   private fail(e: unknown): void {
     this.failure ??= `could not write to the database: ${(e as Error).message}`;
+    // A full disk: free the space held back, so that the sweep's end can still be recorded.
+    this.reserve?.release();
     this.halt();
   }
 
@@ -197,6 +201,7 @@ export class SweepOrchestrator {
     let error: string | null = null;
     let restored: CapRestore[] = [];
     const caps = this.deps.caps;
+    this.reserve = reserveSpace(db.name);
     try {
       await caps?.journal(this.sweepId);
       sampler.start();
@@ -253,6 +258,7 @@ export class SweepOrchestrator {
       } catch (e) {
         this.error = `${error ? `${error}; ` : ''}could not record the sweep's end: ${(e as Error).message}`;
       }
+      this.reserve?.release();
       emit('sweep.finished', { sweep_id: this.sweepId, status, error: this.error, restored });
     }
     return status;
