@@ -116,6 +116,11 @@ export const AnalysisOptions = z.object({
   weight: z.number().min(0).max(1).default(0.5),
   /** Keep caps that were not enforced in the optimum (default: excluded). */
   include_unenforced: z.boolean().default(false),
+  /**
+   * Keep runs flagged no-steady-state or warmup-in-window in the statistics, optima, Pareto front and sensitivity
+   * (default: they are left out, and the exclusion is listed per cap).
+   */
+  include_flagged: z.boolean().default(false),
   /** Significance level for "indistinguishable from the best" and drift tests. */
   alpha: z.number().gt(0).lt(1).default(0.05),
   /** Coefficient of variation above which a cap point is flagged high-variance. */
@@ -324,6 +329,8 @@ export const CapPoint = z.object({
   eligible: z.boolean(),
   excluded_reason: z.string().nullable(),
   flags: z.array(AnalysisFlag),
+  /** Usable runs left out of this cap's statistics and every decision, with why (include_flagged keeps them). */
+  excluded_runs: z.array(z.object({ run_id: z.number().int(), reason: z.string() })).default([]),
 });
 export type CapPoint = z.infer<typeof CapPoint>;
 

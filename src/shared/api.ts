@@ -52,6 +52,7 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
       })
       .strict(),
     output: AnalysisResult,
@@ -67,6 +68,7 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
         use_measured_cpu: z.boolean().optional(),
       })
       .strict(),

@@ -69,7 +69,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
-  usage: `analyze SWEEP_ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
+  usage: `analyze SWEEP_ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--include-flagged] [--db FILE] [--json]`,
   options: {
     ...dbOption,
     ...jsonOption,
@@ -78,6 +78,7 @@ export const analyzeCommand: CliCommand = {
     slowdown: { type: 'string' },
     weight: { type: 'string' },
     'include-unenforced': { type: 'boolean' },
+    'include-flagged': { type: 'boolean' },
   },
   async run(args, io) {
     const idText = args.positionals[0];
@@ -104,6 +105,7 @@ export const analyzeCommand: CliCommand = {
           slowdown_budget: slowdown,
           weight,
           include_unenforced: args.values['include-unenforced'] === true,
+          include_flagged: args.values['include-flagged'] === true,
         });
       } catch (e) {
         if (e instanceof LoadError) throw new CliError(e.message);
