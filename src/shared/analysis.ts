@@ -121,8 +121,10 @@ export const AnalysisOptions = z.object({
    * (default: they are left out, and the exclusion is listed per cap).
    */
   include_flagged: z.boolean().default(false),
-  /** Significance level for "indistinguishable from the best" and drift tests. */
+  /** Family-wise error rate of the equivalence statements (and the level of drift tests). */
   alpha: z.number().gt(0).lt(1).default(0.05),
+  /** Practical margin: a cap within this fraction of the best cap's score is as good as the best. */
+  margin: z.number().gt(0).lt(1).default(0.02),
   /** Coefficient of variation above which a cap point is flagged high-variance. */
   cv_threshold: z.number().positive().default(0.05),
   /** Enforcement tolerance: mean power above cap * (1 + frac) + w is not enforced. */
@@ -346,13 +348,41 @@ export const OptimumScore = z.object({
 });
 export type OptimumScore = z.infer<typeof OptimumScore>;
 
+export const CapComparison = z.object({
+  cap_w: z.number(),
+  verdict: z.enum(['best', 'equivalent', 'worse', 'undetermined']),
+  /** Relative difference to the best cap's score; negative is worse, whatever the direction. */
+  rel_diff: z.number(),
+  ci: z.tuple([z.number(), z.number()]).nullable(),
+  repetitions_needed: z.number().int().nullable(),
+});
+
+/** Each cap against the best: a confidence interval of the difference against a practical margin. */
+export const Equivalence = z.object({
+  margin: z.number(),
+  alpha: z.number(),
+  comparisons_m: z.number().int(),
+  interval_level: z.number(),
+  correction: z.string(),
+  equivalent_caps: z.array(z.number()),
+  undetermined_caps: z.array(z.number()),
+  worse_caps: z.array(z.number()),
+  candidate_caps: z.array(z.number()),
+  caps: z.array(CapComparison),
+  statement: z.string(),
+});
+export type Equivalence = z.infer<typeof Equivalence>;
+
 export const Optimum = z.object({
   selector: Selector,
   cap_w: z.number().nullable(),
   value: z.number().nullable(),
   metric: z.string(),
   direction: z.enum(['max', 'min']),
-  /** Caps (incl. the best) not distinguishable from the best at the level asked (Welch t-test). null: untestable. */
+  /**
+   * Caps (incl. the best) that may be the best: not shown worse than it by more than the margin (equivalence.
+   * candidate_caps; before issue #14 it was a failed Welch test). null: a single repetition at the best cap.
+   */
   indistinguishable_caps: z.array(z.number()).nullable(),
   /** Caps that could not be tested (fewer than 2 repetitions). */
   untested_caps: z.array(z.number()),
@@ -363,6 +393,8 @@ export const Optimum = z.object({
   reference_cap_w: z.number().nullable(),
   scores: z.array(OptimumScore),
   note: z.string().nullable(),
+  /** Each feasible cap against the best with the margin and correction stated; null with one repetition at the best. */
+  equivalence: Equivalence.nullable().default(null),
 });
 export type Optimum = z.infer<typeof Optimum>;
 

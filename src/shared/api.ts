@@ -53,6 +53,7 @@ export const methods = {
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
         include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
       })
       .strict(),
     output: AnalysisResult,
@@ -69,6 +70,7 @@ export const methods = {
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
         include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
         use_measured_cpu: z.boolean().optional(),
       })
       .strict(),

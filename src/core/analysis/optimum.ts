@@ -1,5 +1,7 @@
-// The best cap under a selector, with the caps statistically indistinguishable from it (Welch t-test).
+// The best cap under a selector, with every other cap judged against it: equivalent within a margin, worse, or
+// not enough repetitions to tell (equivalence.ts).
 import type { Optimum, OptimumScore, Selector } from '../../shared/analysis';
+import { equivalenceToBest } from './equivalence';
 import { mean, welchTest } from './stats';
 
 /** One repetition at a cap: throughput (units/s per GPU) and efficiency (units per joule of node energy). */
@@ -21,8 +23,10 @@ export interface OptimumOptions {
   slowdown_budget?: number;
   /** weighted: weight of time (0..1), energy gets 1 - weight. Default 0.5. */
   weight?: number;
-  /** Significance level for "indistinguishable". Default 0.05 (95 %). */
+  /** Family-wise error rate of the equivalence statements. Default 0.05. */
   alpha?: number;
+  /** Practical margin, a fraction of the best score. Default 0.02. */
+  margin?: number;
 }
 
 const METRIC: Record<Selector, { metric: string; direction: 'max' | 'min' }> = {
@@ -71,6 +75,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     reference_cap_w: null,
     scores: [],
     note: null,
+    equivalence: null,
   };
   if (eligible.length === 0) return { ...base, note: 'no eligible caps (none usable and enforced)' };
 
@@ -108,7 +113,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
   // The reference cap is always feasible, so best >= 0 here.
   const bestVals = values[best]!;
   const notes: string[] = [];
-  let indist: number[] | null = [];
+  let indist: number[] | null;
   const untested: number[] = [];
   const scores: OptimumScore[] = eligible.map((p, i) => {
     let pv: number | null = null;
@@ -119,17 +124,23 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     }
     return { cap_w: p.cap_w, value: means[i]!, n: values[i]!.length, p_value: pv, slowdown: slowdown[i]!, feasible: feasible[i]! };
   });
+  let equivalence: Optimum['equivalence'] = null;
   if (bestVals.length < 2) {
     indist = null;
-    notes.push('single repetition at the best cap: which caps are statistically indistinguishable cannot be tested');
+    notes.push('single repetition at the best cap: no cap can be judged equivalent to it or worse');
   } else {
-    for (let i = 0; i < eligible.length; i++) {
-      if (!feasible[i]) continue;
-      const pv = scores[i]!.p_value;
-      if (i === best || (pv !== null && pv >= alpha)) indist.push(eligible[i]!.cap_w);
-      else if (pv === null) untested.push(eligible[i]!.cap_w);
-    }
-    if (untested.length) notes.push(`caps ${untested.join(', ')} W have fewer than 2 repetitions and were not tested against the best`);
+    const idx = eligible.map((_, i) => i).filter((i) => feasible[i]);
+    equivalence = equivalenceToBest(
+      idx.map((i) => eligible[i]!.cap_w),
+      idx.map((i) => values[i]!),
+      idx.indexOf(best),
+      direction,
+      { margin: opts.margin ?? 0.02, alpha },
+    );
+    indist = equivalence.candidate_caps;
+    for (const c of equivalence.caps) if (c.ci === null && c.verdict !== 'best') untested.push(c.cap_w);
+    notes.push(equivalence.statement);
+    if (untested.length) notes.push(`caps ${untested.join(', ')} W have fewer than 2 repetitions: not enough to tell`);
   }
   const capW = eligible[best]!.cap_w;
   let at_edge: Optimum['at_edge'] = null;
@@ -156,5 +167,6 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     reference_cap_w: selector === 'min-energy-slowdown' ? eligible[ref]!.cap_w : null,
     scores,
     note: notes.length ? notes.join('; ') : null,
+    equivalence,
   };
 }

@@ -35,13 +35,26 @@ describe('H100 ViT-L/16 (1 GPU, 100 W overhead)', () => {
       expect(c.eligible).toBe(true);
     });
   });
-  it('max-efficiency: 300 W, and 400 W is distinguishable (Welch p = 0.013)', () => {
-    // t = (0.549616 - 0.530738) / sqrt(0.01^2 (0.549616^2 + 0.530738^2) / 3) = 4.2796, df = 3.995 -> p = 0.0129
+  it('max-efficiency: 300 W; 400 W (3.4 % lower) is too close to the 2 % margin to tell with 3 repetitions', () => {
+    // Welch: t = (0.549616 - 0.530738) / sqrt(0.01^2 (0.549616^2 + 0.530738^2) / 3) = 4.2796, df = 3.995 -> p = 0.0129.
+    // Equivalence: rel diff = 0.530738 / 0.549616 - 1 = -3.435 %; 5 comparisons, Bonferroni -> each interval at
+    // 1 - 2 x 0.05 / 5 = 98 %: half-width = t(0.99, 3.995) x sqrt(0.01^2 (0.549616^2 + 0.530738^2) / 3) / 0.549616
+    // = 3.7495 x 0.0044113 / 0.549616 = 3.009 % -> [-6.44 %, -0.43 %]: neither inside +-2 % nor beyond -2 %.
     const o = g.optima['max-efficiency'];
     expect(o.cap_w).toBe(300);
     expect(o.value).toBeCloseTo(0.549616, 6);
-    expect(o.indistinguishable_caps).toEqual([300]);
     expect(o.scores.find((s) => s.cap_w === 400)!.p_value).toBeCloseTo(0.0129, 3);
+    const eq = o.equivalence!;
+    expect(eq).toMatchObject({ margin: 0.02, comparisons_m: 5, equivalent_caps: [], undetermined_caps: [400], worse_caps: [200, 500, 600, 700], candidate_caps: [300, 400] });
+    expect(eq.interval_level).toBeCloseTo(0.98, 12);
+    const c400 = eq.caps.find((c) => c.cap_w === 400)!;
+    expect(c400.rel_diff).toBeCloseTo(0.530738 / 0.549616 - 1, 5);
+    expect(c400.ci![0]).toBeCloseTo(-0.0644, 3);
+    expect(c400.ci![1]).toBeCloseTo(-0.0043, 3);
+    expect(c400.repetitions_needed).toBeGreaterThan(3);
+    expect(o.indistinguishable_caps).toEqual([300, 400]);
+    expect(eq.statement).toMatch(/not enough repetitions to tell: 400 W/);
+    expect(eq.statement).toMatch(/Bonferroni over 5 comparisons/);
     expect(o.at_edge).toBeNull();
     expect(g.best).toEqual(o);
   });
