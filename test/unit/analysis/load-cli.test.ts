@@ -60,7 +60,7 @@ beforeAll(() => {
     ]).flat());
     updateRun(db, runId, {
       status: 'done', started_at: t0, ended_at: end, warmup_end: start, measure_start: start, measure_end: end, units: 'images',
-      throughput: T, mean_power_w: power, energy_j: power * 40, efficiency: T / (power + 100), energy_sensor: 'instant', enforced_limit_w: p.cap_w,
+      units_in_window: T * 40, gpus: 1, energy_j: power * 40, energy_sensor: 'instant', enforced_limit_w: p.cap_w,
     });
     recordRunDevice(db, runId, devId, { energy_j: power * 40, mean_power_w: power, energy_sensor: 'instant', enforced_limit_w: p.cap_w });
     t0 = end + 20;

@@ -52,7 +52,6 @@ export function runInput(db: Db, sweep: SweepRecord, r: RunRecord, devs: readonl
   const cpuDevs = devs.filter((d) => d.kind === 'cpu');
   const gpus = Math.max(1, gpuDevs.length || sweep.plan.devices.length);
   const window: TimeWindow | null = r.measure_start !== null && r.measure_end !== null ? { start: r.measure_start, end: r.measure_end } : null;
-  const duration = window ? window.end - window.start : null;
   const series = (d: StoredDevice) => ({ device_id: d.device_key, name: d.name, samples: samplesOfRun(db, r.id, d.id) });
   return {
     run_id: r.id,
@@ -67,8 +66,8 @@ export function runInput(db: Db, sweep: SweepRecord, r: RunRecord, devs: readonl
     warmup_end: r.warmup_end,
     window,
     units: r.units,
-    // The runner's own count over the window (throughput is per GPU), else the steps below.
-    units_in_window: r.throughput !== null && duration !== null ? r.throughput * gpus * duration : null,
+    // The runner's own count over the window, else the steps below.
+    units_in_window: r.units_in_window,
     steps: stepsOf(db, r.id, gpus),
     gpus,
     devices: gpuDevs.map(series),
