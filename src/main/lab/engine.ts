@@ -17,8 +17,9 @@ import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
-import { LoadError } from './analysis/load';
+import { LabError } from '../../shared/errors';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { energyInRange } from './analysis/load';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Open the database read-only (commands that only read); methods that would write refuse. */
+  readOnly?: boolean;
 }
 
 export interface BeginOptions {
@@ -68,8 +71,8 @@ export class Engine implements LabApi {
   ) {}
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(openDb(opts.dbPath), opts);
-    markInterruptedSweeps(engine.db, isAlive);
+    const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
+    if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
     if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
@@ -84,6 +87,10 @@ export class Engine implements LabApi {
     });
     this.opts.onPty?.(p);
   };
+
+  private writable(what: string): void {
+    if (this.opts.readOnly) throw new LabError('invalid', `cannot ${what}: this engine opened the database read-only`);
+  }
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -187,8 +194,9 @@ export class Engine implements LabApi {
 
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
+    this.writable('start a sweep');
     const plan = parsePlan(planValue);
-    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
     try {
@@ -247,18 +255,19 @@ export class Engine implements LabApi {
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
-    if (!sweep) throw new PlanError(`no sweep ${input.sweep_id}`);
+    if (!sweep) throw new LabError('not_found', `no sweep ${input.sweep_id}`);
     return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
-    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    this.writable('delete a sweep');
+    if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
 
   async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
     const run = getRun(this.db, input.run_id);
-    if (!run) throw new PlanError(`no run ${input.run_id}`);
+    if (!run) throw new LabError('not_found', `no run ${input.run_id}`);
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
@@ -271,6 +280,7 @@ export class Engine implements LabApi {
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
+    this.writable('restore limits');
     return restoreDeadOwners(this.capContext);
   }
 
@@ -295,22 +305,16 @@ export class Engine implements LabApi {
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
-    try {
-      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
   }
 
   async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
     const { sources, name, ...opts } = input;
-    try {
-      return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+  }
+
+  async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
+    return energyInRange(this.db, input.from, input.to, input.device_index, input.dataset_id);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

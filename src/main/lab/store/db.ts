@@ -1,3 +1,4 @@
+import { LabError } from '../../../shared/errors';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -5,9 +6,10 @@ import { migrations } from './migrations';
 
 export type Db = Database.Database;
 
-export class StoreError extends Error {
+/** The database given cannot be opened or used (no such file, not a database, a newer schema). */
+export class StoreError extends LabError {
   constructor(message: string) {
-    super(message);
+    super('invalid', message);
     this.name = 'StoreError';
   }
 }
