@@ -86,6 +86,8 @@ export const AnalysisInput = z.object({
   overhead_w: z.number().min(0).nullable().default(null),
   /** Limits per device model, for adaptive refinement. */
   device_limits: z.record(z.string(), DeviceLimits).default({}),
+  /** Default power limit per device model, W: min-energy-slowdown's reference ("uncapped"). */
+  default_limits: z.record(z.string(), z.number().positive()).default({}),
 });
 export type AnalysisInput = z.infer<typeof AnalysisInput>;
 export type AnalysisInputRaw = z.input<typeof AnalysisInput>;
@@ -409,6 +411,8 @@ export const Optimum = z.object({
   reference_cap_w: z.number().nullable(),
   scores: z.array(OptimumScore),
   note: z.string().nullable(),
+  /** How reference_cap_w's throughput was found: measured, interpolated, extrapolated, or the highest cap measured. */
+  reference_basis: z.string().nullable().default(null),
   /** Each feasible cap against the best with the margin and correction stated; null with one repetition at the best. */
   equivalence: Equivalence.nullable().default(null),
 });

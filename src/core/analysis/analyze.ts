@@ -138,7 +138,7 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
     excluded_reason: p.excluded_reason,
     runs: usableAt(p.cap_w).map((r) => ({ throughput: r.throughput as number, efficiency: r.efficiency as number })),
   }));
-  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin };
+  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin, default_limit_w: input.default_limits[device_model] ?? null };
   const optima = Object.fromEntries(SELECTORS.map((s) => [s, selectOptimum(optPoints, s, optOpts)])) as Record<Selector, Optimum>;
   const ohPoints: OverheadPoint[] = points.map((p) => ({
     cap_w: p.cap_w,

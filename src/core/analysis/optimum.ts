@@ -27,6 +27,11 @@ export interface OptimumOptions {
   alpha?: number;
   /** Practical margin, a fraction of the best score. Default 0.02. */
   margin?: number;
+  /**
+   * min-energy-slowdown's reference: the device's default power limit, W. Its throughput is measured where it is a
+   * cap of the sweep, else interpolated or extrapolated; without it the highest cap measured is the reference.
+   */
+  default_limit_w?: number | null;
 }
 
 const METRIC: Record<Selector, { metric: string; direction: 'max' | 'min' }> = {
@@ -76,12 +81,17 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     scores: [],
     note: null,
     equivalence: null,
+    reference_basis: null,
   };
   if (eligible.length === 0) return { ...base, note: 'no eligible caps (none usable and enforced)' };
 
   const meanT = eligible.map((p) => mean(p.runs.map((r) => r.throughput)));
-  const ref = eligible.length - 1;
-  const refT = meanT[ref]!;
+  const reference = referenceThroughput(
+    eligible.map((p) => p.cap_w),
+    meanT,
+    opts.default_limit_w ?? null,
+  );
+  const refT = reference.throughput;
   const slowdown = meanT.map((t) => refT / t - 1);
   const refTime = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.throughput))));
   const refEnergy = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.efficiency))));
@@ -110,7 +120,14 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
       if (better) best = i;
     }
   }
-  // The reference cap is always feasible, so best >= 0 here.
+  if (best < 0) {
+    return {
+      ...base,
+      reference_cap_w: reference.cap_w,
+      reference_basis: reference.basis,
+      note: `no cap is within the ${(budget * 100).toFixed(0)} % slowdown budget of ${reference.cap_w} W (${reference.basis}); measure a run at ${reference.cap_w} W`,
+    };
+  }
   const bestVals = values[best]!;
   const notes: string[] = [];
   let indist: number[] | null;
@@ -154,8 +171,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     at_edge = 'high';
     notes.push(`best cap is the highest cap measured (${capW} W): the optimum may lie above`);
   }
-  if (selector === 'min-energy-slowdown')
-    notes.push(`slowdown budget ${(budget * 100).toFixed(0)} % in time per unit vs ${eligible[ref]!.cap_w} W`);
+  if (selector === 'min-energy-slowdown') notes.push(`slowdown budget ${(budget * 100).toFixed(0)} % in time per unit vs ${reference.cap_w} W (${reference.basis})`);
   return {
     ...base,
     cap_w: capW,
@@ -164,9 +180,36 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     untested_caps: untested,
     range_w: indist && indist.length ? [Math.min(...indist), Math.max(...indist)] : null,
     at_edge,
-    reference_cap_w: selector === 'min-energy-slowdown' ? eligible[ref]!.cap_w : null,
+    reference_cap_w: selector === 'min-energy-slowdown' ? reference.cap_w : null,
+    reference_basis: selector === 'min-energy-slowdown' ? reference.basis : null,
     scores,
     note: notes.length ? notes.join('; ') : null,
     equivalence,
+  };
+}
+
+/**
+ * Throughput at the reference cap: the device's default limit where known (measured if it is a cap of the sweep,
+ * else linear between the neighbouring caps, or from the two highest caps' slope above them: for a throughput curve
+ * that flattens with power that overstates the reference, so slowdowns are overstated rather than hidden), else the
+ * highest cap measured. The answer then no longer depends on how far up the grid reaches.
+ */
+export function referenceThroughput(caps: readonly number[], throughput: readonly number[], defaultLimit: number | null): { cap_w: number; throughput: number; basis: string } {
+  const n = caps.length;
+  const top = { cap_w: caps[n - 1]!, throughput: throughput[n - 1]! };
+  if (defaultLimit === null) return { ...top, basis: 'highest cap measured; the default limit is unknown' };
+  const at = caps.indexOf(defaultLimit);
+  if (at >= 0) return { cap_w: defaultLimit, throughput: throughput[at]!, basis: 'default limit, measured' };
+  if (n === 1) return { cap_w: defaultLimit, throughput: top.throughput, basis: `default limit, taken as the only cap measured (${top.cap_w} W)` };
+  const hi = caps.findIndex((c) => c > defaultLimit);
+  const [i, j] = hi <= 0 ? (hi === 0 ? [0, 1] : [n - 2, n - 1]) : [hi - 1, hi];
+  const slope = (throughput[j]! - throughput[i]!) / (caps[j]! - caps[i]!);
+  const t = throughput[i]! + slope * (defaultLimit - caps[i]!);
+  const inside = hi > 0;
+  const value = inside ? t : defaultLimit > top.cap_w ? Math.max(t, top.throughput) : t;
+  return {
+    cap_w: defaultLimit,
+    throughput: value,
+    basis: inside ? `default limit, interpolated between ${caps[i]} and ${caps[j]} W` : `default limit, extrapolated linearly from ${caps[i]} and ${caps[j]} W`,
   };
 }

@@ -154,3 +154,32 @@ describe('H100 LLaMA-3 8B (4 GPUs per node, 100 W overhead per node)', () => {
     ]);
   });
 });
+
+describe('min-energy-slowdown is referenced to the default limit, not to the top of the grid (issue #14, finding 3)', () => {
+  const on = (caps: number[]) => vitRuns.filter((r) => caps.includes(r.cap_w));
+  const slow = (caps: number[], defaults: Record<string, number>) =>
+    analyzeSweep({ runs: on(caps), overhead_w: 100, default_limits: defaults }).groups[0]!.optima['min-energy-slowdown'];
+  it('the default limit on the grid: measured there', () => {
+    const o = slow([200, 300, 400, 500, 600, 700], { 'H100 SXM': 700 });
+    expect(o).toMatchObject({ cap_w: 500, reference_cap_w: 700, reference_basis: 'default limit, measured' });
+  });
+  it('a 300-500 W grid no longer answers 400 W against 500 W: the reference is extrapolated to 700 W, and said so', () => {
+    // Before: reference = 500 W (the grid's top), 10 % budget -> 400 W. Now: T(700) from the 400-500 W slope =
+    // 280.05 + (280.05 - 259.0) / 100 x 200 = 322.15 img/s, an overstatement (305.97 measured), so no cap of this grid is
+    // within 10 %; the answer asks for a run at the default limit instead of giving a grid-dependent cap.
+    const o = slow([300, 400, 500], { 'H100 SXM': 700 });
+    expect(o.reference_cap_w).toBe(700);
+    expect(o.reference_basis).toBe('default limit, extrapolated linearly from 400 and 500 W');
+    expect(o.cap_w).toBeNull();
+    expect(o.note).toMatch(/measure a run at 700 W/);
+    // With the budget widened to 15 %: 500 W is 322.15 / 280.05 - 1 = 15.03 % slower, 400 W more; 20 % admits 500 W.
+    const wide = analyzeSweep({ runs: on([300, 400, 500]), overhead_w: 100, default_limits: { 'H100 SXM': 700 } }, { slowdown_budget: 0.2 }).groups[0]!.optima['min-energy-slowdown'];
+    expect(wide.cap_w).toBe(500);
+    expect(wide.scores.find((s) => s.cap_w === 500)!.slowdown).toBeCloseTo(322.15 / 280.05 - 1, 6);
+  });
+  it('between caps: interpolated; unknown: the highest cap measured, and said so', () => {
+    expect(slow([200, 300, 400, 500, 600, 700], { 'H100 SXM': 650 }).reference_basis).toBe('default limit, interpolated between 600 and 700 W');
+    const o = slow([300, 400, 500], {});
+    expect(o).toMatchObject({ reference_cap_w: 500, reference_basis: 'highest cap measured; the default limit is unknown' });
+  });
+});

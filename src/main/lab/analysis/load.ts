@@ -109,6 +109,7 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   }
   // Refinement stays inside what every device of a model allows (1 W granularity, as nvidia-smi -pl takes).
   const device_limits: Record<string, { min_w: number; max_w: number; granularity_w: number }> = {};
+  const default_limits: Record<string, number> = {};
   for (const { devs } of perRun) {
     const model = modelOf(devs);
     const gpus = devs.filter((d) => d.kind === 'gpu' && d.min_limit_w !== null && d.max_limit_w !== null);
@@ -117,8 +118,10 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
     const min_w = Math.max(prev?.min_w ?? -Infinity, ...gpus.map((d) => d.min_limit_w!));
     const max_w = Math.min(prev?.max_w ?? Infinity, ...gpus.map((d) => d.max_limit_w!));
     device_limits[model] = { min_w, max_w, granularity_w: 1 };
+    const defaults = gpus.map((d) => d.default_limit_w).filter((w): w is number => w !== null && w > 0);
+    if (defaults.length) default_limits[model] = Math.max(default_limits[model] ?? 0, ...defaults);
   }
-  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits }, adaptive, warnings };
+  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits, default_limits }, adaptive, warnings };
 }
 
 /**
