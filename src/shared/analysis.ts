@@ -169,6 +169,7 @@ export const AnalysisFlag = z.enum([
   'high-variance',
   'drift',
   'excluded',
+  'low-coverage',
 ]);
 export type AnalysisFlag = z.infer<typeof AnalysisFlag>;
 
@@ -184,6 +185,11 @@ export const EnergyResult = z.object({
   warnings: z.array(z.string()),
   flags: z.array(AnalysisFlag),
   reason: z.string().nullable(),
+  /**
+   * Share of the window the power series covers: readings at most 1.5 sampling intervals apart count as covering
+   * the time between them (the interval is the series' median spacing). null: fewer than 2 power readings.
+   */
+  coverage: z.number().nullable().default(null),
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
 

@@ -62,7 +62,7 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
   for (const f of enforcement.flags) flag(f);
   if (usable.length === 1) flag('single-repetition');
   if ((throughput.cv ?? 0) > o.cv_threshold || (efficiency.cv ?? 0) > o.cv_threshold) flag('high-variance');
-  for (const r of runs) for (const f of ['no-steady-state', 'warmup-in-window', 'average-sensor', 'short-window', 'sensor-disagreement', 'bad-readings'] as const) if (r.flags.includes(f)) flag(f);
+  for (const r of runs) for (const f of ['no-steady-state', 'warmup-in-window', 'average-sensor', 'short-window', 'sensor-disagreement', 'bad-readings', 'low-coverage'] as const) if (r.flags.includes(f)) flag(f);
   const byRep = [...usable].sort((a, b) => a.repetition - b.repetition);
   const drift = trend(
     byRep.map((r) => r.repetition),

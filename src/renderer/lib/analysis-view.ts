@@ -18,6 +18,7 @@ export const FLAG_INFO: Record<AnalysisFlag, { label: string; severity: FlagSeve
   'counter-extrapolated': { label: 'counter extrapolated', severity: 'info', meaning: 'counter readings extrapolated to the window edges' },
   'sensor-disagreement': { label: 'sensors disagree', severity: 'warn', meaning: 'energy counter and power readings disagree' },
   'power-gap': { label: 'power gap', severity: 'info', meaning: 'gaps between power readings' },
+  'low-coverage': { label: 'low coverage', severity: 'warn', meaning: 'the power series covers under 90 % of the window (readings missing or late)' },
   'no-steady-state': { label: 'no steady state', severity: 'warn', meaning: 'throughput or power did not settle in the window' },
   'warmup-in-window': { label: 'warm-up in window', severity: 'warn', meaning: 'the warm-up reaches into the measurement window' },
   'not-enforced': { label: 'not enforced', severity: 'error', meaning: 'the device did not hold the cap' },
