@@ -2,7 +2,7 @@ import { LabError, type ErrorCode } from '../../../shared/errors';
 // Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
 import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
-import { metricsOfRun, samplesInRange, samplesOfRun } from '../store/samples';
+import { metricsOfRun, recordingsInRange, samplesInRange, samplesOfRun } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
 import { scheduleRuns } from '../../../core/schedule';
 import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
@@ -141,6 +141,12 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
     if (rows.length === 0 && (deviceIndex === undefined || all.length > 1)) continue;
     const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.device_key });
     devices.push({ ...e, index: d.idx, name: d.name, device_key: d.device_key });
+    // Simulated clocks of two sweeps can overlap: a range over both would add their readings together.
+    const recordings = recordingsInRange(db, d.id, from, to, datasetId);
+    if (recordings.length > 1) {
+      const names = recordings.map((r) => (r.sweep_id !== null ? `sweep ${r.sweep_id}` : `dataset ${r.dataset_id}`)).join(', ');
+      warnings.push(`${d.name} (index ${d.idx}) has samples of ${recordings.length} recordings in this range (${names}): the energy mixes them; narrow the range or pick one with --dataset`);
+    }
   }
   if (all.length === 0) warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
   else if (devices.length === 0) warnings.push('no samples in this time range');
