@@ -10,7 +10,7 @@ import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease'
 import { deviceLeaseKey } from './lease/host-journal';
 import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
@@ -255,19 +255,20 @@ export class Engine implements LabApi {
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
-    if (!sweep) throw new LabError('not_found', `no sweep ${input.sweep_id}`);
+    if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
     this.writable('delete a sweep');
     if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
+    if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
 
   async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
     const run = getRun(this.db, input.run_id);
-    if (!run) throw new LabError('not_found', `no run ${input.run_id}`);
+    if (!run) throw new NotFoundError(`no run ${input.run_id}`);
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
