@@ -133,7 +133,6 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
     if (s.startsWith(headerLine, a) && b - a === headerLine.length) return;
     const c = cols!;
     let t = NaN;
-    let dev = -1;
     let idx = -1;
     let uuid: string | null = null;
     let bus: string | null = null;
@@ -200,7 +199,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       t = rowNo;
     }
     rowNo++;
-    dev = deviceOf(idx, uuid, bus, name);
+    const dev = deviceOf(idx, uuid, bus, name);
     const i = out.row(t, dev);
     for (let f = 0; f < c.length; f++) {
       const ch = chans[f];
