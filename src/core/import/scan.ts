@@ -17,43 +17,59 @@ export class LineSplitter {
   ) {}
 
   push(text: string): void {
-    const s = this.carry.length ? this.carry + text : text;
+    // The decoder's chunk is a flat string; scanning it directly (not carry + chunk, a cons string) keeps
+    // charCodeAt on V8's fast path. Only the one line straddling two chunks is joined.
     let a = 0;
-    for (;;) {
-      const nl = s.indexOf('\n', a);
-      if (nl === -1) break;
-      let b = nl;
-      if (b > a && s.charCodeAt(b - 1) === 13) b--;
-      this.line++;
-      if (b - a > MAX_LINE) this.onTooLong(this.line);
-      else this.onLine(s, a, b, this.line);
+    if (this.carry.length) {
+      const nl = text.indexOf('\n');
+      if (nl === -1) {
+        this.carry += text;
+        if (this.carry.length > MAX_LINE) this.tooLong();
+        return;
+      }
+      const joined = this.carry + text.slice(0, nl);
+      this.carry = '';
+      this.emit(joined, 0, joined.length);
+      a = nl + 1;
+    } else if (this.skipping) {
+      const nl = text.indexOf('\n');
+      if (nl === -1) return;
+      this.skipping = false;
       a = nl + 1;
     }
-    this.carry = a < s.length ? s.slice(a) : '';
-    if (this.carry.length > MAX_LINE) {
-      this.line++;
-      this.onTooLong(this.line);
-      this.carry = '';
-      this.skipping = true;
+    for (;;) {
+      const nl = text.indexOf('\n', a);
+      if (nl === -1) break;
+      this.emit(text, a, nl);
+      a = nl + 1;
     }
+    if (a < text.length) {
+      this.carry = text.slice(a);
+      if (this.carry.length > MAX_LINE) this.tooLong();
+    }
+  }
+
+  private emit(s: string, a: number, nl: number): void {
+    let b = nl;
+    if (b > a && s.charCodeAt(b - 1) === 13) b--;
+    this.line++;
+    if (b - a > MAX_LINE) this.onTooLong(this.line);
+    else this.onLine(s, a, b, this.line);
+  }
+
+  private tooLong(): void {
+    this.line++;
+    this.onTooLong(this.line);
+    this.carry = '';
+    this.skipping = true;
   }
 
   /** After an over-long fragment, the rest up to the next newline belongs to the same bad line. */
   private skipping = false;
 
   end(): void {
-    if (this.carry.length) {
-      this.line++;
-      const s = this.carry;
-      let b = s.length;
-      if (s.charCodeAt(b - 1) === 13) b--;
-      this.onLine(s, 0, b, this.line);
-    }
+    if (this.carry.length) this.emit(this.carry, 0, this.carry.length);
     this.carry = '';
-  }
-
-  get isSkipping(): boolean {
-    return this.skipping;
   }
 }
 

@@ -51,6 +51,7 @@ export function zonedMinute(zone: string, y: number, mo: number, d: number, h: n
 const two = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48);
 const four = (s: string, i: number) => two(s, i) * 100 + two(s, i + 2);
 const digit = (c: number) => c >= 48 && c <= 57;
+const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /**
  * Parses `YYYY?MM?DD?HH:MM:SS[.fff...]` (any single-char separators: `2026/11/30 08:45:57.673`,
@@ -65,11 +66,13 @@ export class WallClock {
 
   parse(s: string, a: number, b: number): number {
     if (b - a < 19) return NaN;
-    for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) if (!digit(s.charCodeAt(a + i))) return NaN;
-    if (s.charCodeAt(a + 13) !== 58 || s.charCodeAt(a + 16) !== 58) return NaN;
     let base: number;
-    if (this.prefix.length === 16 && s.startsWith(this.prefix, a)) base = this.base;
-    else {
+    if (this.prefix.length === 16 && s.startsWith(this.prefix, a)) {
+      base = this.base;
+      if (!digit(s.charCodeAt(a + 17)) || !digit(s.charCodeAt(a + 18))) return NaN;
+    } else {
+      for (let k = 0; k < DIGIT_AT.length; k++) if (!digit(s.charCodeAt(a + DIGIT_AT[k]!))) return NaN;
+      if (s.charCodeAt(a + 13) !== 58 || s.charCodeAt(a + 16) !== 58) return NaN;
       const y = four(s, a);
       const mo = two(s, a + 5);
       const d = two(s, a + 8);

@@ -77,7 +77,10 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   let cols: Column[] | null = null;
   let headerLine = '';
   let chans: (Channel | null)[] = [];
-  const byIndex: number[] = [];
+  // Per column: 0 time, 1 index, 2 uuid, 3 bus, 4 name, 5 ignored, 6 a reading; kept in typed arrays for the hot loop.
+  let code = new Uint8Array(0);
+  let scale = new Float64Array(0);
+  let units: (string | null)[] = [];
   let nanCells = 0;
 
   const setup = (names: { name: string; unit: string | null }[], line: number) => {
@@ -110,6 +113,10 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       throw new ImportError(opts.file, line, 'no measurement column (power, clocks, temperature, utilisation, memory) in the field list');
     if (!seen.has('time')) rep.r.clock = 'relative';
     chans = cols.map((c) => (['time', 'index', 'name', 'uuid', 'bus', 'ignore'].includes(c.role) ? null : (c.role as Channel)));
+    const CODES: Record<string, number> = { time: 0, index: 1, uuid: 2, bus: 3, name: 4, ignore: 5 };
+    code = Uint8Array.from(cols, (c) => CODES[c.role] ?? 6);
+    scale = Float64Array.from(cols, (c) => c.scale);
+    units = cols.map((c) => c.unit);
   };
 
   let rowNo = 0;
@@ -131,36 +138,21 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       setup(opts.fields.map((f) => ({ name: f.trim(), unit: null })), line);
     }
     if (s.startsWith(headerLine, a) && b - a === headerLine.length) return;
-    const c = cols!;
+    const ncol = code.length;
     let t = NaN;
     let idx = -1;
-    let uuid: string | null = null;
-    let bus: string | null = null;
-    let name: string | null = null;
-    const vals: number[] = tmp;
+    let uA = -1, uB = -1, bA = -1, bB = -1, nA = -1, nB = -1;
+    const vals = tmp;
     let p = a;
-    for (let f = 0; f < c.length; f++) {
+    for (let f = 0; f < ncol; f++) {
       if (p > b) {
-        rep.skip(line, `truncated row: ${f} of ${c.length} fields`);
+        rep.skip(line, `truncated row: ${f} of ${ncol} fields`);
         return;
       }
       let e = s.indexOf(',', p);
       if (e === -1 || e > b) e = b;
-      const col = c[f]!;
-      const role = col.role;
-      if (role === 'time') {
-        t = clock.parse(s, trimStart(s, p, e), trimEnd(s, p, e));
-        if (Number.isNaN(t)) {
-          rep.skip(line, 'unreadable timestamp');
-          return;
-        }
-      } else if (role === 'index') {
-        idx = parseNumber(s, p, e);
-      } else if (role === 'uuid') uuid = s.slice(trimStart(s, p, e), trimEnd(s, p, e));
-      else if (role === 'bus') bus = s.slice(trimStart(s, p, e), trimEnd(s, p, e));
-      else if (role === 'name') {
-        if (name === null) name = s.slice(trimStart(s, p, e), trimEnd(s, p, e));
-      } else if (role !== 'ignore') {
+      const role = code[f]!;
+      if (role === 6) {
         let v = parseNumber(s, p, e);
         if (Number.isNaN(v)) {
           const q = trimStart(s, p, e);
@@ -169,29 +161,40 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
             return;
           }
           nanCells++;
-          vals[f] = NaN;
         } else {
-          if (col.unit) {
-            const u = trimStart(s, lastNumberEnd(), e);
-            const ue = trimEnd(s, u, e);
-            if (ue > u && (ue - u !== col.unit.length || !s.startsWith(col.unit, u))) {
-              const found = s.slice(u, ue);
-              const scale = UNIT_SCALE[col.unit]?.[found];
-              if (scale === undefined) {
-                rep.skip(line, `unit ${found} in column ${f + 1} where [${col.unit}] was expected`);
-                return;
-              }
-              v *= scale;
-            }
-          }
-          v *= col.scale;
+          const ne = lastNumberEnd();
+          if (ne < e) v = withUnit(s, ne, e, units[f]!, v, line, f);
+          v *= scale[f]!;
         }
         vals[f] = v;
+      } else if (role === 0) {
+        t = clock.parse(s, trimStart(s, p, e), trimEnd(s, p, e));
+        if (Number.isNaN(t)) {
+          rep.skip(line, 'unreadable timestamp');
+          return;
+        }
+      } else if (role === 1) {
+        idx = parseNumber(s, p, e);
+      } else if (role === 2) {
+        uA = trimStart(s, p, e);
+        uB = trimEnd(s, uA, e);
+      } else if (role === 3) {
+        bA = trimStart(s, p, e);
+        bB = trimEnd(s, bA, e);
+      } else if (role === 4) {
+        if (nA < 0) {
+          nA = trimStart(s, p, e);
+          nB = trimEnd(s, nA, e);
+        }
       }
       p = e + 1;
     }
+    if (Number.isNaN(badUnit)) {
+      badUnit = 0;
+      return;
+    }
     if (p <= b) {
-      rep.skip(line, `too many fields: more than ${c.length}`);
+      rep.skip(line, `too many fields: more than ${ncol}`);
       return;
     }
     if (Number.isNaN(t)) {
@@ -199,31 +202,48 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       t = rowNo;
     }
     rowNo++;
-    const dev = deviceOf(idx, uuid, bus, name);
+    const dev = deviceOf(s, idx, uA, uB, bA, bB, nA, nB);
     const i = out.row(t, dev);
-    for (let f = 0; f < c.length; f++) {
+    for (let f = 0; f < ncol; f++) {
       const ch = chans[f];
       if (ch) out.set(i, ch, vals[f]!);
     }
     rep.read(t, dev);
   };
-  const tmp: number[] = [];
-
-  const deviceOf = (idx: number, uuid: string | null, bus: string | null, name: string | null): number => {
-    if (uuid === null && bus === null && idx >= 0 && Number.isInteger(idx)) {
-      const d = byIndex[idx];
-      if (d !== undefined) return d;
+  const tmp = new Float64Array(256);
+  let badUnit = 0;
+  /** A value printed with a unit ("250.1 W"): converted when the unit differs from the header's, NaN row when unknown. */
+  const withUnit = (s: string, ne: number, e: number, unit: string, v: number, line: number, f: number): number => {
+    const u = trimStart(s, ne, e);
+    const ue = trimEnd(s, u, e);
+    if (ue === u || (ue - u === unit.length && s.startsWith(unit, u))) return v;
+    const found = s.slice(u, ue);
+    const k = UNIT_SCALE[unit]?.[found];
+    if (k === undefined) {
+      if (!Number.isNaN(badUnit)) rep.skip(line, `unit ${found} in column ${f + 1} where [${unit}] was expected`);
+      badUnit = NaN;
+      return NaN;
     }
-    const key = uuid ?? (idx >= 0 && Number.isInteger(idx) ? `gpu:${idx}` : bus ? `bus:${bus}` : 'gpu:0');
-    const d = rep.device(key, {
-      kind: 'gpu',
-      index: idx >= 0 && Number.isInteger(idx) ? idx : null,
-      name,
-      uuid,
-      pci_bus_id: bus,
-    });
-    if (uuid === null && bus === null && idx >= 0 && Number.isInteger(idx)) byIndex[idx] = d;
-    return d;
+    return v * k;
+  };
+
+  // Devices by index, each with the identity string (UUID, else bus id) it was first seen with: the common case
+  // (same GPU at the same index) is checked in place, without slicing a string per row.
+  const idCache: { dev: number; id: string | null }[] = [];
+  const deviceOf = (s: string, idx: number, uA: number, uB: number, bA: number, bB: number, nA: number, nB: number): number => {
+    const okIdx = idx >= 0 && Number.isInteger(idx);
+    const idA = uA >= 0 ? uA : bA;
+    const idB = uA >= 0 ? uB : bB;
+    if (okIdx) {
+      const c = idCache[idx];
+      if (c && (c.id === null ? idA < 0 : idA >= 0 && idB - idA === c.id.length && s.startsWith(c.id, idA))) return c.dev;
+    }
+    const uuid = uA >= 0 ? s.slice(uA, uB) : null;
+    const bus = bA >= 0 ? s.slice(bA, bB) : null;
+    const key = uuid ?? (okIdx ? `gpu:${idx}` : bus ? `bus:${bus}` : 'gpu:0');
+    const dev = rep.device(key, { kind: 'gpu', index: okIdx ? idx : null, name: nA >= 0 ? s.slice(nA, nB) : null, uuid, pci_bus_id: bus });
+    if (okIdx) idCache[idx] = { dev, id: uuid ?? bus };
+    return dev;
   };
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
