@@ -57,3 +57,47 @@ export const ImportReport = z.object({
   warnings: z.array(z.string()),
 });
 export type ImportReport = z.infer<typeof ImportReport>;
+
+/** Where a segment came from: change points in power/utilisation, a window the user brushed, or the data's structure. */
+export const SegmentOrigin = z.enum(['auto', 'brush', 'structure']);
+export type SegmentOrigin = z.infer<typeof SegmentOrigin>;
+
+export const Segment = z.object({
+  id: z.number().int(),
+  dataset_id: z.number().int(),
+  name: z.string(),
+  origin: SegmentOrigin,
+  t_start: z.number(),
+  t_end: z.number(),
+  workload: z.string().nullable(),
+  cap_w: z.number().nullable(),
+  units: z.string().nullable(),
+  /** Work units done in the segment (typed, or read from a throughput log). */
+  units_count: z.number().nullable(),
+});
+export type Segment = z.infer<typeof Segment>;
+
+/** A segment to add or change: the fields a user or an importer sets. */
+export const SegmentInput = Segment.omit({ id: true, dataset_id: true }).partial({ workload: true, cap_w: true, units: true, units_count: true });
+export type SegmentInput = z.infer<typeof SegmentInput>;
+
+export const DatasetFile = z.object({ path: z.string(), format: z.string(), bytes: z.number().int(), content_hash: z.string() });
+export type DatasetFile = z.infer<typeof DatasetFile>;
+
+/** One imported dataset, as `caplab import --json` and the History list print it. */
+export const DatasetRecord = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  format: z.string(),
+  timezone: z.string().nullable(),
+  content_hash: z.string().nullable(),
+  imported_at: z.number(),
+  samples: z.number().int(),
+  t_start: z.number().nullable(),
+  t_end: z.number().nullable(),
+  files: z.array(DatasetFile),
+  devices: z.array(z.object({ id: z.number().int(), key: z.string(), kind: z.string(), name: z.string(), index: z.number().int() })),
+  segments: z.array(Segment),
+  report: ImportReport.nullable(),
+});
+export type DatasetRecord = z.infer<typeof DatasetRecord>;

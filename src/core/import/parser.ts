@@ -32,6 +32,8 @@ export interface ParseResult {
 }
 
 export interface StreamParser {
+  /** The report as filled so far: devices are registered before any batch names them. */
+  readonly report: ImportReport;
   push(text: string): void;
   end(): ParseResult;
 }

@@ -57,6 +57,7 @@ export function codecarbonParser(opts: ParserOptions): StreamParser {
     },
   );
   return {
+    report: rep.r,
     push: table.push,
     end: () => {
       table.end();

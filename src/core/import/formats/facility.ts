@@ -35,6 +35,7 @@ export function facilityParser(opts: ParserOptions): StreamParser {
     },
   );
   return {
+    report: rep.r,
     push: table.push,
     end: () => {
       table.end();

@@ -248,6 +248,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return {
+    report: rep.r,
     push: (text) => lines.push(text),
     end: () => {
       lines.end();

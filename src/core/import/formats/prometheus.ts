@@ -35,6 +35,7 @@ export function prometheusParser(opts: ParserOptions): StreamParser {
   const parts: string[] = [];
   let size = 0;
   return {
+    report: rep.r,
     push: (text) => {
       size += text.length;
       if (size > PROMETHEUS_MAX_BYTES) throw new ImportError(opts.file, null, `Prometheus response larger than ${PROMETHEUS_MAX_BYTES >> 20} MiB: query a shorter range or a larger step`);

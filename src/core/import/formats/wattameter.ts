@@ -124,6 +124,7 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return {
+    report: rep.r,
     push: (text) => lines.push(text),
     end: () => {
       lines.end();

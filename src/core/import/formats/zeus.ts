@@ -44,6 +44,7 @@ export function zeusParser(opts: ParserOptions): StreamParser {
     },
   );
   return {
+    report: rep.r,
     push: table.push,
     end: () => {
       table.end();

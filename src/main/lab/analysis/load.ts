@@ -157,7 +157,8 @@ export interface RangeEnergy {
  */
 export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
   const pad = 5;
-  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  // Imported datasets' devices are queried through their dataset (caplab energy --dataset), not by wall time.
+  const all = listStoredDevices(db).filter((d) => !d.device_key.startsWith('dataset:') && (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
   const warnings: string[] = [];
   const devices: RangeEnergy['devices'] = [];
   for (const d of all) {

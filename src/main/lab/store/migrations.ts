@@ -102,4 +102,34 @@ export const migrations: string[] = [
   );
   CREATE INDEX cap_journal_open ON cap_journal(restored_at);
   `,
+  // Imported datasets: their files (content hash for dedupe), import report and segments.
+  `
+  ALTER TABLE datasets ADD COLUMN report TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE datasets ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE datasets ADD COLUMN t_start REAL;
+  ALTER TABLE datasets ADD COLUMN t_end REAL;
+  CREATE TABLE dataset_files (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    format TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    content_hash TEXT NOT NULL
+  );
+  CREATE INDEX dataset_files_hash ON dataset_files(content_hash);
+  CREATE TABLE segments (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    t_start REAL NOT NULL,
+    t_end REAL NOT NULL,
+    workload TEXT,
+    cap_w REAL,
+    units TEXT,
+    units_count REAL,
+    created_at REAL NOT NULL
+  );
+  CREATE INDEX segments_dataset ON segments(dataset_id, t_start);
+  `,
 ];

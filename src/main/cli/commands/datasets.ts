@@ -1,0 +1,69 @@
+import { CliError, printJson, stringOpt, type CliCommand } from '../command';
+import { dbOption, jsonOption } from '../open-engine';
+import { fixed, table } from '../format';
+import { dbPath } from '../../lab/paths';
+import { deleteDataset, getDataset, listDatasets } from '../../lab/store/datasets';
+import { openReadOnly } from './analyze';
+import { openWritable } from './import';
+
+const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
+
+export const datasetsCommand: CliCommand = {
+  name: 'datasets',
+  summary: 'List imported datasets, show one (devices, segments, import report), or delete one',
+  usage: 'datasets [ID] [--delete] [--db FILE] [--json]',
+  options: { ...dbOption, ...jsonOption, delete: { type: 'boolean' } },
+  async run(args, io) {
+    const idText = args.positionals[0];
+    const id = idText === undefined ? undefined : Number(idText);
+    if (id !== undefined && !Number.isInteger(id)) throw new CliError(`ID must be an integer, got "${idText}"`);
+    if (args.values.delete) {
+      if (id === undefined) throw new CliError('--delete needs the dataset ID');
+      const db = openWritable(dbPath(stringOpt(args, 'db'), io.env));
+      try {
+        if (!deleteDataset(db, id)) throw new CliError(`no dataset ${id} in this database`, 1);
+        io.stdout.write(`deleted dataset ${id}\n`);
+        return 0;
+      } finally {
+        db.close();
+      }
+    }
+    const db = openReadOnly(args, io.env);
+    try {
+      if (id === undefined) {
+        const all = listDatasets(db);
+        if (args.values.json) {
+          printJson(io, all);
+          return 0;
+        }
+        if (all.length === 0) io.stdout.write('no datasets (import one with `caplab import PATH`)\n');
+        else
+          io.stdout.write(
+            table(
+              ['id', 'name', 'format', 'files', 'devices', 'samples', 'from', 'to', 'segments'],
+              all.map((d) => [d.id, d.name, d.format, d.files.length, d.devices.length, d.samples, iso(d.t_start), iso(d.t_end), d.segments.length]),
+            ) + '\n',
+          );
+        return 0;
+      }
+      const d = getDataset(db, id);
+      if (!d) throw new CliError(`no dataset ${id} in this database`, 1);
+      if (args.values.json) {
+        printJson(io, d);
+        return 0;
+      }
+      io.stdout.write(`dataset ${d.id} "${d.name}" — ${d.format}, ${d.samples} samples, ${iso(d.t_start)} .. ${iso(d.t_end)}, zone ${d.timezone ?? '–'}\n`);
+      for (const f of d.files) io.stdout.write(`  file ${f.path} (${f.format}, ${f.bytes} bytes, sha256 ${f.content_hash.slice(0, 12)}…)\n`);
+      io.stdout.write('\n' + table(['device', 'kind', 'name', 'index'], d.devices.map((x) => [x.key, x.kind, x.name, x.index])) + '\n\n');
+      io.stdout.write(
+        table(
+          ['segment', 'name', 'origin', 'from', 's', 'cap W', 'workload', 'units'],
+          d.segments.map((s) => [s.id, s.name, s.origin, iso(s.t_start), fixed(s.t_end - s.t_start, 1), s.cap_w, s.workload, s.units_count === null ? null : `${fixed(s.units_count, 0)} ${s.units ?? ''}`]),
+        ) + '\n',
+      );
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+};
