@@ -51,7 +51,10 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
   const n = v.length;
   if (n < 2) return n === 1 ? [{ start: t[0]! - width / 2, end: t[0]! + width / 2, mean: v[0]! }] : [];
   const minS = opts.min_s ?? 8;
-  const minLen = Math.max(2, Math.ceil(minS / Math.max(width, 1e-9)));
+  // Bins can be sparser than their width (a 1 Hz log binned finely): count in the series' own spacing.
+  const gaps = Array.from({ length: n - 1 }, (_, i) => t[i + 1]! - t[i]!).sort((a, b) => a - b);
+  const step = Math.max(width, gaps[gaps.length >> 1]!);
+  const minLen = Math.max(2, Math.ceil(minS / Math.max(step, 1e-9)));
   const s1 = new Float64Array(n + 1);
   const s2 = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
@@ -92,7 +95,7 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
   for (let i = 0; i + 1 < bounds.length; i++) {
     const a = bounds[i]!;
     const b = bounds[i + 1]!;
-    phases.push({ start: t[a]! - width / 2, end: t[b - 1]! + width / 2, mean: (s1[b]! - s1[a]!) / (b - a) });
+    phases.push({ start: a === 0 ? t[0]! - step / 2 : (t[a - 1]! + t[a]!) / 2, end: b === n ? t[n - 1]! + step / 2 : (t[b - 1]! + t[b]!) / 2, mean: (s1[b]! - s1[a]!) / (b - a) });
   }
   return phases;
 }

@@ -7,7 +7,7 @@ import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
-import { binMeans, detectPhases } from '../../../core/segments';
+import { binMeans, detectPhases, type Phase } from '../../../core/segments';
 import type { DatasetRecord, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { datasetWithFile, finishDataset, getDataset, insertDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/datasets';
@@ -178,17 +178,23 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
         structure.push({ name: s.name, origin: 'structure', t_start: s.start, t_end: s.end, cap_w: s.cap_w ?? cap?.cap_w ?? null, workload: s.workload ?? null });
       if (cap && parsed.report.t_start !== null && parsed.report.t_end !== null) {
         const tp = throughputOf(all.filter((x) => x.format === null && dirname(x.path) === dirname(f.path)));
-        const dur = parsed.report.t_end - parsed.report.t_start;
+        // The run under the cap is the loaded part of its log: the phases above the midpoint of idle and load.
+        const phases = phasesOf(db, datasetId, parsed.report.t_start, parsed.report.t_end, 2);
+        const lo = Math.min(...phases.map((p) => p.mean));
+        const hi = Math.max(...phases.map((p) => p.mean));
+        const loaded = phases.filter((p) => p.mean >= (lo + hi) / 2);
+        const span = loaded.length && hi > lo * 1.2 ? { start: loaded[0]!.start, end: loaded[loaded.length - 1]!.end } : { start: parsed.report.t_start, end: parsed.report.t_end };
+        const dur = span.end - span.start;
         const parts = cap.dir.split(sep);
         structure.push({
           name: cap.dir,
           origin: 'structure',
-          t_start: parsed.report.t_start,
-          t_end: parsed.report.t_end,
+          t_start: span.start,
+          t_end: span.end,
           cap_w: cap.cap_w,
           workload: parts.length > 1 ? parts[parts.length - 2]! : null,
           units: tp?.units ?? null,
-          units_count: tp ? (tp.count ?? tp.rate * dur) : null,
+          units_count: tp ? tp.rate * dur : null,
         });
       }
     }
@@ -240,15 +246,15 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
   return out;
 }
 
-/** Load phases of a dataset from its summed GPU power (utilisation where there is no power), as segments. */
-export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
+/** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
+function phasesOf(db: Db, datasetId: number, from = -Infinity, to = Infinity, min_s = 8): (Phase & { unit: string })[] {
   const rows = db
     .prepare(
       `SELECT t, COALESCE(power_w, power_avg_w) AS p, util_gpu AS u FROM samples s JOIN devices d ON d.id = s.device_id
-       WHERE s.dataset_id = ? AND d.kind = 'gpu' ORDER BY t`,
+       WHERE s.dataset_id = ? AND d.kind = 'gpu' AND t >= ? AND t <= ? ORDER BY t`,
     )
     .raw()
-    .iterate(datasetId) as IterableIterator<[number, number | null, number | null]>;
+    .iterate(datasetId, Number.isFinite(from) ? from : -1e18, Number.isFinite(to) ? to : 1e18) as IterableIterator<[number, number | null, number | null]>;
   const t: number[] = [];
   const p: number[] = [];
   const u: number[] = [];
@@ -259,8 +265,13 @@ export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
   }
   const usePower = p.some((x) => !Number.isNaN(x));
   const b = binMeans(t, usePower ? p : u, 4000);
-  return detectPhases(b.t, b.v, b.width).map((ph, i) => ({
-    name: `phase ${i + 1} (${usePower ? `${ph.mean.toFixed(0)} W` : `${ph.mean.toFixed(0)} %`})`,
+  return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
+}
+
+/** Load phases of a whole dataset as segments. */
+export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
+  return phasesOf(db, datasetId).map((ph, i) => ({
+    name: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
     origin: 'auto' as const,
     t_start: ph.start,
     t_end: ph.end,
