@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SensorKind } from './device';
+import { SegmentFacts } from './source';
 
 /** Formats `caplab import --format` accepts. */
 export const ImportFormat = z.enum([
@@ -62,24 +63,13 @@ export type ImportReport = z.infer<typeof ImportReport>;
 export const SegmentOrigin = z.enum(['auto', 'brush', 'structure']);
 export type SegmentOrigin = z.infer<typeof SegmentOrigin>;
 
-export const Segment = z.object({
-  id: z.number().int(),
-  dataset_id: z.number().int(),
-  name: z.string(),
-  origin: SegmentOrigin,
-  t_start: z.number(),
-  t_end: z.number(),
-  workload: z.string().nullable(),
-  cap_w: z.number().nullable(),
-  units: z.string().nullable(),
-  /** Work units done in the segment (typed, or read from a throughput log). */
-  units_count: z.number().nullable(),
-});
+/** A stored dataset segment (the measurement model's SegmentFacts) with its id and origin. */
+export const Segment = SegmentFacts.extend({ id: z.number().int(), origin: SegmentOrigin });
 export type Segment = z.infer<typeof Segment>;
 
-/** A segment to add or change: the fields a user or an importer sets. */
-export const SegmentInput = Segment.omit({ id: true, dataset_id: true }).partial({ workload: true, cap_w: true, units: true, units_count: true });
-export type SegmentInput = z.infer<typeof SegmentInput>;
+/** A segment to add: the facts an importer or a user sets (id and dataset come from the store). */
+export const SegmentInput = SegmentFacts.omit({ dataset_id: true }).partial().required({ start: true, end: true }).extend({ origin: SegmentOrigin });
+export type SegmentInput = z.input<typeof SegmentInput>;
 
 export const DatasetFile = z.object({ path: z.string(), format: z.string(), bytes: z.number().int(), content_hash: z.string() });
 export type DatasetFile = z.infer<typeof DatasetFile>;

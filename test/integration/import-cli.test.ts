@@ -15,7 +15,7 @@ const freshDb = () => ({ CAPLAB_DB: join(tmp.dir, `lab-${++n}.db`) });
 const json = <T>(s: string): T => JSON.parse(s) as T;
 
 interface Outcome {
-  dataset: { id: number; samples: number; devices: { key: string }[]; segments: { origin: string; cap_w: number | null; units_count: number | null }[]; report: { rows_skipped: number } } | null;
+  dataset: { id: number; samples: number; devices: { key: string }[]; segments: { origin: string; cap_w: number | null; units_in_window: number | null }[]; report: { rows_skipped: number } } | null;
   duplicate_of: { dataset_id: number } | null;
 }
 
@@ -50,7 +50,7 @@ describe('caplab import', () => {
     expect(json<Outcome>(again.stdout)).toMatchObject({ dataset: null, duplicate_of: { dataset_id: 1 } });
     const db = new Database(env.CAPLAB_DB, { readonly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM samples').get()).toEqual({ n: 6 });
+    expect(db.prepare('SELECT SUM(n) AS n FROM sample_blocks').get()).toEqual({ n: 6 });
     db.close();
   });
 
@@ -65,7 +65,7 @@ describe('caplab import', () => {
     ]);
     const a = await runCli(['analyze', '--dataset', String(o.dataset!.id), '--json'], env);
     expect(a.code).toBe(0);
-    const res = json<{ segments: { throughput: number; energy: { sensor: string; devices: { method: string }[] } }[]; sweep: { groups: { caps: { cap_w: number }[]; optima: { selector: string; cap_w: number }[] }[] } }>(a.stdout);
+    const res = json<{ segments: { throughput: number; energy: { sensor: string; devices: { method: string }[] } }[]; sweep: { groups: { caps: { cap_w: number }[] }[] } }>(a.stdout);
     expect(res.segments.map((s) => s.throughput)).toEqual([expect.closeTo(214.9, 1), expect.closeTo(280, 1)]);
     expect(res.segments[0]!.energy.devices[0]!.method).toBe('1 s average, boxcar tiles');
     expect(res.sweep.groups[0]!.caps.map((c) => c.cap_w)).toEqual([300, 500]);
@@ -104,7 +104,7 @@ describe('caplab import', () => {
     expect((await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'Mars/Olympus'], env)).stderr).toMatch(/unknown time zone/);
     const db = new Database(env.CAPLAB_DB, { readonly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM samples').get()).toEqual({ n: 6 });
+    expect(db.prepare('SELECT SUM(n) AS n FROM sample_blocks').get()).toEqual({ n: 6 });
     db.close();
   });
 
@@ -124,7 +124,7 @@ describe('caplab import', () => {
     expect(res.signal).toBe('SIGKILL');
     const db = new Database(env.CAPLAB_DB);
     expect(db.prepare('SELECT id, samples FROM datasets').all()).toEqual([{ id: 1, samples: 6 }]);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM samples').get()).toEqual({ n: 6 });
+    expect(db.prepare('SELECT SUM(n) AS n FROM sample_blocks').get()).toEqual({ n: 6 });
     expect(db.prepare("SELECT COUNT(*) AS n FROM devices WHERE host LIKE 'dataset:%'").get()).toEqual({ n: 2 });
     db.close();
   }, 240_000);

@@ -1,7 +1,7 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
-import { openDb, StoreError, type Db } from '../../lab/store/db';
+import { describeMigration, openDb, StoreError, type Db } from '../../lab/store/db';
 import { dbPath } from '../../lab/paths';
 import { LoadError } from '../../lab/analysis/load';
 import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
@@ -9,10 +9,13 @@ import { Selector, SELECTORS, type AnalysisGroup, type AnalysisOptionsInput, typ
 import { analyzeDataset } from '../../lab/datasets/analysis';
 
 /** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
-export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv): Db {
+export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv, stderr?: NodeJS.WritableStream): Db {
   const file = dbPath(stringOpt(args, 'db'), env);
   try {
-    return openDb(file, { readonly: true });
+    const db = openDb(file, { readonly: true });
+    const note = describeMigration(file, db);
+    if (note) stderr?.write(`caplab: ${note}\n`);
+    return db;
   } catch (e) {
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;
@@ -95,7 +98,7 @@ export const analyzeCommand: CliCommand = {
     const weight = numberOpt(args, 'weight');
     if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
 
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io.env, io.stderr);
     if (datasetText !== undefined) {
       try {
         return analyzeDatasetCli(db, sweepId, { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true }, args.values.json === true, io);
@@ -151,10 +154,10 @@ function analyzeDatasetCli(db: Db, id: number, opts: Omit<AnalysisOptionsInput, 
     table(
       ['segment', 'origin', 'cap W', 's', 'energy J', 'mean W', 'sensor', 'method', 'throughput', 'units/J'],
       a.segments.map((s) => [
-        s.segment.name,
+        s.segment.label ?? `#${s.segment.id}`,
         s.segment.origin,
         s.segment.cap_w,
-        fixed(s.segment.t_end - s.segment.t_start, 1),
+        fixed(s.segment.end - s.segment.start, 1),
         fixed(s.energy.energy_j, 0),
         fixed(s.energy.mean_w, 1),
         s.energy.sensor,

@@ -2,7 +2,7 @@ import { CliError, printJson, stringOpt, type CliCommand } from '../command';
 import { dbOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
 import { dbPath } from '../../lab/paths';
-import { deleteDataset, getDataset, listDatasets } from '../../lab/store/datasets';
+import { datasetRecord, datasetRecords, removeDataset } from '../../lab/store/dataset-records';
 import { openReadOnly } from './analyze';
 import { openWritable } from './import';
 
@@ -21,7 +21,7 @@ export const datasetsCommand: CliCommand = {
       if (id === undefined) throw new CliError('--delete needs the dataset ID');
       const db = openWritable(dbPath(stringOpt(args, 'db'), io.env));
       try {
-        if (!deleteDataset(db, id)) throw new CliError(`no dataset ${id} in this database`, 1);
+        if (!removeDataset(db, id)) throw new CliError(`no dataset ${id} in this database`, 1);
         io.stdout.write(`deleted dataset ${id}\n`);
         return 0;
       } finally {
@@ -31,7 +31,7 @@ export const datasetsCommand: CliCommand = {
     const db = openReadOnly(args, io.env);
     try {
       if (id === undefined) {
-        const all = listDatasets(db);
+        const all = datasetRecords(db);
         if (args.values.json) {
           printJson(io, all);
           return 0;
@@ -46,7 +46,7 @@ export const datasetsCommand: CliCommand = {
           );
         return 0;
       }
-      const d = getDataset(db, id);
+      const d = datasetRecord(db, id);
       if (!d) throw new CliError(`no dataset ${id} in this database`, 1);
       if (args.values.json) {
         printJson(io, d);
@@ -58,7 +58,7 @@ export const datasetsCommand: CliCommand = {
       io.stdout.write(
         table(
           ['segment', 'name', 'origin', 'from', 's', 'cap W', 'workload', 'units'],
-          d.segments.map((s) => [s.id, s.name, s.origin, iso(s.t_start), fixed(s.t_end - s.t_start, 1), s.cap_w, s.workload, s.units_count === null ? null : `${fixed(s.units_count, 0)} ${s.units ?? ''}`]),
+          d.segments.map((s) => [s.id, s.label, s.origin, iso(s.start), fixed(s.end - s.start, 1), s.cap_w, s.workload, s.units_in_window === null ? null : `${fixed(s.units_in_window, 0)} ${s.units ?? ''}`]),
         ) + '\n',
       );
       return 0;

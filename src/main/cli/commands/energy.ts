@@ -26,7 +26,7 @@ export const energyCommand: CliCommand = {
     if (datasetId !== undefined && !Number.isInteger(datasetId)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
     const device = numberOpt(args, 'device');
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io.env, io.stderr);
     try {
       let from: number;
       let to: number;
@@ -41,8 +41,8 @@ export const energyCommand: CliCommand = {
         const segId = numberOpt(args, 'segment');
         const seg = segId === undefined ? null : ds.segments.find((s) => s.id === segId);
         if (segId !== undefined && !seg) throw new CliError(`dataset ${ds.id} has no segment ${segId} (see \`caplab datasets ${ds.id}\`)`);
-        from = stringOpt(args, 'from') !== undefined ? parseTimeArg('from', stringOpt(args, 'from')) : (seg?.t_start ?? ds.t_start ?? 0);
-        to = stringOpt(args, 'to') !== undefined ? parseTimeArg('to', stringOpt(args, 'to')) : (seg?.t_end ?? ds.t_end ?? 0);
+        from = stringOpt(args, 'from') !== undefined ? parseTimeArg('from', stringOpt(args, 'from')) : (seg?.start ?? ds.t_start ?? 0);
+        to = stringOpt(args, 'to') !== undefined ? parseTimeArg('to', stringOpt(args, 'to')) : (seg?.end ?? ds.t_end ?? 0);
       } else {
         from = parseTimeArg('from', stringOpt(args, 'from'));
         to = parseTimeArg('to', stringOpt(args, 'to'));

@@ -10,7 +10,9 @@ import { detectAdapter } from '../../../core/adapters';
 import { binMeans, detectPhases, type Phase } from '../../../core/segments';
 import type { DatasetRecord, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
-import { datasetWithFile, finishDataset, getDataset, insertDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/datasets';
+import { createDataset } from '../store/datasets';
+import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
+import { readWindow, streamsOf } from '../store/sample-blocks';
 import { listImportFiles, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
 
@@ -123,7 +125,7 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
 
   db.exec('BEGIN IMMEDIATE');
   try {
-    const datasetId = insertDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
+    const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
     const sink = new DatasetSampleSink(db, datasetId);
     const deviceRows = new Map<string, number>();
     const reports: ImportReport[] = [];
@@ -161,12 +163,14 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
           }
         },
       );
+      sink.close();
       reports.push(parsed.report);
       progress.files_done++;
       const dup = datasetWithFile(db, parsed.hash);
       if (dup) {
         db.exec('ROLLBACK TO file');
         db.exec('RELEASE file');
+        sink.samples -= parsed.report.rows_read;
         duplicate ??= { dataset_id: dup.id, name: dup.name, path: dup.path };
         continue;
       }
@@ -175,7 +179,7 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
       insertDatasetFile(db, datasetId, { path: f.path, format: f.format, bytes: f.bytes, content_hash: parsed.hash });
       const cap = capOf(f.path, root);
       for (const s of parsed.segments)
-        structure.push({ name: s.name, origin: 'structure', t_start: s.start, t_end: s.end, cap_w: s.cap_w ?? cap?.cap_w ?? null, workload: s.workload ?? null });
+        structure.push({ label: s.name, origin: 'structure', start: s.start, end: s.end, cap_w: s.cap_w ?? cap?.cap_w ?? null, workload: s.workload ?? null });
       if (cap && parsed.report.t_start !== null && parsed.report.t_end !== null) {
         const tp = throughputOf(all.filter((x) => x.format === null && dirname(x.path) === dirname(f.path)));
         // The run under the cap is the loaded part of its log: the phases above the midpoint of idle and load.
@@ -187,14 +191,14 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
         const dur = span.end - span.start;
         const parts = cap.dir.split(sep);
         structure.push({
-          name: cap.dir,
+          label: cap.dir,
           origin: 'structure',
-          t_start: span.start,
-          t_end: span.end,
+          start: span.start,
+          end: span.end,
           cap_w: cap.cap_w,
           workload: parts.length > 1 ? parts[parts.length - 2]! : null,
           units: tp?.units ?? null,
-          units_count: tp ? tp.rate * dur : null,
+          units_in_window: tp ? tp.rate * dur : null,
         });
       }
     }
@@ -211,7 +215,7 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
     db.exec('COMMIT');
     opts.onProgress?.({ ...progress, bytes_done: bytesTotal });
     return {
-      dataset: getDataset(db, datasetId) ?? null,
+      dataset: datasetRecord(db, datasetId) ?? null,
       duplicate_of: duplicate,
       reports,
       ignored: all.filter((x) => x.format === null).map((x) => x.path),
@@ -248,20 +252,18 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
 
 /** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
 function phasesOf(db: Db, datasetId: number, from = -Infinity, to = Infinity, min_s = 8): (Phase & { unit: string })[] {
-  const rows = db
-    .prepare(
-      `SELECT t, COALESCE(power_w, power_avg_w) AS p, util_gpu AS u FROM samples s JOIN devices d ON d.id = s.device_id
-       WHERE s.dataset_id = ? AND d.kind = 'gpu' AND t >= ? AND t <= ? ORDER BY t`,
-    )
-    .raw()
-    .iterate(datasetId, Number.isFinite(from) ? from : -1e18, Number.isFinite(to) ? to : 1e18) as IterableIterator<[number, number | null, number | null]>;
+  const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
   const t: number[] = [];
   const p: number[] = [];
   const u: number[] = [];
-  for (const [ti, pi, ui] of rows) {
-    t.push(ti);
-    p.push(pi ?? NaN);
-    u.push(ui ?? NaN);
+  for (const s of streamsOf(db, { dataset_id: datasetId })) {
+    if (!gpuRows.has(s.device_row)) continue;
+    const c = readWindow(db, s.stream_id, from, to, ['power_w', 'util_gpu']);
+    for (let i = 0; i < c.n; i++) {
+      t.push(c.t[i]!);
+      p.push(c.cols.power_w?.[i] ?? NaN);
+      u.push(c.cols.util_gpu?.[i] ?? NaN);
+    }
   }
   const usePower = p.some((x) => !Number.isNaN(x));
   const b = binMeans(t, usePower ? p : u, 4000);
@@ -271,9 +273,9 @@ function phasesOf(db: Db, datasetId: number, from = -Infinity, to = Infinity, mi
 /** Load phases of a whole dataset as segments. */
 export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
   return phasesOf(db, datasetId).map((ph, i) => ({
-    name: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
+    label: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
     origin: 'auto' as const,
-    t_start: ph.start,
-    t_end: ph.end,
+    start: ph.start,
+    end: ph.end,
   }));
 }

@@ -1,0 +1,13 @@
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { createParser } from '../src/core/import/index.ts';
+const [file, format] = process.argv.slice(2);
+const t0 = performance.now(); const c0 = process.cpuUsage();
+let rows = 0;
+const p = createParser(format as any, { file, zone: 'UTC', emit: (b) => { rows += b.n; } });
+const dec = new StringDecoder('utf8');
+for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) p.push(dec.write(chunk as Buffer));
+p.push(dec.end());
+const r = p.end();
+const s = (performance.now() - t0) / 1000;
+const cu = process.cpuUsage(c0); const cpu = (cu.user + cu.system) / 1e6; console.log('cpu', cpu.toFixed(2), (rows / cpu / 1e6).toFixed(2), 'M rows/cpu-s'); console.log(format, rows, r.report.rows_read, r.report.rows_skipped, s.toFixed(2), 's', (rows / s / 1e6).toFixed(2), 'M rows/s', 'rss', (process.memoryUsage().rss / 2**20).toFixed(0), 'MB');
