@@ -16,6 +16,42 @@ export interface PhaseOptions {
   bins?: number;
 }
 
+/** Accumulates (t, v) readings into equal-time bins over [lo, hi] (NaN readings ignored), in constant memory. */
+export class Binner {
+  private readonly sum: Float64Array;
+  private readonly cnt: Float64Array;
+  readonly width: number;
+
+  constructor(
+    private readonly lo: number,
+    hi: number,
+    private readonly bins: number,
+  ) {
+    this.width = hi > lo ? (hi - lo) / bins : 1;
+    this.sum = new Float64Array(bins);
+    this.cnt = new Float64Array(bins);
+  }
+
+  add(t: number, v: number): void {
+    if (Number.isNaN(v) || Number.isNaN(t)) return;
+    const k = Math.max(0, Math.min(this.bins - 1, Math.floor((t - this.lo) / this.width)));
+    this.sum[k]! += v;
+    this.cnt[k]!++;
+  }
+
+  /** Means of the non-empty bins at their centres. */
+  result(): { t: number[]; v: number[]; width: number } {
+    const t: number[] = [];
+    const v: number[] = [];
+    for (let k = 0; k < this.bins; k++)
+      if (this.cnt[k]! > 0) {
+        t.push(this.lo + (k + 0.5) * this.width);
+        v.push(this.sum[k]! / this.cnt[k]!);
+      }
+    return { t, v, width: this.width };
+  }
+}
+
 /** Bins (t, v) into at most `bins` equal-time bins (mean per bin); empty bins are dropped. */
 export function binMeans(t: ArrayLike<number>, v: ArrayLike<number>, bins: number): { t: number[]; v: number[]; width: number } {
   let lo = Infinity;
@@ -26,24 +62,9 @@ export function binMeans(t: ArrayLike<number>, v: ArrayLike<number>, bins: numbe
     hi = Math.max(hi, t[i]!);
   }
   if (!(hi > lo)) return { t: [], v: [], width: 0 };
-  const width = (hi - lo) / bins;
-  const sum = new Float64Array(bins);
-  const cnt = new Float64Array(bins);
-  for (let i = 0; i < t.length; i++) {
-    const x = v[i]!;
-    if (Number.isNaN(x)) continue;
-    const k = Math.min(bins - 1, Math.floor((t[i]! - lo) / width));
-    sum[k]! += x;
-    cnt[k]!++;
-  }
-  const ot: number[] = [];
-  const ov: number[] = [];
-  for (let k = 0; k < bins; k++)
-    if (cnt[k]! > 0) {
-      ot.push(lo + (k + 0.5) * width);
-      ov.push(sum[k]! / cnt[k]!);
-    }
-  return { t: ot, v: ov, width };
+  const b = new Binner(lo, hi, bins);
+  for (let i = 0; i < t.length; i++) b.add(t[i]!, v[i]!);
+  return b.result();
 }
 
 /** Phases of a binned series: change points where the mean level shifts. */

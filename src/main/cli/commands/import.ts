@@ -41,7 +41,9 @@ export const importCommand: CliCommand = {
     if (interval !== undefined && !(interval > 0)) throw new CliError('--interval must be a positive number of seconds');
     const fields = stringOpt(args, 'fields')?.split(',').map((f) => f.trim()).filter(Boolean);
     const db = openWritable(dbPath(stringOpt(args, 'db'), io.env));
+    // A redrawn bar on a terminal; elsewhere (logs, scripts) a progress line at most every 2 s.
     const tty = !args.values.json && io.stderr.isTTY === true;
+    let lastLine = 0;
     try {
       let outcome;
       try {
@@ -52,9 +54,13 @@ export const importCommand: CliCommand = {
           fields,
           interval_s: interval,
           onProgress: (p) => {
-            if (!tty) return;
+            const fraction = p.bytes_total ? p.bytes_done / p.bytes_total : 1;
             const label = `${p.files_done}/${p.files_total} files, ${(p.samples / 1e6).toFixed(2)} M samples`;
-            io.stderr.write(`\r${progressBar(p.bytes_total ? p.bytes_done / p.bytes_total : 1, 30, label)}`);
+            if (tty) io.stderr.write(`\r${progressBar(fraction, 30, label)}`);
+            else if (performance.now() - lastLine > 2000) {
+              lastLine = performance.now();
+              io.stderr.write(`caplab import: ${(fraction * 100).toFixed(0)} % (${label})\n`);
+            }
           },
         });
       } catch (e) {

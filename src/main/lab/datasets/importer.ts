@@ -7,7 +7,7 @@ import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
-import { binMeans, detectPhases, type Phase } from '../../../core/segments';
+import { Binner, detectPhases, type Phase } from '../../../core/segments';
 import type { DatasetRecord, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
@@ -251,28 +251,37 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
 }
 
 /** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
-function phasesOf(db: Db, datasetId: number, from = -Infinity, to = Infinity, min_s = 8): (Phase & { unit: string })[] {
+function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
+  if (!(to > from)) return [];
   const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
-  const t: number[] = [];
-  const p: number[] = [];
-  const u: number[] = [];
-  for (const s of streamsOf(db, { dataset_id: datasetId })) {
-    if (!gpuRows.has(s.device_row)) continue;
-    const c = readWindow(db, s.stream_id, from, to, ['power_w', 'util_gpu']);
-    for (let i = 0; i < c.n; i++) {
-      t.push(c.t[i]!);
-      p.push(c.cols.power_w?.[i] ?? NaN);
-      u.push(c.cols.util_gpu?.[i] ?? NaN);
+  const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
+  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation
+  // where no GPU reports power. Read in slices so a 10 M-sample dataset never sits in memory.
+  const bins = 4000;
+  const power = new Binner(from, to, bins);
+  const util = new Binner(from, to, bins);
+  const slices = 64;
+  const step = (to - from) / slices;
+  for (const s of streams)
+    for (let k = 0; k < slices; k++) {
+      const a = from + k * step;
+      const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, ['power_w', 'util_gpu']);
+      for (let i = 0; i < c.n; i++) {
+        power.add(c.t[i]!, (c.cols.power_w?.[i] ?? NaN) * streams.length);
+        util.add(c.t[i]!, c.cols.util_gpu?.[i] ?? NaN);
+      }
     }
-  }
-  const usePower = p.some((x) => !Number.isNaN(x));
-  const b = binMeans(t, usePower ? p : u, 4000);
+  const p = power.result();
+  const usePower = p.v.length > 0;
+  const b = usePower ? p : util.result();
   return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
 }
 
 /** Load phases of a whole dataset as segments. */
 export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
-  return phasesOf(db, datasetId).map((ph, i) => ({
+  const span = db.prepare('SELECT t_start, t_end FROM datasets WHERE id = ?').get(datasetId) as { t_start: number | null; t_end: number | null } | undefined;
+  if (!span || span.t_start === null || span.t_end === null) return [];
+  return phasesOf(db, datasetId, span.t_start, span.t_end).map((ph, i) => ({
     label: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
     origin: 'auto' as const,
     start: ph.start,
