@@ -229,20 +229,27 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
 
   // Devices by index, each with the identity string (UUID, else bus id) it was first seen with: the common case
   // (same GPU at the same index) is checked in place, without slicing a string per row.
-  const idCache: { dev: number; id: string | null }[] = [];
+  const idCache: { dev: number; id: Uint16Array | null }[] = [];
+  // Char codes, not a string: a slice of an old chunk would be a V8 sliced string, slow to compare (and it pins the chunk).
+  const sameId = (s: string, a: number, b: number, id: Uint16Array) => {
+    if (b - a !== id.length) return false;
+    for (let k = 0; k < id.length; k++) if (s.charCodeAt(a + k) !== id[k]) return false;
+    return true;
+  };
   const deviceOf = (s: string, idx: number, uA: number, uB: number, bA: number, bB: number, nA: number, nB: number): number => {
     const okIdx = idx >= 0 && Number.isInteger(idx);
     const idA = uA >= 0 ? uA : bA;
     const idB = uA >= 0 ? uB : bB;
     if (okIdx) {
       const c = idCache[idx];
-      if (c && (c.id === null ? idA < 0 : idA >= 0 && idB - idA === c.id.length && s.startsWith(c.id, idA))) return c.dev;
+      if (c && (c.id === null ? idA < 0 : idA >= 0 && sameId(s, idA, idB, c.id))) return c.dev;
     }
     const uuid = uA >= 0 ? s.slice(uA, uB) : null;
     const bus = bA >= 0 ? s.slice(bA, bB) : null;
     const key = uuid ?? (okIdx ? `gpu:${idx}` : bus ? `bus:${bus}` : 'gpu:0');
     const dev = rep.device(key, { kind: 'gpu', index: okIdx ? idx : null, name: nA >= 0 ? s.slice(nA, nB) : null, uuid, pci_bus_id: bus });
-    if (okIdx) idCache[idx] = { dev, id: uuid ?? bus };
+    const id = uuid ?? bus;
+    if (okIdx) idCache[idx] = { dev, id: id === null ? null : Uint16Array.from(id, (ch) => ch.charCodeAt(0)) };
     return dev;
   };
 
