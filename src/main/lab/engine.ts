@@ -17,6 +17,9 @@ import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
+import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
+import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
+import { ImportError } from '../../core/import';
 import { LoadError } from './analysis/load';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { loadSources } from './analysis/sources';
@@ -311,6 +314,39 @@ export class Engine implements LabApi {
       if (e instanceof LoadError) throw new PlanError(e.message);
       throw e;
     }
+  }
+
+  async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {
+    return datasetRecords(this.db);
+  }
+
+  async getDataset(input: MethodInput<'getDataset'>): Promise<MethodOutput<'getDataset'>> {
+    const d = datasetRecord(this.db, input.dataset_id);
+    if (!d) throw new DatasetError(`dataset ${input.dataset_id} not found`, 'not_found');
+    return d;
+  }
+
+  async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    return { deleted: removeDataset(this.db, input.dataset_id) };
+  }
+
+  async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
+    try {
+      return await importDataset(this.db, input, (p) =>
+        this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
+      );
+    } catch (e) {
+      if (e instanceof ImportError) throw new DatasetError(`cannot import ${e.message}`);
+      throw e;
+    }
+  }
+
+  async getDatasetTrace(input: MethodInput<'getDatasetTrace'>): Promise<MethodOutput<'getDatasetTrace'>> {
+    return datasetTrace(this.db, input);
+  }
+
+  async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    return saveSegment(this.db, input);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
