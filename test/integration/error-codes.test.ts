@@ -1,50 +1,24 @@
 // Typed error codes end to end, on a real engine and database: the same failure is 404 over HTTP, the same code
 // over IPC, exit 2 in the CLI; busy devices are conflicts; bad input is invalid; nothing depends on message text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { join } from 'node:path';
-import { Engine } from '../../src/main/lab/engine';
-import { startServer, type RunningServer } from '../../src/main/host/server';
 import { createIpcTransport } from '../../src/main/host/ipc';
 import { labErrorCode } from '../../src/main/lab/errors';
 import { BackendError } from '../../src/main/lab/gpu/backend';
 import { LeaseHeldError } from '../../src/main/lab/lease/device-lease';
 import { exitCodeOf, httpStatusOf, LabError } from '../../src/shared/errors';
 import { runCli } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
+import { openFixtureHost, type FixtureHost } from '../helpers/fixture-host';
 
-const tmp = tempDir();
-const db = join(tmp.dir, 'lab.db');
-const env = { CAPLAB_DB: db, CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
-let engine: Engine;
-let server: RunningServer;
-
-function post(method: string, body: unknown): Promise<{ status: number; json: { error: string; code: string } }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: server.port, path: `/api/${method}`, method: 'POST', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+let host: FixtureHost;
+let env: NodeJS.ProcessEnv;
+let engine: FixtureHost['engine'];
+const post = (method: string, body: unknown) => host.post<{ error: string; code: string }>(method, body);
 
 beforeAll(async () => {
-  copyFileSync(join(process.cwd(), 'test/fixtures/release-0.1.0/lab.db'), db);
-  engine = await Engine.open({ dbPath: db, env: { ...process.env, ...env } });
-  server = await startServer({ engine, port: 0, staticDir: null });
+  host = await openFixtureHost({ migrateWithCli: false });
+  ({ env, engine } = host);
 });
-afterAll(async () => {
-  await server?.close();
-  await engine?.close();
-  tmp.cleanup();
-});
+afterAll(() => host?.close());
 
 describe('error codes', () => {
   it('getSweep(42): 404 not_found over HTTP, not_found over IPC, exit 2 in the CLI', async () => {

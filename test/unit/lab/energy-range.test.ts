@@ -41,6 +41,6 @@ describe('energy over a time range', () => {
   });
   it('two overlapping recordings: a warning names both', () => {
     const r = energyInRange(db, 1060, 1090);
-    expect(r.warnings.join()).toMatch(new RegExp(`samples of 2 recordings in this range \\(sweep ${a}, sweep ${b}\\)`));
+    expect(r.warnings.join()).toMatch(new RegExp(`samples of 2 recordings in this range \\(sweep ${a}, sweep ${b}\\): the energy mixes them`));
   });
 });
