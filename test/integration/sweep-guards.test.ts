@@ -102,6 +102,18 @@ describe('bad input never reaches the GPU', () => {
     }
   });
 
+  it('serve --host 0.0.0.0 warns that the token travels in cleartext', { timeout: 60_000 }, async () => {
+    const dir = join(tmp.dir, 'anyhost');
+    const serve = startCli(['serve', '--api-only', '--backend', 'sim', '--port', '0', '--host', '0.0.0.0'], labEnv(dir, 'lab'));
+    let out = '';
+    serve.child.stdout!.on('data', (d) => (out += d));
+    await waitFor('serve to print its URL', () => /serving at/.test(out));
+    serve.child.kill('SIGINT');
+    const r = await serve.done;
+    expect(r.stderr).toMatch(/WARNING: listening on 0\.0\.0\.0/);
+    expect(r.stderr).toMatch(/plain HTTP: the token and everything else travel in cleartext/);
+  });
+
   it('an unknown simulated GPU preset is a plain error naming it (exit 2, no stack trace)', async () => {
     const dir = join(tmp.dir, 'preset');
     const r = await runCli(['sweep', writePlan(dir, 'p', 'backend: sim\nworkloads: [{id: resnet50}]\ncaps: [300]\nsim: {devices: [h900]}\n')], labEnv(dir, 'lab'));
