@@ -72,7 +72,7 @@ export const events = {
     cap_w: z.number().nullable(),
     repetition: z.number().int().nullable(),
     phase: z.enum(['setting-cap', 'warmup', 'measure', 'cooldown', 'idle']),
-    /** Fraction of the whole sweep done, 0..1. */
+    /** Fraction of the whole sweep done, 0..1: work done over work planned, never decreasing. */
     fraction: z.number(),
   }),
   'run.finished': z.object({ sweep_id: z.number().int(), run: RunRecord, status: RunStatus }),

@@ -232,8 +232,15 @@ export class Engine implements LabApi {
   async sampleDevices(input: MethodInput<'sampleDevices'>): Promise<MethodOutput<'sampleDevices'>> {
     const choice = input.backend ?? this.opts.backend ?? 'auto';
     if (!this.monitor || this.monitor.choice !== choice) {
-      await this.monitor?.lab.then((l) => l.backend.close());
-      this.monitor = { choice, lab: openLabBackend(choice, { env: this.env }) };
+      const old = this.monitor;
+      this.monitor = null;
+      await old?.lab.then((l) => l.backend.close(), () => undefined);
+      const entry = { choice, lab: openLabBackend(choice, { env: this.env }) };
+      this.monitor = entry;
+      // A backend that failed to open is not kept: the next call (this backend or another) tries again.
+      entry.lab.catch(() => {
+        if (this.monitor === entry) this.monitor = null;
+      });
     }
     const { backend } = await this.monitor.lab;
     const devices = await backend.listDevices();
