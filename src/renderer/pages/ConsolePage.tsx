@@ -10,6 +10,7 @@ import { live } from '../state/live';
 import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
+import { progressView } from '../lib/progress-view';
 import { toast, toastError } from '../state/toasts';
 import type { RunRecord } from '../../shared/records';
 
@@ -48,8 +49,8 @@ export function ConsolePage() {
     );
   }
   const p = s.progress;
-  const fraction = s.finished ? 1 : (p?.fraction ?? 0);
-  const status = s.finished?.status ?? (running ? 'running' : (s.sweep?.status ?? 'running'));
+  const view = progressView(s.sweep, p, s.finished?.status ?? (running ? null : (s.sweep?.status ?? null)), s.maxFraction);
+  const status = view.status;
   return (
     <section className="page console" aria-labelledby="console-title">
       <header className="page-head">
@@ -74,9 +75,9 @@ export function ConsolePage() {
         </div>
       </header>
       <div className="progress-line" data-testid="progress">
-        <ProgressBar fraction={fraction} label="sweep progress" />
-        <span>
-          <strong data-testid="runs-done">{s.finished ? (s.sweep?.runs_done ?? p?.runs_done ?? 0) : (p?.runs_done ?? 0)}</strong> of {p?.run_count ?? s.sweep?.run_count ?? '?'} runs done
+        <ProgressBar fraction={view.fraction} label="sweep progress" />
+        <span data-testid="progress-text" data-fraction={view.fraction}>
+          <strong data-testid="runs-done">{view.text}</strong>
         </span>
         {p && running && (
           <span data-testid="current-run">
@@ -84,8 +85,8 @@ export function ConsolePage() {
           </span>
         )}
       </div>
-      {s.finished && <FinishedBanner />}
-      <LiveTraces source={live} names={names} />
+      {s.finished ? <FinishedBanner /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
+      <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />
       <div className="console-bottom">
         <RunsTable runs={s.runs} />
@@ -126,6 +127,15 @@ function FinishedBanner() {
       ) : (
         <span> No limits needed restoring.</span>
       )}
+    </div>
+  );
+}
+
+/** An ended sweep this page did not watch end (a reload, an older sweep): what the database says. */
+function StoredEndBanner({ status, error }: { status: string; error: string | null }) {
+  return (
+    <div className={`banner ${status === 'done' ? 'ok' : 'warn'}`} data-testid="finished-banner">
+      <strong>Sweep {status}.</strong> {error} The traces below are replayed from the database.
     </div>
   );
 }
