@@ -124,13 +124,15 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
   const shapes: Record<string, unknown>[] = [];
   const annotations: Record<string, unknown>[] = [];
   const phases = src.phases;
-  for (let i = 0; i < phases.length; i++) {
+  // Phases are shaded only on a time axis that samples have set (before the first sample there is none).
+  for (let i = 0; src.lastT !== null && i < phases.length; i++) {
     const p = phases[i]!;
     if (Number.isNaN(p.t)) continue;
-    const next = phases[i + 1]?.t ?? end;
+    const next = phases.slice(i + 1).find((q) => !Number.isNaN(q.t))?.t ?? end;
     if (next < since || p.phase === 'idle') continue;
     const x0 = Math.max(p.t, since) - t0;
     const x1 = next - t0;
+    if (!Number.isFinite(x0) || !Number.isFinite(x1)) continue;
     shapes.push({ type: 'rect', xref: 'x', yref: 'paper', x0, x1, y0: 0, y1: 1, fillcolor: PHASE_COLORS[p.phase], line: { width: 0 }, layer: 'below' });
     if (p.phase === 'warmup' && p.cap_w != null) {
       annotations.push({ x: x0, y: 1, xref: 'x', yref: 'paper', text: `${p.cap_w} W`, showarrow: false, xanchor: 'left', yanchor: 'bottom', font: { size: 10 } });
@@ -144,7 +146,6 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
     xaxis: { title: { text: opts.simulated ? 'simulated time since the sweep started (s)' : 'time since the sweep started (s)' }, range: [Math.max(since, t0) - t0, Math.max(end - t0, 1)], anchor: 'y4' },
     shapes,
     annotations,
-    transition: { duration: 0 },
   };
   ROWS.forEach((row, r) => {
     layout[r === 0 ? 'yaxis' : `yaxis${r + 1}`] = { title: { text: row.title, font: { size: 10 } }, domain: domain(r), autorange: true, rangemode: r === 3 ? 'tozero' : 'normal' };
