@@ -4,6 +4,10 @@ import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
 
+/** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
+export const PlanIssue = z.object({ path: z.string(), message: z.string() });
+export type PlanIssue = z.infer<typeof PlanIssue>;
+
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
  * Every method has an input and output schema; both transports validate inputs with them.
@@ -17,10 +21,21 @@ export const methods = {
   },
   validatePlan: {
     input: z.object({ plan: z.unknown() }).strict(),
-    output: z.object({ ok: z.boolean(), errors: z.array(z.string()), plan: Plan.nullable(), run_count: z.number().int(), estimate_s: z.number().nullable() }),
+    output: z.object({
+      ok: z.boolean(),
+      errors: z.array(z.string()),
+      /** The same problems at their fields: `path` dotted (`caps.from`, `workloads.0.id`), `message` in words. */
+      issues: z.array(PlanIssue),
+      plan: Plan.nullable(),
+      run_count: z.number().int(),
+      estimate_s: z.number().nullable(),
+    }),
   },
   planToYaml: { input: z.object({ plan: Plan }).strict(), output: z.object({ yaml: z.string() }) },
-  planFromYaml: { input: z.object({ yaml: z.string().max(1_000_000) }).strict(), output: z.object({ ok: z.boolean(), errors: z.array(z.string()), plan: Plan.nullable() }) },
+  planFromYaml: {
+    input: z.object({ yaml: z.string().max(1_000_000) }).strict(),
+    output: z.object({ ok: z.boolean(), errors: z.array(z.string()), issues: z.array(PlanIssue), plan: Plan.nullable() }),
+  },
   startSweep: { input: z.object({ plan: z.unknown() }).strict(), output: z.object({ sweep_id: z.number().int() }) },
   cancelSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ cancelled: z.boolean() }) },
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },

@@ -6,20 +6,19 @@ test('the console of a finished sweep replays its traces, phases and "12 of 12" 
   const id = await startSweep(app, quickPlan('e2e replay', [200, 300, 400, 500, 600, 700], 2));
   await go(app, 'console');
   // Record every value the progress bar takes while the sweep runs.
-  await app.evaluate(() => {
-    const w = window as unknown as { progressSeen: number[] };
-    w.progressSeen = [];
+  await app.evaluate(`(() => {
+    window.progressSeen = [];
     const read = () => {
       const bar = document.querySelector('[data-testid=progress] [role=progressbar]');
       const v = bar ? Number(bar.getAttribute('aria-valuenow')) : NaN;
-      if (!Number.isNaN(v) && w.progressSeen.at(-1) !== v) w.progressSeen.push(v);
+      if (!Number.isNaN(v) && window.progressSeen.at(-1) !== v) window.progressSeen.push(v);
     };
     new MutationObserver(read).observe(document.body, { subtree: true, attributes: true, childList: true });
     read();
-  });
+  })()`);
   expect(await waitEnded(app, id)).toBe('done');
   await expect(app.getByTestId('runs-done')).toHaveText('12 of 12 runs done');
-  const seen = await app.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  const seen = await app.evaluate<number[]>('window.progressSeen');
   expect(seen.length).toBeGreaterThan(5);
   for (let i = 1; i < seen.length; i++) expect(seen[i]!, `progress went ${seen.join(' → ')}`).toBeGreaterThanOrEqual(seen[i - 1]!);
   expect(seen.at(-1)).toBe(100);

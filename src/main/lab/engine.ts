@@ -5,8 +5,9 @@ import { devicesOfRun, getDevice } from './store/devices';
 import { metricsOfRun, samplesOfRun } from './store/samples';
 import { restoreJournal } from './sweep/cap-guard';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
-import { validatePlanAgainstDevices } from './sweep/plan-check';
+import { parsePlan, planFromYaml, planToYaml, PlanError, schemaIssues } from './sweep/plan-file';
+import { deviceIssues, partsOf, rawParts, validatePlanAgainstDevices } from './sweep/plan-check';
+import { issueLines, type PlanIssue } from './sweep/plan-issues';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
 import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
@@ -17,7 +18,8 @@ import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
-import type { BackendChoice } from '../../shared/device';
+import { BackendChoice } from '../../shared/device';
+import type { Plan } from '../../shared/plan';
 import type { SweepStatus } from '../../shared/records';
 
 export interface EngineOptions {
@@ -103,18 +105,30 @@ export class Engine implements LabApi {
   }
 
   async validatePlan(input: MethodInput<'validatePlan'>): Promise<MethodOutput<'validatePlan'>> {
+    const r = await this.checkPlan(input.plan);
+    if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null };
+    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: estimatePlanSeconds(r.plan) / r.timeScale };
+  }
+
+  /**
+   * Every problem of a plan at once, each at its field: the schema's, and (from whatever parts parse) unknown
+   * workloads, missing devices and caps outside a device's range, and a backend that cannot be opened.
+   */
+  async checkPlan(value: unknown): Promise<{ plan: Plan | null; issues: PlanIssue[]; timeScale: number }> {
+    const schema = schemaIssues(value);
+    const backendChoice = BackendChoice.safeParse((value as { backend?: unknown } | null)?.backend ?? 'auto');
+    let lab: LabBackend;
     try {
-      const plan = parsePlan(input.plan);
-      const lab = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
-      try {
-        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env));
-      } finally {
-        await lab.backend.close();
-      }
-      return { ok: true, errors: [], plan, run_count: scheduleRuns(plan).length, estimate_s: estimatePlanSeconds(plan) / lab.timeScale };
+      lab = await openLabBackend(this.opts.backend ?? (backendChoice.success ? backendChoice.data : 'auto'), { env: this.env, plan: schema.plan ?? undefined });
     } catch (e) {
-      if (e instanceof PlanError) return { ok: false, errors: e.errors, plan: null, run_count: 0, estimate_s: null };
-      throw e;
+      return { plan: schema.plan, issues: [...schema.issues, { path: 'backend', message: `cannot be opened: ${(e as Error).message}` }], timeScale: 1 };
+    }
+    try {
+      const parts = schema.plan ? partsOf(schema.plan) : rawParts(value);
+      const devices = deviceIssues(parts, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env));
+      return { plan: schema.plan, issues: [...schema.issues, ...devices.issues], timeScale: lab.timeScale };
+    } finally {
+      await lab.backend.close();
     }
   }
 
@@ -124,9 +138,9 @@ export class Engine implements LabApi {
 
   async planFromYaml(input: MethodInput<'planFromYaml'>): Promise<MethodOutput<'planFromYaml'>> {
     try {
-      return { ok: true, errors: [], plan: planFromYaml(input.yaml) };
+      return { ok: true, errors: [], issues: [], plan: planFromYaml(input.yaml) };
     } catch (e) {
-      if (e instanceof PlanError) return { ok: false, errors: e.errors, plan: null };
+      if (e instanceof PlanError) return { ok: false, errors: e.errors, issues: e.issues, plan: null };
       throw e;
     }
   }
@@ -137,8 +151,10 @@ export class Engine implements LabApi {
   }
 
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
-  async beginSweep(planValue: unknown): Promise<SweepOrchestrator> {
-    const plan = parsePlan(planValue);
+  async beginSweep(planValue: unknown, where = 'plan'): Promise<SweepOrchestrator> {
+    const checked = await this.checkPlan(planValue);
+    if (!checked.plan || checked.issues.length) throw PlanError.of(where, checked.issues);
+    const plan = checked.plan;
     if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     try {

@@ -1,4 +1,4 @@
-import { readPlanFile, PlanError } from '../../lab/sweep/plan-file';
+import { readPlanValue, PlanError } from '../../lab/sweep/plan-file';
 import { CliError, printJson, type CliCommand, type CliIO } from '../command';
 import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
@@ -57,9 +57,9 @@ export const sweepCommand: CliCommand = {
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a plan file: caplab sweep PLAN.yaml');
-    let plan;
+    let plan: unknown;
     try {
-      plan = readPlanFile(file);
+      plan = readPlanValue(file);
     } catch (e) {
       if (e instanceof PlanError) throw new CliError(e.message);
       throw e;
@@ -78,9 +78,10 @@ export const sweepCommand: CliCommand = {
     try {
       let sweep;
       try {
-        sweep = await engine.beginSweep(plan);
+        // Schema, device, workload and cap problems are reported together (nothing is written for a bad plan).
+        sweep = await engine.beginSweep(plan, file);
       } catch (e) {
-        if (e instanceof PlanError) throw new CliError(`${file}: ${e.message}`);
+        if (e instanceof PlanError) throw new CliError(e.message.startsWith(file) ? e.message : `${file}: ${e.message}`);
         throw e;
       }
       let restored: EventPayload<'sweep.finished'>['restored'] = [];
@@ -96,10 +97,12 @@ export const sweepCommand: CliCommand = {
         io.stdout.write(
           `sweep ${record.id} "${record.name}": ${status}${record.simulated ? ' [simulated]' : ''}${record.error ? ` — ${record.error}` : ''}\n` +
             table(
-              ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+              ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W/GPU', 'GPU energy J', 'units/J*'],
               runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
             ) +
-            '\n',
+            '\n' +
+            `* units/J: work per joule of GPU energy plus the plan's node overhead (${record.plan.overhead_w} W over the window); "GPU energy J" is the GPUs alone.\n` +
+            (runs.some((r) => r.status === 'done') ? `Next: caplab analyze ${record.id}   (the best cap, with confidence intervals; --json for scripts)\n` : ''),
         );
       }
       if (signalled) return signalled === 'SIGINT' ? 130 : 143;

@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import type { PlanIssue } from '../../../shared/api';
+
+export type { PlanIssue };
+
+/** What a newcomer calls the plan's fields (the designer's labels). */
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  backend: 'Backend',
+  devices: 'Devices',
+  workloads: 'Workloads',
+  caps: 'Caps',
+  'caps.from': 'Caps "from"',
+  'caps.to': 'Caps "to"',
+  'caps.step': 'Caps "step"',
+  repetitions: 'Repetitions',
+  order: 'Order',
+  seed: 'Seed',
+  warmup: 'Warm-up',
+  'warmup.seconds': 'Warm-up',
+  'warmup.steps': 'Warm-up',
+  window: 'Window',
+  'window.seconds': 'Window',
+  'window.steps': 'Window',
+  cooldown_s: 'Cool-down',
+  sample_interval_ms: 'Sampling interval',
+  overhead_w: 'Node overhead',
+  observe_only: 'Observe only',
+  on_failure: 'On a failed run',
+  hang_timeout_s: 'Hang timeout',
+  run_timeout_s: 'Run timeout',
+  'sim.speedup': 'Simulation speed-up',
+  'sim.devices': 'Simulated presets',
+};
+
+export function fieldLabel(path: string): string {
+  if (LABELS[path]) return LABELS[path];
+  const w = /^workloads\.(\d+)\.(\w+)/.exec(path);
+  if (w) return `Workload ${Number(w[1]) + 1} ${w[2] === 'id' ? 'name' : w[2]}`;
+  const a = /^caps\.adaptive\.(\w+)/.exec(path);
+  if (a) return `Adaptive caps "${a[1]}"`;
+  const c = /^caps\.(\d+)$/.exec(path);
+  if (c) return `Cap ${Number(c[1]) + 1}`;
+  const d = /^devices\.(\d+)$/.exec(path);
+  if (d) return `Device ${Number(d[1]) + 1}`;
+  return path || 'The plan';
+}
+
+const UNITS: Record<string, string> = { cooldown_s: ' s', sample_interval_ms: ' ms', overhead_w: ' W', hang_timeout_s: ' s', run_timeout_s: ' s', 'warmup.seconds': ' s', 'window.seconds': ' s', 'caps.from': ' W', 'caps.to': ' W', 'caps.step': ' W' };
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'string') return v === '' ? 'an empty text' : `"${v}"`;
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** One zod issue in words, e.g. "Repetitions must be at least 1 (got 0)". */
+function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
+  const path = issue.path.map(String).join('.');
+  const label = fieldLabel(path);
+  const unit = UNITS[path] ?? '';
+  const got = valueAt(root, issue.path);
+  const gotText = ` (got ${shown(got)})`;
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'array') return { path, message: `${label} needs at least ${String(issue.minimum)} entr${issue.minimum === 1 ? 'y' : 'ies'}` };
+      if (issue.origin === 'string') return { path, message: `${label} must not be empty` };
+      return { path, message: `${label} must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}${unit}${gotText}` };
+    case 'too_big':
+      return { path, message: `${label} must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${unit}${gotText}` };
+    case 'invalid_type':
+      if (got === undefined) return { path, message: `${label} is missing` };
+      if (issue.expected === 'int') return { path, message: `${label} must be a whole number${gotText}` };
+      return { path, message: `${label} must be ${issue.expected === 'number' ? 'a number' : issue.expected === 'array' ? 'a list' : issue.expected === 'boolean' ? 'true or false' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`}${gotText}` };
+    case 'invalid_value':
+      return { path, message: `${label} must be one of ${issue.values.map((v) => String(v)).join(', ')}${gotText}` };
+    case 'unrecognized_keys':
+      return { path, message: `${path ? `${label} has` : 'The plan has'} unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` };
+    case 'invalid_union':
+      if (path === 'caps') return { path, message: 'Caps must be a list of watts ([250, 300, 350]), a range {from, to, step} or {adaptive: {from, to, step}}' };
+      if (path === 'warmup' || path === 'window') return { path, message: `${label} must be {seconds: N} or {steps: N} with N above 0` };
+      return { path, message: `${label} is not valid${gotText}` };
+    case 'custom':
+      return { path, message: issue.message };
+    default:
+      return { path, message: `${label}: ${issue.message}` };
+  }
+}
+
+/** A schema failure as plan issues in words, each at its field, without repeats. */
+export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown): PlanIssue[] {
+  const seen = new Set<string>();
+  return issues.map((i) => words(i, root)).filter((i) => !seen.has(i.path + i.message) && seen.add(i.path + i.message));
+}
+
+/** `path: message` lines (the CLI prints these; `errors` of validatePlan). */
+export function issueLines(issues: readonly PlanIssue[]): string[] {
+  return issues.map((i) => `${i.path || '(plan)'}: ${i.message}`);
+}
