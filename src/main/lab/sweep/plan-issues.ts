@@ -1,50 +1,8 @@
 import type { z } from 'zod';
 import type { PlanIssue } from '../../../shared/api';
+import { fieldLabel } from '../../../shared/plan-labels';
 
 export type { PlanIssue };
-
-/** What a newcomer calls the plan's fields (the designer's labels). */
-const LABELS: Record<string, string> = {
-  name: 'Name',
-  backend: 'Backend',
-  devices: 'Devices',
-  workloads: 'Workloads',
-  caps: 'Caps',
-  'caps.from': 'Caps "from"',
-  'caps.to': 'Caps "to"',
-  'caps.step': 'Caps "step"',
-  repetitions: 'Repetitions',
-  order: 'Order',
-  seed: 'Seed',
-  warmup: 'Warm-up',
-  'warmup.seconds': 'Warm-up',
-  'warmup.steps': 'Warm-up',
-  window: 'Window',
-  'window.seconds': 'Window',
-  'window.steps': 'Window',
-  cooldown_s: 'Cool-down',
-  sample_interval_ms: 'Sampling interval',
-  overhead_w: 'Node overhead',
-  observe_only: 'Observe only',
-  on_failure: 'On a failed run',
-  hang_timeout_s: 'Hang timeout',
-  run_timeout_s: 'Run timeout',
-  'sim.speedup': 'Simulation speed-up',
-  'sim.devices': 'Simulated presets',
-};
-
-export function fieldLabel(path: string): string {
-  if (LABELS[path]) return LABELS[path];
-  const w = /^workloads\.(\d+)\.(\w+)/.exec(path);
-  if (w) return `Workload ${Number(w[1]) + 1} ${w[2] === 'id' ? 'name' : w[2]}`;
-  const a = /^caps\.adaptive\.(\w+)/.exec(path);
-  if (a) return `Adaptive caps "${a[1]}"`;
-  const c = /^caps\.(\d+)$/.exec(path);
-  if (c) return `Cap ${Number(c[1]) + 1}`;
-  const d = /^devices\.(\d+)$/.exec(path);
-  if (d) return `Device ${Number(d[1]) + 1}`;
-  return path || 'The plan';
-}
 
 const UNITS: Record<string, string> = { cooldown_s: ' s', sample_interval_ms: ' ms', overhead_w: ' W', hang_timeout_s: ' s', run_timeout_s: ' s', 'warmup.seconds': ' s', 'window.seconds': ' s', 'caps.from': ' W', 'caps.to': ' W', 'caps.step': ' W' };
 
@@ -76,6 +34,8 @@ function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
       return { path, message: `${label} must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${unit}${gotText}` };
     case 'invalid_type':
       if (got === undefined) return { path, message: `${label} is missing` };
+      // A blank form field arrives as null.
+      if (got === null) return { path, message: `${label} is empty: enter a value` };
       if (issue.expected === 'int') return { path, message: `${label} must be a whole number${gotText}` };
       return { path, message: `${label} must be ${issue.expected === 'number' ? 'a number' : issue.expected === 'array' ? 'a list' : issue.expected === 'boolean' ? 'true or false' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`}${gotText}` };
     case 'invalid_value':
