@@ -11,6 +11,7 @@ import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
 import { progressView } from '../lib/progress-view';
+import { deviceLabel } from '../lib/device-label';
 import { toast, toastError } from '../state/toasts';
 import type { RunRecord } from '../../shared/records';
 
@@ -19,7 +20,7 @@ export function ConsolePage() {
   const running = isRunning(s);
   const [confirm, setConfirm] = useState(false);
   const devices = useDevices((d) => d.devices);
-  const names = useMemo(() => Object.fromEntries(devices.map((d) => [d.id, `${d.kind.toUpperCase()} ${d.index} ${d.name.replace(/ \(simulated\)$/, '')}`])), [devices]);
+  const names = useMemo(() => Object.fromEntries(devices.map((d) => [d.id, deviceLabel(d.id, devices)])), [devices]);
 
   const discover = useSweep((x) => x.discover);
   useEffect(() => {
@@ -169,11 +170,17 @@ function WindowControls() {
   );
 }
 
+/** "812.3 images/s"; a missing figure is a bare dash (no "– images/s" beside "– /s"). */
+function withUnit(value: string, units: string | null, per: string): string {
+  return value === '–' ? '–' : `${value} ${units ?? 'units'}${per}`;
+}
+
 function RunsTable({ runs }: { runs: RunRecord[] }) {
   const sorted = [...runs].sort((a, b) => a.order - b.order);
   return (
     <div className="card">
       <h3>Finished runs</h3>
+      <div className="table-scroll">
       <table className="table nowrap" data-testid="console-runs">
         <thead>
           <tr>
@@ -197,13 +204,9 @@ function RunsTable({ runs }: { runs: RunRecord[] }) {
               <td>
                 <StatusBadge status={r.status} />
               </td>
-              <td>
-                {fmt(r.throughput, 1)} {r.units ?? ''}/s
-              </td>
-              <td>{fmt(r.mean_power_w, 0)} W</td>
-              <td>
-                {sig(r.efficiency)} {r.units ?? ''}/J
-              </td>
+              <td>{withUnit(fmt(r.throughput, 1), r.units, '/s')}</td>
+              <td>{withUnit(fmt(r.mean_power_w, 0), 'W', '')}</td>
+              <td>{withUnit(sig(r.efficiency), r.units, '/J')}</td>
             </tr>
           ))}
           {sorted.length === 0 && (
@@ -215,6 +218,7 @@ function RunsTable({ runs }: { runs: RunRecord[] }) {
           )}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

@@ -1,16 +1,11 @@
 import type { XY } from '../../core/decimate';
 import type { RunRecord, RunTraces } from '../../shared/records';
 import { api } from '../api/client';
+import { liveDeviceId } from '../lib/device-label';
 import { live, LIVE_METRICS, type LiveMetric, type PhaseMark, type SweepHistory } from './live';
 
 /** Points per run and metric fetched for a replay: enough for the console's window, cheap for long sweeps. */
 const REPLAY_POINTS = 800;
-
-/** The live-store id of a stored device key (`host/backend:index/uuid`): `backend:index`, as samples carry it. */
-export function liveDeviceId(deviceKey: string): string {
-  const parts = deviceKey.split('/');
-  return parts.length >= 3 ? parts[parts.length - 2]! : deviceKey;
-}
 
 /** Phase marks of the runs that started, from their recorded times (warm-up, measurement, cool-down). */
 export function phasesOfRuns(runs: readonly RunRecord[]): PhaseMark[] {
