@@ -23,7 +23,7 @@ test('results: the drill-down scrolls into view with readable names; compare nam
   await expect(eff.locator('.legend')).toContainText(`#${a} · e2e clarity H100`);
   await expect(eff.locator('.legend')).toContainText(`#${b} · e2e clarity H200`);
   // The compared curve is not drawn in the warning orange (#f28e2b) nor the best-cap yellow (#edc948).
-  const strokes = await eff.locator('.scatterlayer .trace .js-line').evaluateAll((els) => els.map((e) => getComputedStyle(e).stroke));
+  const strokes = await eff.locator('.scatterlayer .trace .js-line').evaluateAll((els) => els.map((e) => (e as unknown as { style: { stroke: string } }).style.stroke));
   expect(strokes.length).toBeGreaterThanOrEqual(2);
   for (const s of strokes) expect(['rgb(242, 142, 43)', 'rgb(237, 201, 72)']).not.toContain(s);
   expect(new Set(strokes).size).toBeGreaterThanOrEqual(2);

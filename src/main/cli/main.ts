@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { CliError, type CliCommand, type CliIO } from './command';
+import { CliError, type CliIO } from './command';
 import { commandLoaders } from './commands';
 import { VERSION } from '../lab/version';
+import { commandHelp } from './help';
 
 async function helpText(): Promise<string> {
   const commands = await Promise.all(Object.values(commandLoaders).map((load) => load()));
@@ -15,17 +16,10 @@ async function helpText(): Promise<string> {
     'Commands:',
     ...visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `caplab <command> --help` for a command\'s options. Common: --db FILE (or CAPLAB_DB), --json.',
+    'Run `caplab <command> --help` for what each option does, its default and examples.',
+    'Common: --db FILE (or CAPLAB_DB), --backend auto|sim|nvml|nvidia-smi|amd-smi, --json.',
+    'First time? `caplab devices`, then `caplab sweep resources/plans/demo-sim.yaml`, then `caplab analyze 1`.',
   ].join('\n');
-}
-
-function commandHelp(cmd: CliCommand): string {
-  const lines = [`caplab ${cmd.usage}`, '', cmd.summary, ''];
-  for (const [name, spec] of Object.entries(cmd.options)) {
-    const flag = spec.short ? `-${spec.short}, --${name}` : `    --${name}`;
-    lines.push(`  ${flag}${spec.type === 'string' ? ' VALUE' : ''}`);
-  }
-  return lines.join('\n');
 }
 
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
@@ -61,7 +55,11 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
       io.stderr.write(`caplab ${name}: ${e.message}\n`);
       return e.exitCode;
     }
-    io.stderr.write(`caplab ${name}: ${(e as Error).stack ?? String(e)}\n`);
+    // The message is what the user needs (a missing NVML library, a device error); the stack only when asked.
+    const err = e as Error;
+    io.stderr.write(`caplab ${name}: ${err.message ?? String(e)}\n`);
+    if (io.env.CAPLAB_DEBUG) io.stderr.write(`${err.stack ?? ''}\n`);
+    else io.stderr.write('(set CAPLAB_DEBUG=1 to see where it came from)\n');
     return 1;
   }
 }

@@ -21,6 +21,12 @@ export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv): Db {
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
 
+/** The workload's unit, singular or plural ("image", "images"), for the value column's unit. */
+function unitName(g: AnalysisGroup, n: number): string {
+  const u = g.units ?? 'units';
+  return n === 1 ? u.replace(/s$/, '') : u;
+}
+
 function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   const lines: string[] = [];
   lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; node overhead ${r.options.overhead_w} W; 95 % CI (Student t)`);
@@ -43,15 +49,16 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push('');
   lines.push(
     table(
-      ['selector', 'best cap W', 'value', 'indistinguishable (95 %)', 'note'],
+      ['selector', 'best cap W', 'value', 'unit of value', 'indistinguishable (95 %)', 'note'],
       SELECTORS.map((s) => {
         const o = g.optima[s];
         const mark = s === r.options.selector ? ' *' : '';
         const range = o.indistinguishable_caps === null ? 'untestable (n=1)' : o.indistinguishable_caps.join(', ');
-        return [s + mark, o.cap_w, o.value === null ? null : o.value.toPrecision(5), range, o.at_edge ? `at ${o.at_edge} edge of grid` : null];
+        return [s + mark, o.cap_w, o.value === null ? null : o.value.toPrecision(5), o.metric.replace(/\bunits?\b/g, (u) => (u === 'unit' ? unitName(g, 1) : unitName(g, 2))), range, o.at_edge ? `at ${o.at_edge} edge of grid` : null];
       }),
     ),
   );
+  lines.push(`* the selector asked for (--selector, default ${SELECTORS[0]}); the other rows are shown for comparison.`);
   lines.push('');
   lines.push(`best cap vs node overhead (${g.sensitivity.from_w}-${g.sensitivity.to_w} W):`);
   lines.push(table(['overhead W', ...SELECTORS], g.sensitivity.table.map((row) => [row.overhead_w, ...SELECTORS.map((s) => row.best[s] ?? null)])));
