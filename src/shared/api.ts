@@ -70,6 +70,19 @@ export const methods = {
       .strict(),
     output: AnalysisResult,
   },
+  /** What the About dialog shows: version, the commit it runs from, where its data lives. */
+  about: {
+    input: z.object({}).strict(),
+    output: z.object({
+      version: z.string(),
+      /** Git commit (short hash, "+dirty" with local changes); null when not run from a git checkout. */
+      commit: z.string().nullable(),
+      data_dir: z.string(),
+      db_path: z.string(),
+      host: z.string(),
+      node: z.string(),
+    }),
+  },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),

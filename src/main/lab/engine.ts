@@ -13,6 +13,9 @@ import type { IPty } from 'node-pty';
 import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
+import { buildCommit } from './build-info';
+import { dataDir } from './paths';
+import { resolve } from 'node:path';
 import { LoadError } from './analysis/load';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { decimateMinMax } from '../../core/decimate';
@@ -279,6 +282,10 @@ export class Engine implements LabApi {
       if (e instanceof LoadError) throw new PlanError(e.message);
       throw e;
     }
+  }
+
+  async about(_input: MethodInput<'about'>): Promise<MethodOutput<'about'>> {
+    return { version: VERSION, commit: buildCommit(), data_dir: dataDir(this.env), db_path: resolve(this.opts.dbPath), host: this.host, node: process.versions.node };
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

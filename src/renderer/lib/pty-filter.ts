@@ -1,10 +1,26 @@
-/** CapLab's protocol prefix (docs/line-protocol.md); it may follow other text on its line. */
-const PREFIX = '@caplab ';
+import { parseProtocolLine, PROTOCOL_PREFIX as PREFIX, type ProtocolEvent } from '../../shared/protocol';
+
+/** A protocol event in words, for the folded view; steps and metrics (many per second) are not shown. */
+function eventWords(e: ProtocolEvent): string | null {
+  switch (e.ev) {
+    case 'start':
+      return `started ${e.workload}: ${e.units} on ${e.gpus} GPU${e.gpus === 1 ? '' : 's'}${e.batch_size != null ? `, batch ${e.batch_size}` : ''}`;
+    case 'phase':
+      return `phase: ${e.name}`;
+    case 'summary':
+      return `summary: ${e.units} units in ${e.seconds.toFixed(1)} s (${e.rate.toFixed(1)}/s)`;
+    case 'error':
+      return `error (${e.kind}): ${e.message}`;
+    default:
+      return null;
+  }
+}
 
 /**
- * Folds CapLab protocol lines out of a workload's terminal output, so the terminal shows the workload's own
- * output. Output arrives in arbitrary chunks: a trailing partial line is held back only while it could still
- * become a protocol line. With `show`, protocol lines stay, dimmed. Counts what it hid.
+ * Folds CapLab protocol lines in a workload's terminal output, so the terminal shows the workload's own output:
+ * start, phases, summary and errors become one short dimmed line each, steps and metrics are hidden (counted).
+ * Output arrives in arbitrary chunks: a trailing partial line is held back only while it could still become a
+ * protocol line. With `show`, every protocol line stays as printed, dimmed.
  */
 export class ProtocolLineFilter {
   private partial = '';
@@ -35,9 +51,13 @@ export class ProtocolLineFilter {
   private line(line: string): string {
     if (!line.includes(PREFIX)) return line + '\n';
     if (this.show) return `\x1b[2m${line.replace(/\r$/, '')}\x1b[0m\n`;
-    this.hidden++;
     // Text a logger printed before the prefix on the same line is the workload's own.
     const before = line.slice(0, line.indexOf(PREFIX)).replace(/\r/g, '').trimEnd();
+    const parsed = parseProtocolLine(line);
+    if (parsed.kind !== 'event') return line + '\n';
+    const words = eventWords(parsed.event);
+    if (words) return `${before ? `${before} ` : this.midLine ? '\n' : ''}\x1b[2m· caplab ${words}\x1b[0m\n`;
+    this.hidden++;
     return before || this.midLine ? before + '\n' : '';
   }
 }

@@ -12,6 +12,8 @@ import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
 import { progressView } from '../lib/progress-view';
 import { deviceLabel } from '../lib/device-label';
+import { NotifyToggle } from '../components/PageHelp';
+import { NoSweepsYet } from '../components/EmptyState';
 import { toast, toastError } from '../state/toasts';
 import type { RunRecord } from '../../shared/records';
 
@@ -43,9 +45,7 @@ export function ConsolePage() {
     return (
       <section className="page" aria-labelledby="console-title">
         <h2 id="console-title">Run console</h2>
-        <p className="muted">
-          No sweep yet. <button className="link" onClick={() => navigate('designer')}>Design one</button>.
-        </p>
+        <NoSweepsYet what="live traces" />
       </section>
     );
   }
@@ -59,6 +59,7 @@ export function ConsolePage() {
           Run console · sweep #{s.activeId} {s.sweep?.name ? <span className="muted">{s.sweep.name}</span> : null}
         </h2>
         <div className="row">
+          {running && <NotifyToggle />}
           {s.simulated && <SimBadge />}
           <span data-testid="sweep-status">
             <StatusBadge status={status} />

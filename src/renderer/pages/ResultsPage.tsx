@@ -12,6 +12,7 @@ import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
 import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from './results/charts';
 import { RunDrilldown } from './results/RunDrilldown';
+import { NoSweepsYet } from '../components/EmptyState';
 import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
 
 interface Loaded {
@@ -74,7 +75,7 @@ export function ResultsPage({ param }: { param: string | null }) {
     return (
       <section className="page">
         <h2>Results</h2>
-        <p className="muted">No sweeps yet.</p>
+        <NoSweepsYet what="results" />
       </section>
     );
   }
