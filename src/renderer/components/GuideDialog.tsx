@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import guideText from '../../../docs/user-guide.md?raw';
 import { inline, parseGuide, type GuideBlock } from '../lib/guide';
 import { usePrefs } from '../state/prefs';
-import { ConfirmDialog } from './ConfirmDialog';
+import { InfoDialog } from './ConfirmDialog';
 
 function Inline({ text }: { text: string }) {
   return (
@@ -49,25 +49,18 @@ export function GuideDialog({ section, onClose }: { section: string; onClose(): 
     ref.current?.querySelector(`[id="guide-${section}"]`)?.scrollIntoView({ block: 'start' });
   }, [section]);
   return (
-    <ConfirmDialog
-      title="User guide"
-      confirmLabel="Close"
-      cancelLabel={null}
-      onConfirm={onClose}
-      onCancel={onClose}
-      body={
-        <div className="guide" ref={ref} data-testid="guide" data-section={section}>
-          {blocks.map((b, i) => (
-            <Block key={i} b={b} section={section} />
-          ))}
-          <p className="muted small">
-            The full guide and the CLI reference are in docs/user-guide.md and README.md.{' '}
-            <button className="link" onClick={resetHints} data-testid="reset-hints">
-              Show the page hints again
-            </button>
-          </p>
-        </div>
-      }
-    />
+    <InfoDialog title="User guide" onClose={onClose}>
+      <div className="guide" ref={ref} data-testid="guide" data-section={section}>
+        {blocks.map((b, i) => (
+          <Block key={i} b={b} section={section} />
+        ))}
+        <p className="muted small">
+          The full guide and the CLI reference are in docs/user-guide.md and README.md.{' '}
+          <button className="link" onClick={resetHints} data-testid="reset-hints">
+            Show the page hints again
+          </button>
+        </p>
+      </div>
+    </InfoDialog>
   );
 }
