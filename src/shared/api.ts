@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
 import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
+import { Source } from './source';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
@@ -82,6 +83,22 @@ export const methods = {
       host: z.string(),
       node: z.string(),
     }),
+  },
+  /** The same analysis over sources: CapLab runs and dataset segments (imported samples), mixed freely. */
+  analyzeSources: {
+    input: z
+      .object({
+        sources: z.array(Source).min(1).max(10_000),
+        name: z.string().max(200).optional(),
+        overhead_w: z.number().min(0).max(10_000).optional(),
+        selector: Selector.optional(),
+        slowdown_budget: z.number().min(0).max(10).optional(),
+        weight: z.number().min(0).max(1).optional(),
+        include_unenforced: z.boolean().optional(),
+        use_measured_cpu: z.boolean().optional(),
+      })
+      .strict(),
+    output: AnalysisResult,
   },
   listWorkloads: {
     input: z.object({}).strict(),

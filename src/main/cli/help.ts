@@ -23,6 +23,7 @@ const COMMON: Record<string, FlagDoc> = {
 
 /** Per command: its own flags. */
 const FLAGS: Record<string, Record<string, FlagDoc>> = {
+  sweep: { wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' } },
   runs: { sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' } },
   analyze: {
     overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency (units per joule of GPU + overhead energy).', default: 'the plan\'s overhead_w', example: '--overhead 150' },

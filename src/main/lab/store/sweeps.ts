@@ -1,7 +1,8 @@
 import type { Db } from './db';
 import { Plan } from '../../../shared/plan';
 import type { PlannedRun } from '../../../shared/plan';
-import type { RunRecord, RunStatus, SweepRecord, SweepStatus } from '../../../shared/records';
+import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
+import { runFigures } from '../../../core/analysis/figures';
 
 export interface NewSweep {
   name: string;
@@ -48,7 +49,10 @@ export function markInterruptedSweeps(db: Db, isAlive: (pid: number) => boolean)
   return stale.map((s) => s.id);
 }
 
-export type RunUpdate = Partial<Omit<RunRecord, 'id' | 'sweep_id' | 'workload' | 'cap_w' | 'repetition' | 'order'>> & { output_tail?: string };
+/** What a run stores: facts only (figures are computed when read). */
+export type RunUpdate = Partial<Omit<RunRecord, 'id' | 'sweep_id' | 'workload' | 'cap_w' | 'repetition' | 'order' | 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source'>> & {
+  output_tail?: string;
+};
 
 export function updateRun(db: Db, runId: number, u: RunUpdate): void {
   const keys = Object.keys(u) as (keyof RunUpdate)[];
@@ -57,8 +61,9 @@ export function updateRun(db: Db, runId: number, u: RunUpdate): void {
   db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...u, id: runId });
 }
 
-export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
-  db.prepare('UPDATE runs SET status = ? WHERE id = ?').run(status, runId);
+/** Every run of a sweep that has not ended becomes 'cancelled': one statement, fast for the largest plans. */
+export function cancelOpenRuns(db: Db, sweepId: number): void {
+  db.prepare("UPDATE runs SET status = 'cancelled' WHERE sweep_id = ? AND status IN ('pending', 'running')").run(sweepId);
 }
 
 interface SweepRow {
@@ -111,14 +116,53 @@ export function getSweep(db: Db, sweepId: number): SweepRecord | undefined {
 }
 
 const runSelect = `SELECT id, sweep_id, workload, cap_w, repetition, run_order AS "order", status, exit_code, error, started_at, ended_at,
-  warmup_end, measure_start, measure_end, units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w FROM runs`;
+  warmup_end, measure_start, measure_end, units, energy_j, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j FROM runs`;
+
+type RunFactsRow = Omit<RunRecord, 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source'>;
+
+/** Stored facts -> the run record with its figures, computed by the one definition in src/core. */
+function withFigures(db: Db, rows: RunFactsRow[]): RunRecord[] {
+  const overhead = new Map<number, number>();
+  return rows.map((r) => {
+    if (!overhead.has(r.sweep_id)) {
+      const plan = db.prepare('SELECT plan FROM sweeps WHERE id = ?').get(r.sweep_id) as { plan: string };
+      overhead.set(r.sweep_id, readOverhead(plan.plan));
+    }
+    const duration = r.measure_start !== null && r.measure_end !== null ? r.measure_end - r.measure_start : null;
+    const gpus = r.gpus ?? 1;
+    const f = runFigures({
+      duration_s: duration,
+      units_in_window: r.units_in_window,
+      gpus,
+      // The GPU energy is stored summed; per-GPU energies only matter to the figures through their sum.
+      gpu: [{ energy_j: r.energy_j }],
+      cpu: r.cpu_energy_j !== null ? [{ energy_j: r.cpu_energy_j }] : [],
+      overhead_w: overhead.get(r.sweep_id)!,
+      use_measured_cpu: true,
+    });
+    return {
+      ...r,
+      throughput: f.throughput,
+      mean_power_w: f.mean_power_w,
+      efficiency: f.efficiency,
+      node_energy_source: f.node?.source ?? null,
+    };
+  });
+}
+
+/** The node overhead a stored plan says (100 W when it says none, the plan schema's default). */
+function readOverhead(planJson: string): number {
+  const v = (JSON.parse(planJson) as { overhead_w?: unknown }).overhead_w;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : Plan.shape.overhead_w.parse(undefined);
+}
 
 export function runsOfSweep(db: Db, sweepId: number): RunRecord[] {
-  return db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunRecord[];
+  return withFigures(db, db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunFactsRow[]);
 }
 
 export function getRun(db: Db, runId: number): RunRecord | undefined {
-  return db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunRecord | undefined;
+  const row = db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunFactsRow | undefined;
+  return row && withFigures(db, [row])[0];
 }
 
 export function runOutputTail(db: Db, runId: number): string | null {
@@ -127,10 +171,8 @@ export function runOutputTail(db: Db, runId: number): string | null {
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {
-  return db.transaction(() => {
-    db.prepare('DELETE FROM samples WHERE sweep_id = ?').run(sweepId);
-    return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
-  })();
+  // Streams, their sample blocks, runs and metrics go with it (ON DELETE CASCADE).
+  return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
 }
 
 export function recordRunDevice(

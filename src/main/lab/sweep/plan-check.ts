@@ -1,7 +1,7 @@
 import { CapsSpec, planCaps, type Plan } from '../../../shared/plan';
 import type { DeviceInfo } from '../../../shared/device';
 import { PlanError } from './plan-file';
-import { issueLines, type PlanIssue } from './plan-issues';
+import { issueLines, issuesOfLines, type PlanIssue } from './plan-issues';
 
 /** The parts of a plan the device check reads; taken from a plan, or from whatever parses of a malformed one. */
 export interface PlanParts {
@@ -57,8 +57,9 @@ export function deviceIssues(parts: PlanParts, devices: readonly DeviceInfo[], w
  * Checks a plan against the devices and workloads that exist, before anything runs or is written.
  * Returns the plan's devices. Every problem is listed, each naming the field it concerns.
  */
-export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>): DeviceInfo[] {
-  const { issues, chosen } = deviceIssues(partsOf(plan), devices, workloads);
+export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>, paramProblems: readonly string[] = []): DeviceInfo[] {
+  const { issues: found, chosen } = deviceIssues(partsOf(plan), devices, workloads);
+  const issues = [...issuesOfLines(paramProblems), ...found];
   if (issues.length) throw new PlanError(`invalid plan:\n  ${issueLines(issues).join('\n  ')}`, issueLines(issues), issues);
   return chosen;
 }

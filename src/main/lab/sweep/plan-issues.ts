@@ -4,7 +4,7 @@ import { fieldLabel } from '../../../shared/plan-labels';
 
 export type { PlanIssue };
 
-const UNITS: Record<string, string> = { cooldown_s: ' s', sample_interval_ms: ' ms', overhead_w: ' W', hang_timeout_s: ' s', run_timeout_s: ' s', 'warmup.seconds': ' s', 'window.seconds': ' s', 'caps.from': ' W', 'caps.to': ' W', 'caps.step': ' W' };
+const UNITS: Record<string, string> = { cooldown_s: ' s', sample_interval_ms: ' ms', overhead_w: ' W', hang_timeout_s: ' s', run_timeout_s: ' s', 'warmup.seconds': ' s', 'window.seconds': ' s', 'caps.from': ' W', 'caps.to': ' W', 'caps.step': ' W', 'caps.adaptive.from': ' W', 'caps.adaptive.to': ' W', 'caps.adaptive.step': ' W', 'caps.adaptive.width_w': ' W' };
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
@@ -43,11 +43,13 @@ function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
     case 'unrecognized_keys':
       return { path, message: `${path ? `${label} has` : 'The plan has'} unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` };
     case 'invalid_union':
+      // A union with its own explanation (caps: which form was meant and what is wrong with it) keeps it.
+      if (issue.message && issue.message !== 'Invalid input') return { path, message: `${label}${issue.message.startsWith('must') ? ' ' : ': '}${issue.message}` };
       if (path === 'caps') return { path, message: 'Caps must be a list of watts ([250, 300, 350]), a range {from, to, step} or {adaptive: {from, to, step}}' };
       if (path === 'warmup' || path === 'window') return { path, message: `${label} must be {seconds: N} or {steps: N} with N above 0` };
       return { path, message: `${label} is not valid${gotText}` };
     case 'custom':
-      return { path, message: issue.message };
+      return { path, message: /^[A-Z]/.test(issue.message) ? issue.message : `${label}: ${issue.message}` };
     default:
       return { path, message: `${label}: ${issue.message}` };
   }
@@ -62,4 +64,12 @@ export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown)
 /** `path: message` lines (the CLI prints these; `errors` of validatePlan). */
 export function issueLines(issues: readonly PlanIssue[]): string[] {
   return issues.map((i) => `${i.path || '(plan)'}: ${i.message}`);
+}
+
+/** `path: message` lines (the workload parameter check's) as issues at their fields. */
+export function issuesOfLines(lines: readonly string[]): PlanIssue[] {
+  return lines.map((l) => {
+    const m = /^([\w.]+): (.*)$/s.exec(l);
+    return m ? { path: m[1]!, message: m[2]! } : { path: '', message: l };
+  });
 }
