@@ -53,6 +53,7 @@ test('screenshots of every page', async ({ app }, info) => {
 
   // The user guide, opened from a page at its section.
   await go(app, 'results');
+  await expect(app.getByTestId('best-cap')).toHaveText(/\d+ W/);
   await app.getByTestId('guide-link').click();
   await expect(app.getByTestId('guide')).toBeVisible();
   await app.waitForTimeout(500);

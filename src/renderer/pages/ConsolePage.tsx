@@ -6,7 +6,7 @@ import { ProgressBar, SimBadge, StatusBadge } from '../components/Badges';
 import { useCommand } from '../lib/commands';
 import { fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
-import { live } from '../state/live';
+import { live, ptyBuffer } from '../state/live';
 import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
@@ -21,7 +21,11 @@ export function ConsolePage() {
   const s = useSweep();
   const running = isRunning(s);
   const [confirm, setConfirm] = useState(false);
-  const devices = useDevices((d) => d.devices);
+  const { devices, load: loadDevices } = useDevices();
+  // Device names for the legend, also when the console is the first page opened (a reload).
+  useEffect(() => {
+    if (!devices.length) void loadDevices();
+  }, [devices.length, loadDevices]);
   const names = useMemo(() => Object.fromEntries(devices.map((d) => [d.id, deviceLabel(d.id, devices)])), [devices]);
 
   const discover = useSweep((x) => x.discover);
@@ -95,6 +99,11 @@ export function ConsolePage() {
         <div className="card">
           <h3>Workload terminal</h3>
           <WorkloadTerminal sweepId={running ? s.activeId : null} />
+          {!running && !ptyBuffer.text() && (
+            <p className="muted small" data-testid="terminal-note">
+              The workload&apos;s output is shown live while a sweep runs; it is not replayed from the database. A failed run&apos;s last lines are in its error (Results, click the run).
+            </p>
+          )}
         </div>
       </div>
       {confirm && (
