@@ -109,7 +109,7 @@ export const sweepCommand: CliCommand = {
               runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
             ) +
             '\n' +
-            `* units/J: work per joule of GPU energy plus the plan's node overhead (${record.plan.overhead_w} W over the window); "GPU energy J" is the GPUs alone.\n` +
+            `* units/J: work per joule of GPU energy plus the plan's node overhead (${record.plan.overhead_w} W over the window), or plus the measured CPU energy where CPU power (RAPL) was recorded; "GPU energy J" is the GPUs alone.\n` +
             (runs.some((r) => r.status === 'done') ? `Next: caplab analyze ${record.id}   (the best cap, with confidence intervals; --json for scripts)\n` : ''),
         );
       }
