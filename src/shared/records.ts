@@ -62,6 +62,8 @@ export const SweepRecord = z.object({
   error: z.string().nullable(),
   run_count: z.number().int(),
   runs_done: z.number().int(),
+  /** What of the recorded plan this CapLab could not read (a plan from an earlier release); empty normally. */
+  plan_notes: z.array(z.string()).default([]),
 });
 export type SweepRecord = z.infer<typeof SweepRecord>;
 

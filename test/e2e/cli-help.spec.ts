@@ -23,7 +23,7 @@ test('caplab help, errors and the sweep table read well for a newcomer', async (
     expect(help.stdout).toMatch(/Default: \$CAPLAB_DB/);
     expect(help.stdout).toMatch(/Examples:\n\s+caplab sweep resources\/plans\/demo-sim\.yaml/);
     const nvml = caplab(['devices', '--backend', 'nvml'], env);
-    expect(nvml.code).toBe(1);
+    expect(nvml.code).not.toBe(0);
     expect(nvml.stderr).not.toMatch(/\n\s+at /);
     const plan = join(dir, 'p.yaml');
     writeFileSync(plan, 'backend: sim\nworkloads: [{id: vit_l_16}]\ncaps: [300, 450]\nwarmup: {seconds: 4}\nwindow: {seconds: 8}\ncooldown_s: 0\nsim: {speedup: 100}\n');

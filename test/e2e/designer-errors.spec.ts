@@ -13,7 +13,7 @@ test('plan problems appear in words at their fields, all at once, and a blank fi
   await app.getByTestId('caps-to').fill('800');
   await app.getByTestId('caps-step').fill('0');
   await expect(app.getByTestId('repetitions-error')).toHaveText('Repetitions must be at least 1 (got 0)');
-  await expect(app.getByTestId('caps-step-error')).toHaveText('Caps "step" must be at least 0.01 W (got 0)');
+  await expect(app.getByTestId('caps-step-error')).toHaveText('a step of at least 0.01 W (got 0)');
   await expect(app.getByTestId('start-sweep')).toBeDisabled();
   await app.getByTestId('caps-step').fill('100');
   await expect(app.getByTestId('caps-step-error')).toHaveCount(0);

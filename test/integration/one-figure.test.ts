@@ -2,49 +2,18 @@
 // CLI's `runs --json` and `analyze --json`, and the browser host's getSweep and analyzeSweep over real HTTP, show
 // the same throughput, GPU energy, mean power and efficiency. Real database (the 0.1.0 fixture, migrated).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { join } from 'node:path';
-import { Engine } from '../../src/main/lab/engine';
-import { startServer, type RunningServer } from '../../src/main/host/server';
 import { runCli } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
+import { openFixtureHost, type FixtureHost } from '../helpers/fixture-host';
 
-const tmp = tempDir();
-const db = join(tmp.dir, 'lab.db');
-const env = { CAPLAB_DB: db, CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
-let engine: Engine;
-let server: RunningServer;
-
-function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  return new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
-    const req = request(
-      { host: '127.0.0.1', port: server.port, path, method: 'POST', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+let host: FixtureHost;
+let env: NodeJS.ProcessEnv;
+const post = (method: string, body: unknown) => host.post(method, body);
 
 beforeAll(async () => {
-  copyFileSync(join(process.cwd(), 'test/fixtures/release-0.1.0/lab.db'), db);
-  // The CLI migrates it first; the host then opens the migrated file.
-  expect((await runCli(['runs', '--json'], env)).code).toBe(0);
-  engine = await Engine.open({ dbPath: db, env: { ...process.env, ...env } });
-  server = await startServer({ engine, port: 0, staticDir: null });
+  host = await openFixtureHost({ migrateWithCli: true });
+  ({ env } = host);
 });
-afterAll(async () => {
-  await server?.close();
-  await engine?.close();
-  tmp.cleanup();
-});
+afterAll(() => host?.close());
 
 type Fig = { throughput: number | null; efficiency: number | null; mean_power_w: number | null; energy_j: number | null };
 const same = (a: Fig, b: Fig, where: string) => {
@@ -63,8 +32,8 @@ describe('one figure per run', () => {
   ])('sweep %i (node energy from %s): runs, analyze and the host API agree on every run', async (sweepId, source) => {
     const runsCli = JSON.parse((await runCli(['runs', '--json', '--sweep', String(sweepId)], env)).stdout)[0].runs as (Fig & { id: number; node_energy_source: string })[];
     const analysisCli = JSON.parse((await runCli(['analyze', String(sweepId), '--json'], env)).stdout) as { runs: (Fig & { run_id: number; gpu_energy_j: number; node: { source: string } })[] };
-    const host = (await post('/api/getSweep', { sweep_id: sweepId })).json as { runs: (Fig & { id: number })[] };
-    const hostAnalysis = (await post('/api/analyzeSweep', { sweep_id: sweepId })).json as typeof analysisCli;
+    const host = (await post('getSweep', { sweep_id: sweepId })).json as { runs: (Fig & { id: number })[] };
+    const hostAnalysis = (await post('analyzeSweep', { sweep_id: sweepId })).json as typeof analysisCli;
     expect(runsCli.length).toBeGreaterThan(1);
     for (const run of runsCli) {
       const a = analysisCli.runs.find((x) => x.run_id === run.id)!;

@@ -30,7 +30,7 @@ describe('plan problems: every one at once, in words, at its field', () => {
       expect(v.ok).toBe(false);
       const at = Object.fromEntries(v.issues.map((i) => [i.path, i.message]));
       expect(at.repetitions).toBe('Repetitions must be at least 1 (got 0)');
-      expect(at['caps.step']).toBe('Caps "step" must be at least 0.01 W (got 0)');
+      expect(at['caps.step']).toBe('a step of at least 0.01 W (got 0)');
       expect(at.cooldown_s).toBe('Cool-down must be at least 0 s (got -1)');
       expect(at['']).toBe('The plan has unknown field colour');
       expect(at['workloads.1.id']).toMatch(/^unknown workload "no_such_workload" \(known: .*vit_l_16/);

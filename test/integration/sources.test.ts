@@ -60,6 +60,13 @@ describe('analyzeSources', () => {
     expect(seg.throughput).toBeGreaterThan(0);
   });
 
+  it('energy over a time range reads one dataset\'s samples when asked (the run\'s GPU energy, from the copy)', async () => {
+    const run = getRun(engine.db, RUN)!;
+    const r = await engine.energyInRange({ from: inline.start, to: inline.end, dataset_id: inline.dataset_id });
+    expect(r.devices).toHaveLength(1);
+    expect(r.energy_j).toBeCloseTo(run.energy_j!, 6);
+  });
+
   it('names the source it cannot read', async () => {
     await expect(engine.analyzeSources({ sources: [{ kind: 'segment', segment_id: 999 }] })).rejects.toThrow(/no dataset segment 999/);
     await expect(engine.analyzeSources({ sources: [{ kind: 'run', run_id: 999 }] })).rejects.toThrow(/no run 999/);

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, type CliIO } from './command';
+import { labErrorCode } from '../lab/errors';
+import { exitCodeOf } from '../../shared/errors';
 import { commandLoaders } from './commands';
 import { VERSION } from '../lab/version';
 import { commandHelp } from './help';
@@ -55,11 +57,12 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
       io.stderr.write(`caplab ${name}: ${e.message}\n`);
       return e.exitCode;
     }
-    // The message is what the user needs (a missing NVML library, a device error); the stack only when asked.
+    // Engine errors by their code (src/shared/errors.ts). The message is what the user needs; the stack of an
+    // internal one (a bug) with CAPLAB_DEBUG=1, for a report.
+    const code = labErrorCode(e);
     const err = e as Error;
     io.stderr.write(`caplab ${name}: ${err.message ?? String(e)}\n`);
-    if (io.env.CAPLAB_DEBUG) io.stderr.write(`${err.stack ?? ''}\n`);
-    else io.stderr.write('(set CAPLAB_DEBUG=1 to see where it came from)\n');
-    return 1;
+    if (code === 'internal') io.stderr.write(io.env.CAPLAB_DEBUG ? `${err.stack ?? ''}\n` : '(an internal error: CAPLAB_DEBUG=1 shows where it came from, for a bug report)\n');
+    return exitCodeOf[code];
   }
 }

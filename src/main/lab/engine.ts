@@ -10,9 +10,10 @@ import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease'
 import { deviceLeaseKey } from './lease/host-journal';
 import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { parsePlan, planFromYaml, planToYaml, PlanError, schemaIssues } from './sweep/plan-file';
-import { deviceIssues, partsOf, rawParts, validatePlanAgainstDevices } from './sweep/plan-check';
-import { issueLines, issuesOfLines, type PlanIssue } from './sweep/plan-issues';
+import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { validatePlanAgainstDevices } from './sweep/plan-check';
+import { issueLines } from './sweep/plan-issues';
+import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
@@ -21,16 +22,16 @@ import { VERSION } from './version';
 import { buildCommit } from './build-info';
 import { dataDir } from './paths';
 import { resolve } from 'node:path';
-import { LoadError } from './analysis/load';
+import { LabError } from '../../shared/errors';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { energyInRange } from './analysis/load';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
-import { BackendChoice, type DeviceInfo } from '../../shared/device';
-import type { Plan } from '../../shared/plan';
+import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
 
 export interface EngineOptions {
@@ -45,6 +46,8 @@ export interface EngineOptions {
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Open the database read-only (commands that only read); methods that would write refuse. */
+  readOnly?: boolean;
 }
 
 export interface BeginOptions {
@@ -75,8 +78,8 @@ export class Engine implements LabApi {
   ) {}
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(openDb(opts.dbPath), opts);
-    markInterruptedSweeps(engine.db, isAlive);
+    const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
+    if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
     if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
@@ -91,6 +94,10 @@ export class Engine implements LabApi {
     });
     this.opts.onPty?.(p);
   };
+
+  private writable(what: string): void {
+    if (this.opts.readOnly) throw new LabError('invalid', `cannot ${what}: this engine opened the database read-only`);
+  }
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -132,27 +139,9 @@ export class Engine implements LabApi {
     return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: estimatePlanSeconds(r.plan) / r.timeScale };
   }
 
-  /**
-   * Every problem of a plan at once, each at its field: the schema's, and (from whatever parts parse) unknown
-   * workloads, missing devices and caps outside a device's range, and a backend that cannot be opened.
-   */
-  async checkPlan(value: unknown): Promise<{ plan: Plan | null; issues: PlanIssue[]; timeScale: number }> {
-    const schema = schemaIssues(value);
-    const backendChoice = BackendChoice.safeParse((value as { backend?: unknown } | null)?.backend ?? 'auto');
-    let lab: LabBackend;
-    try {
-      lab = await openLabBackend(this.opts.backend ?? (backendChoice.success ? backendChoice.data : 'auto'), { env: this.env, plan: schema.plan ?? undefined });
-    } catch (e) {
-      return { plan: schema.plan, issues: [...schema.issues, { path: 'backend', message: `cannot be opened: ${(e as Error).message}` }], timeScale: 1 };
-    }
-    try {
-      const parts = schema.plan ? partsOf(schema.plan) : rawParts(value);
-      const devices = deviceIssues(parts, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env));
-      const params = schema.plan ? issuesOfLines(checkWorkloadParams(schema.plan, lab.backend, this.env)) : [];
-      return { plan: schema.plan, issues: [...schema.issues, ...params, ...devices.issues], timeScale: lab.timeScale };
-    } finally {
-      await lab.backend.close();
-    }
+  /** Every problem of a plan at once, each at its field (plan-verdict.ts); this engine's --backend applies. */
+  checkPlan(value: unknown): Promise<PlanVerdict> {
+    return checkPlan(value, { backend: this.opts.backend, env: this.env });
   }
 
   async planToYaml(input: MethodInput<'planToYaml'>): Promise<MethodOutput<'planToYaml'>> {
@@ -207,10 +196,11 @@ export class Engine implements LabApi {
 
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
+    this.writable('start a sweep');
     const checked = await this.checkPlan(planValue);
     if (!checked.plan || checked.issues.length) throw PlanError.of(opts.where ?? 'plan', checked.issues);
     const plan = checked.plan;
-    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
     try {
@@ -269,18 +259,20 @@ export class Engine implements LabApi {
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
-    if (!sweep) throw new PlanError(`no sweep ${input.sweep_id}`);
+    if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
-    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    this.writable('delete a sweep');
+    if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
+    if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
 
   async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
     const run = getRun(this.db, input.run_id);
-    if (!run) throw new PlanError(`no run ${input.run_id}`);
+    if (!run) throw new NotFoundError(`no run ${input.run_id}`);
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
@@ -293,6 +285,7 @@ export class Engine implements LabApi {
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
+    this.writable('restore limits');
     return restoreDeadOwners(this.capContext);
   }
 
@@ -324,12 +317,7 @@ export class Engine implements LabApi {
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
-    try {
-      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
   }
 
   async about(_input: MethodInput<'about'>): Promise<MethodOutput<'about'>> {
@@ -338,12 +326,11 @@ export class Engine implements LabApi {
 
   async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
     const { sources, name, ...opts } = input;
-    try {
-      return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+  }
+
+  async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
+    return energyInRange(this.db, input.from, input.to, input.device_index, input.dataset_id);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

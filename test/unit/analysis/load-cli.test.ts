@@ -171,7 +171,8 @@ describe('caplab energy', () => {
     expect(() => parseTimeArg('from', 'yesterday')).toThrow(/ISO-8601/);
     const c = capture();
     expect(await main(['energy', '--from', '200', '--to', '100'], c.io)).toBe(2);
-    expect(await main(['energy', '--from', '1', '--to', '2', '--dataset', '3'], c.io)).toBe(1);
+    expect(await main(['energy', '--from', '1', '--to', '2', '--dataset', '3'], c.io)).toBe(2);
     expect(c.err()).toMatch(/--to must be after --from/);
+    expect(c.err()).toMatch(/no dataset 3 in this database/);
   });
 });

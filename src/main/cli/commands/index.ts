@@ -12,7 +12,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
-  serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
+  serve: () => import('./serve').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),
   'sim-workload': () => import('./sim-workload').then((m) => m.simWorkloadCommand),

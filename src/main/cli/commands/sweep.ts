@@ -1,8 +1,9 @@
 import { readPlanValue, PlanError } from '../../lab/sweep/plan-file';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliCommand, type CliIO } from '../command';
-import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
-import { fixed, progressBar, table } from '../format';
+import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
+import { checkPlan } from '../../lab/sweep/plan-verdict';
+import { fixed, printable, progressBar, table } from '../format';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { RunRecord } from '../../../shared/records';
 
@@ -65,6 +66,9 @@ export const sweepCommand: CliCommand = {
       if (e instanceof PlanError) throw new CliError(e.message);
       throw e;
     }
+    // Every problem of the plan at once (schema, workloads, devices, caps), before the database is even opened.
+    const verdict = await checkPlan(plan, { backend: backendOpt(args), env: io.env });
+    if (verdict.issues.length) throw new CliError(PlanError.of(file, verdict.issues).message);
     const engine = await openEngine(args, io, { restoreOnOpen: true });
     const unsubscribe = engine.subscribe(progressPrinter(io) as (n: EventName, p: unknown) => void);
     let signalled: NodeJS.Signals | null = null;
@@ -103,7 +107,7 @@ export const sweepCommand: CliCommand = {
         printJson(io, { sweep_id: record.id, name: record.name, status, simulated: record.simulated, backend: record.backend, error, restored, notices: sweep.notices, runs: runs.map(runJson) });
       } else {
         io.stdout.write(
-          `sweep ${record.id} "${record.name}": ${status}${record.simulated ? ' [simulated]' : ''}${error ? ` — ${error}` : ''}\n` +
+          `sweep ${record.id} "${printable(record.name)}": ${status}${record.simulated ? ' [simulated]' : ''}${error ? ` — ${error}` : ''}\n` +
             table(
               ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W/GPU', 'GPU energy J', 'units/J*'],
               runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),

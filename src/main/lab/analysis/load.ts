@@ -1,16 +1,20 @@
+import { LabError, type ErrorCode } from '../../../shared/errors';
 // Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
 import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
 import { metricsOfRun, samplesInRange, samplesOfRun } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
 import { scheduleRuns } from '../../../core/schedule';
-import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, EnergyResult, TimeWindow } from '../../../shared/analysis';
+import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../../shared/records';
 import { windowEnergy } from '../../../core/analysis/energy';
+import { getDataset } from '../store/datasets';
+import { streamsOf } from '../store/sample-blocks';
 
-export class LoadError extends Error {
-  constructor(message: string) {
-    super(message);
+/** Recorded data that cannot be read for analysis: not there (not_found) or unusable as asked (invalid). */
+export class LoadError extends LabError {
+  constructor(message: string, code: ErrorCode = 'not_found') {
+    super(code, message);
     this.name = 'LoadError';
   }
 }
@@ -117,31 +121,20 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits }, adaptive, warnings };
 }
 
-export interface RangeEnergy {
-  from: number;
-  to: number;
-  duration_s: number;
-  /** Sum over the selected devices; null when any selected device has no energy. */
-  energy_j: number | null;
-  mean_w: number | null;
-  samples: number;
-  /** The sensor used ('mixed' when devices differ), null when none worked. */
-  sensor: string | null;
-  devices: (EnergyResult & { index: number; name: string; device_key: string })[];
-  warnings: string[];
-}
-
 /**
  * Energy over [from, to] from stored samples, with the same code the runs use (windowEnergy). Devices: those with
- * index `deviceIndex` (any backend/host), else every GPU with samples in the range.
+ * index `deviceIndex` (any backend/host), else every GPU with samples in the range; only the samples of one
+ * imported dataset when `datasetId` is given.
  */
-export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
+export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number, datasetId?: number): RangeEnergy {
   const pad = 5;
-  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  if (datasetId !== undefined && !getDataset(db, datasetId)) throw new LoadError(`no dataset ${datasetId} in this database`);
+  const inDataset = datasetId === undefined ? null : new Set(streamsOf(db, { dataset_id: datasetId }).map((s) => s.device_row));
+  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex) && (!inDataset || inDataset.has(d.id)));
   const warnings: string[] = [];
   const devices: RangeEnergy['devices'] = [];
   for (const d of all) {
-    const rows = samplesInRange(db, d.id, from - pad, to + pad);
+    const rows = samplesInRange(db, d.id, from - pad, to + pad, datasetId);
     if (rows.length === 0 && (deviceIndex === undefined || all.length > 1)) continue;
     const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.device_key });
     devices.push({ ...e, index: d.idx, name: d.name, device_key: d.device_key });

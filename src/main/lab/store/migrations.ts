@@ -174,4 +174,6 @@ export const migrations: Migration[] = [
   UPDATE runs SET cpu_energy_j = (SELECT SUM(rd.energy_j) FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'cpu')
     WHERE NOT EXISTS (SELECT 1 FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'cpu' AND rd.energy_j IS NULL);
   `,
+  // v4 -> v5: stored plans carry the plan schema version they were written with (0.1.0's are 1); read leniently.
+  `ALTER TABLE sweeps ADD COLUMN plan_version INTEGER NOT NULL DEFAULT 1;`,
 ];

@@ -60,6 +60,6 @@ export function deviceIssues(parts: PlanParts, devices: readonly DeviceInfo[], w
 export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>, paramProblems: readonly string[] = []): DeviceInfo[] {
   const { issues: found, chosen } = deviceIssues(partsOf(plan), devices, workloads);
   const issues = [...issuesOfLines(paramProblems), ...found];
-  if (issues.length) throw new PlanError(`invalid plan:\n  ${issueLines(issues).join('\n  ')}`, issueLines(issues), issues);
+  if (issues.length) throw new PlanError(`invalid plan:\n  ${issueLines(issues).join('\n  ')}`, issueLines(issues), 'invalid', issues);
   return chosen;
 }

@@ -6,6 +6,9 @@ export type { PlanIssue };
 
 const UNITS: Record<string, string> = { cooldown_s: ' s', sample_interval_ms: ' ms', overhead_w: ' W', hang_timeout_s: ' s', run_timeout_s: ' s', 'warmup.seconds': ' s', 'window.seconds': ' s', 'caps.from': ' W', 'caps.to': ' W', 'caps.step': ' W', 'caps.adaptive.from': ' W', 'caps.adaptive.to': ' W', 'caps.adaptive.step': ' W', 'caps.adaptive.width_w': ' W' };
 
+/** zod's own wording, which these messages replace ("Too small: expected number to be >=1"). */
+const ZOD_DEFAULT = /^(Too (small|big)|Invalid|Unrecognized|Expected)/;
+
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
   for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
@@ -25,6 +28,8 @@ function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
   const unit = UNITS[path] ?? '';
   const got = valueAt(root, issue.path);
   const gotText = ` (got ${shown(got)})`;
+  // A bound the schema words itself ("at most 100000 W", "a step of at least 0.01 W") is kept as written.
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && !ZOD_DEFAULT.test(issue.message)) return { path, message: `${issue.message}${gotText}` };
   switch (issue.code) {
     case 'too_small':
       if (issue.origin === 'array') return { path, message: `${label} needs at least ${String(issue.minimum)} entr${issue.minimum === 1 ? 'y' : 'ies'}` };
@@ -49,7 +54,7 @@ function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
       if (path === 'warmup' || path === 'window') return { path, message: `${label} must be {seconds: N} or {steps: N} with N above 0` };
       return { path, message: `${label} is not valid${gotText}` };
     case 'custom':
-      return { path, message: /^[A-Z]/.test(issue.message) ? issue.message : `${label}: ${issue.message}` };
+      return { path, message: issue.message };
     default:
       return { path, message: `${label}: ${issue.message}` };
   }
