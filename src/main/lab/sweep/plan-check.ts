@@ -27,6 +27,8 @@ export function rawParts(value: unknown): PlanParts {
   return { devices, workloads, caps: caps.success ? planCaps(caps.data) : [], observe_only: o.observe_only === true };
 }
 
+const MAX_LISTED = 5;
+
 /** Problems of a plan's devices, workloads and caps against what exists, each at its field. */
 export function deviceIssues(parts: PlanParts, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>): { issues: PlanIssue[]; chosen: DeviceInfo[] } {
   const issues: PlanIssue[] = [];
@@ -41,12 +43,16 @@ export function deviceIssues(parts: PlanParts, devices: readonly DeviceInfo[], w
     if (!workloads.has(id)) issues.push({ path: `workloads.${i}.id`, message: `unknown workload "${id}" (known: ${[...workloads].sort().join(', ')})` });
   });
   if (!parts.observe_only) {
-    for (const cap of parts.caps) {
-      for (const d of chosen) {
-        const { min_limit_w: min, max_limit_w: max } = d;
-        if (min === null || max === null) issues.push({ path: 'caps', message: `${d.name} (#${d.index}) reports no limit range, so caps cannot be set; use observe_only` });
-        else if (cap < min || cap > max) issues.push({ path: 'caps', message: `${cap} W is outside the allowed range of ${d.name} (#${d.index}): ${min}-${max} W` });
+    for (const d of chosen) {
+      const { min_limit_w: min, max_limit_w: max } = d;
+      if (min === null || max === null) {
+        issues.push({ path: 'caps', message: `${d.name} (#${d.index}) reports no limit range, so caps cannot be set; use observe_only` });
+        continue;
       }
+      // One line per cap, but not ten thousand of them: the first few, then how many more.
+      const outside = parts.caps.filter((cap) => cap < min || cap > max);
+      for (const cap of outside.slice(0, MAX_LISTED)) issues.push({ path: 'caps', message: `${cap} W is outside the allowed range of ${d.name} (#${d.index}): ${min}-${max} W` });
+      if (outside.length > MAX_LISTED) issues.push({ path: 'caps', message: `and ${outside.length - MAX_LISTED} more caps outside the allowed range of ${d.name} (#${d.index}): ${min}-${max} W` });
     }
   }
   const seen = new Set<string>();
