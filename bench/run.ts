@@ -6,8 +6,9 @@ import { tempDir } from '../test/helpers/tmp';
 import { machine, passes, type BenchResult } from './harness';
 import { run as storeSamples } from './store-samples';
 import { run as samplerSim } from './sampler-sim';
+import { run as importLogs } from './import';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs };
 const only = process.argv[2];
 const results: BenchResult[] = [];
 const tmp = tempDir('caplab-bench-');
@@ -24,7 +25,7 @@ const m = machine();
 const lines = [
   `# Benchmarks — ${m.date}`,
   '',
-  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}`,
+  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}, load average ${m.load_1m} at the end`,
   '',
   '| benchmark | ratio | value | target | goal | ok | details |',
   '| --- | --- | --- | --- | --- | --- | --- |',

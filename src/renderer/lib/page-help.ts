@@ -31,6 +31,11 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
     title: 'Read the answer',
     hint: 'The best cap per goal with the caps that cannot be told apart from it, efficiency vs cap with 95 % confidence bars, and the overhead slider. Click r1, r2 … in the table for a run\'s traces.',
   },
+  datasets: {
+    section: 'other-people-s-logs',
+    title: "Other people's logs",
+    hint: 'Power logs recorded elsewhere (nvidia-smi, DCGM, Prometheus, Zeus, CodeCarbon ...): drop them here to import them. Segments with a cap and work units are analysed like a sweep\'s runs.',
+  },
   history: {
     section: 'read-the-answer',
     title: 'Read the answer',

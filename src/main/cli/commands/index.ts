@@ -12,6 +12,8 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
+  import: () => import('./import').then((m) => m.importCommand),
+  datasets: () => import('./datasets').then((m) => m.datasetsCommand),
   serve: () => import('./serve').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),
