@@ -7,6 +7,10 @@ import { ApiErrorCode } from './errors';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 
+/** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
+export const PlanIssue = z.object({ path: z.string(), message: z.string() });
+export type PlanIssue = z.infer<typeof PlanIssue>;
+
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
  * Every method has an input and output schema; both transports validate inputs with them.
@@ -20,10 +24,21 @@ export const methods = {
   },
   validatePlan: {
     input: z.object({ plan: z.unknown() }).strict(),
-    output: z.object({ ok: z.boolean(), errors: z.array(z.string()), plan: Plan.nullable(), run_count: z.number().int(), estimate_s: z.number().nullable() }),
+    output: z.object({
+      ok: z.boolean(),
+      errors: z.array(z.string()),
+      /** The same problems at their fields: `path` dotted (`caps.from`, `workloads.0.id`), `message` in words. */
+      issues: z.array(PlanIssue),
+      plan: Plan.nullable(),
+      run_count: z.number().int(),
+      estimate_s: z.number().nullable(),
+    }),
   },
   planToYaml: { input: z.object({ plan: Plan }).strict(), output: z.object({ yaml: z.string() }) },
-  planFromYaml: { input: z.object({ yaml: z.string().max(1_000_000) }).strict(), output: z.object({ ok: z.boolean(), errors: z.array(z.string()), plan: Plan.nullable() }) },
+  planFromYaml: {
+    input: z.object({ yaml: z.string().max(1_000_000) }).strict(),
+    output: z.object({ ok: z.boolean(), errors: z.array(z.string()), issues: z.array(PlanIssue), plan: Plan.nullable() }),
+  },
   startSweep: { input: z.object({ plan: z.unknown() }).strict(), output: z.object({ sweep_id: z.number().int() }) },
   cancelSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ cancelled: z.boolean() }) },
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
@@ -59,6 +74,19 @@ export const methods = {
       })
       .strict(),
     output: AnalysisResult,
+  },
+  /** What the About dialog shows: version, the commit it runs from, where its data lives. */
+  about: {
+    input: z.object({}).strict(),
+    output: z.object({
+      version: z.string(),
+      /** Git commit (short hash, "+dirty" with local changes); null when not run from a git checkout. */
+      commit: z.string().nullable(),
+      data_dir: z.string(),
+      db_path: z.string(),
+      host: z.string(),
+      node: z.string(),
+    }),
   },
   /** The same analysis over sources: CapLab runs and dataset segments (imported samples), mixed freely. */
   analyzeSources: {
@@ -153,7 +181,7 @@ export const events = {
     cap_w: z.number().nullable(),
     repetition: z.number().int().nullable(),
     phase: z.enum(['setting-cap', 'warmup', 'measure', 'cooldown', 'idle']),
-    /** Fraction of the whole sweep done, 0..1. */
+    /** Fraction of the whole sweep done, 0..1: work done over work planned, never decreasing. */
     fraction: z.number(),
   }),
   'run.finished': z.object({ sweep_id: z.number().int(), run: RunRecord, status: RunStatus }),

@@ -12,6 +12,7 @@ import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
 import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from './results/charts';
 import { RunDrilldown } from './results/RunDrilldown';
+import { NoSweepsYet } from '../components/EmptyState';
 import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
 
 interface Loaded {
@@ -74,7 +75,7 @@ export function ResultsPage({ param }: { param: string | null }) {
     return (
       <section className="page">
         <h2>Results</h2>
-        <p className="muted">No sweeps yet.</p>
+        <NoSweepsYet what="results" />
       </section>
     );
   }
@@ -159,6 +160,12 @@ interface CompareWith {
   sweep: SweepRecord;
 }
 
+/** "#3 · H100 ViT sweep · H100 SXM": a compared series' legend entry (sweep names shortened). */
+export function seriesLabel(id: number, name: string, model: string): string {
+  const short = name.length > 28 ? `${name.slice(0, 27)}…` : name;
+  return `#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
+}
+
 function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: CompareWith | null; overhead: number; onDrill(r: RunRecord): void }) {
   const [tab, setTab] = useState(0);
   const runsById = useMemo(() => new Map(data.runs.map((r) => [r.id, r])), [data.runs]);
@@ -176,7 +183,7 @@ function AnalysisView({ result, data, compare, overhead, onDrill }: { result: An
           ))}
         </div>
       )}
-      <GroupView g={g} result={result} sweepId={data.sweep.id} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
+      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
     </div>
   );
 }
@@ -185,6 +192,7 @@ function GroupView({
   g,
   result,
   sweepId,
+  sweepName,
   compare,
   overhead,
   runsById,
@@ -193,6 +201,7 @@ function GroupView({
   g: AnalysisGroup;
   result: AnalysisResult;
   sweepId: number;
+  sweepName: string;
   compare: { g: AnalysisGroup; sweep: SweepRecord } | null;
   overhead: number;
   runsById: Map<number, RunRecord>;
@@ -201,8 +210,9 @@ function GroupView({
   const units = g.units ?? 'units';
   const opts = result.options;
   const effBest = g.optima['max-efficiency'];
-  const name = `#${sweepId}`;
-  const cname = compare ? `#${compare.sweep.id}` : '';
+  // Series say which sweep and device they are, not just its number.
+  const name = seriesLabel(sweepId, sweepName, g.device_model);
+  const cname = compare ? seriesLabel(compare.sweep.id, compare.sweep.name, compare.g.device_model) : '';
   const capAxis = { title: { text: 'power cap (W)' } };
   const effData = useMemo(() => [...efficiencyTraces(g.caps, name, 0, effBest), ...(compare ? efficiencyTraces(compare.g.caps, cname, 1, null) : [])], [g, compare, name, cname, effBest]);
   const thrData = useMemo(() => [...throughputTraces(g.caps, name, 0), ...(compare ? throughputTraces(compare.g.caps, cname, 1) : [])], [g, compare, name, cname]);
@@ -235,7 +245,7 @@ function GroupView({
       <div className="results-side">
         <Sensitivity g={g} overhead={overhead} />
         <Flags g={g} result={result} />
-        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={`${cname} ${compare.sweep.name}`} units={units} />}
+        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={cname} units={units} />}
       </div>
       <div className="plots">
         <div className="card">
@@ -426,6 +436,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
   return (
     <div className="card">
       <h3>Per cap</h3>
+      <div className="table-scroll">
       <table className="table" data-testid="cap-table">
         <thead>
           <tr>
@@ -475,6 +486,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

@@ -2,9 +2,14 @@
 import type { PlotData } from 'plotly.js-strict-dist-min';
 import type { CapPoint, Optimum, ParetoResult, Stat } from '../../../shared/analysis';
 import { capSeverity, FLAG_INFO, sortedFlags } from '../../lib/analysis-view';
-import { colorFor } from '../../lib/format';
-
 const FLAG_COLOR = { error: '#e15759', warn: '#f28e2b' } as const;
+
+/**
+ * Sweep series colours: blue for the sweep shown, then teal, purple, green for those compared. None is the
+ * warning orange, the problem red or the best-cap ring's yellow, so a compared curve is never read as a flag.
+ */
+const SERIES_COLORS = ['#4e9af1', '#2bb3a3', '#9d6fe0', '#59a14f'];
+export const seriesColor = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
 
 function withMean(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat): CapPoint[] {
   return caps.filter((c) => pick(c).mean != null);
@@ -16,7 +21,7 @@ function markers(caps: readonly CapPoint[], i: number, size: number): NonNullabl
     size,
     color: caps.map((c) => {
       const s = capSeverity(c);
-      return s === 'error' || s === 'warn' ? FLAG_COLOR[s] : colorFor(i);
+      return s === 'error' || s === 'warn' ? FLAG_COLOR[s] : seriesColor(i);
     }),
     symbol: caps.map((c) => (c.eligible ? 'circle' : 'x')),
   };
@@ -38,8 +43,8 @@ function statTrace(ok: readonly CapPoint[], pick: (c: CapPoint) => Stat, name: s
     name,
     x: ok.map((c) => c.cap_w),
     y: ok.map((c) => pick(c).mean),
-    error_y: { type: 'data', array: ciArray(ok, pick), visible: true, thickness: 1.5, width: 5, color: colorFor(i) },
-    line: { color: colorFor(i), width: 2, dash: i ? 'dot' : undefined },
+    error_y: { type: 'data', array: ciArray(ok, pick), visible: true, thickness: 1.5, width: 5, color: seriesColor(i) },
+    line: { color: seriesColor(i), width: 2, dash: i ? 'dot' : undefined },
     marker: markers(ok, i, markerSize),
     ...(text ? { text } : {}),
     hovertemplate: `%{x} W: %{y:.4g} ± %{error_y.array:.2g}${text ? '<br>%{text}' : ''}<extra>${name}</extra>`,
@@ -74,7 +79,7 @@ export function paretoTraces(p: ParetoResult, name: string, i: number): PlotData
       y: off.map((x) => x.efficiency),
       text: off.map((x) => `${x.cap_w} W`),
       textposition: 'top center',
-      marker: { size: 8, color: colorFor(i) },
+      marker: { size: 8, color: seriesColor(i) },
       opacity: 0.5,
       showlegend: false,
     },
@@ -86,8 +91,8 @@ export function paretoTraces(p: ParetoResult, name: string, i: number): PlotData
       y: p.front.map((x) => x.efficiency),
       text: p.front.map((x) => `${x.cap_w} W`),
       textposition: 'top center',
-      marker: { size: 9, color: colorFor(i) },
-      line: { color: colorFor(i), width: 2, dash: 'dot' },
+      marker: { size: 9, color: seriesColor(i) },
+      line: { color: seriesColor(i), width: 2, dash: 'dot' },
     },
   ];
 }
