@@ -180,6 +180,22 @@ export const EnergyResult = z.object({
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
 
+/** Energy over a time range of stored samples (`caplab energy`, the energyInRange method). */
+export const RangeEnergy = z.object({
+  from: z.number(),
+  to: z.number(),
+  duration_s: z.number(),
+  /** Sum over the selected devices; null when any selected device has no energy. */
+  energy_j: z.number().nullable(),
+  mean_w: z.number().nullable(),
+  samples: z.number().int(),
+  /** The sensor used ('mixed' when devices differ), null when none worked. */
+  sensor: z.string().nullable(),
+  devices: z.array(EnergyResult.extend({ index: z.number().int(), name: z.string(), device_key: z.string() })),
+  warnings: z.array(z.string()),
+});
+export type RangeEnergy = z.infer<typeof RangeEnergy>;
+
 export const NodeEnergy = z.object({
   energy_j: z.number().nullable(),
   gpu_j: z.number().nullable(),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
-import { AnalysisResult, Selector } from './analysis';
+import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
 import { Source } from './source';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
+import { ApiErrorCode } from './errors';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 
 /**
@@ -72,6 +73,14 @@ export const methods = {
       })
       .strict(),
     output: AnalysisResult,
+  },
+  /** Energy over a time range of stored samples: every GPU, one device index, or one imported dataset's. */
+  energyInRange: {
+    input: z
+      .object({ from: z.number(), to: z.number(), device_index: z.number().int().min(0).optional(), dataset_id: z.number().int().optional() })
+      .strict()
+      .refine((i) => i.to > i.from, { message: 'to must be after from', path: ['to'] }),
+    output: RangeEnergy,
   },
   /** Imported datasets, newest first (without their import reports). */
   listDatasets: { input: z.object({}).strict(), output: z.array(DatasetRecord) },
@@ -168,5 +177,5 @@ export function isMethodName(name: string): name is MethodName {
 }
 
 /** Error shape both transports return. */
-export const ApiError = z.object({ error: z.string(), code: z.enum(['bad_request', 'not_found', 'failed', 'unauthorized', 'forbidden']) });
+export const ApiError = z.object({ error: z.string(), code: ApiErrorCode });
 export type ApiError = z.infer<typeof ApiError>;

@@ -9,27 +9,38 @@ import { DeviceKey } from './sample';
 export const RunSource = z.object({ kind: z.literal('run'), run_id: z.number().int() }).strict();
 export type RunSource = z.infer<typeof RunSource>;
 
-/** The facts of a segment, stored (dataset_segments) or given inline. */
-export const SegmentFacts = z.object({
+const segmentShape = {
   dataset_id: z.number().int(),
   start: z.number(),
   end: z.number(),
   /** Devices of the dataset to use; default every GPU with samples in the window (CPU packages count as CPU). */
-  device_keys: z.array(DeviceKey).nullable().default(null),
-  workload: z.string().nullable().default(null),
-  cap_w: z.number().positive().nullable().default(null),
-  units: z.string().nullable().default(null),
+  device_keys: z.array(DeviceKey).nullable(),
+  workload: z.string().nullable(),
+  cap_w: z.number().positive().nullable(),
+  units: z.string().nullable(),
   /** Work done in the window over all its GPUs; null: from the dataset's 'units' metrics in the window. */
-  units_in_window: z.number().min(0).nullable().default(null),
-  repetition: z.number().int().min(1).default(1),
-  label: z.string().nullable().default(null),
+  units_in_window: z.number().min(0).nullable(),
+  repetition: z.number().int().min(1),
+  label: z.string().nullable(),
+};
+
+/** The facts of a segment, stored (dataset_segments) or given inline. */
+export const SegmentFacts = z.object({
+  ...segmentShape,
+  device_keys: segmentShape.device_keys.default(null),
+  workload: segmentShape.workload.default(null),
+  cap_w: segmentShape.cap_w.default(null),
+  units: segmentShape.units.default(null),
+  units_in_window: segmentShape.units_in_window.default(null),
+  repetition: segmentShape.repetition.default(1),
+  label: segmentShape.label.default(null),
 });
 export type SegmentFacts = z.infer<typeof SegmentFacts>;
 
 /** A stored segment by id (inline fields override the stored ones), or an ad-hoc one with its facts inline. */
 export const SegmentSource = z
   .object({ kind: z.literal('segment'), segment_id: z.number().int().optional() })
-  .extend(SegmentFacts.partial().shape)
+  .extend(z.object(segmentShape).partial().shape)
   .strict()
   .refine((s) => s.segment_id !== undefined || (s.dataset_id !== undefined && s.start !== undefined && s.end !== undefined), {
     message: 'a segment source needs segment_id, or dataset_id with start and end',

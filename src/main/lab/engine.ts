@@ -10,7 +10,7 @@ import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease'
 import { deviceLeaseKey } from './lease/host-journal';
 import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
@@ -20,8 +20,9 @@ import { VERSION } from './version';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
 import { ImportError } from '../../core/import';
-import { LoadError } from './analysis/load';
+import { LabError } from '../../shared/errors';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { energyInRange } from './analysis/load';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
@@ -43,6 +44,8 @@ export interface EngineOptions {
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Open the database read-only (commands that only read); methods that would write refuse. */
+  readOnly?: boolean;
 }
 
 export interface BeginOptions {
@@ -71,8 +74,8 @@ export class Engine implements LabApi {
   ) {}
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(openDb(opts.dbPath), opts);
-    markInterruptedSweeps(engine.db, isAlive);
+    const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
+    if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
     if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
@@ -87,6 +90,10 @@ export class Engine implements LabApi {
     });
     this.opts.onPty?.(p);
   };
+
+  private writable(what: string): void {
+    if (this.opts.readOnly) throw new LabError('invalid', `cannot ${what}: this engine opened the database read-only`);
+  }
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -190,8 +197,9 @@ export class Engine implements LabApi {
 
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
+    this.writable('start a sweep');
     const plan = parsePlan(planValue);
-    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
     try {
@@ -250,18 +258,20 @@ export class Engine implements LabApi {
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
-    if (!sweep) throw new PlanError(`no sweep ${input.sweep_id}`);
+    if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
-    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    this.writable('delete a sweep');
+    if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
+    if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
 
   async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
     const run = getRun(this.db, input.run_id);
-    if (!run) throw new PlanError(`no run ${input.run_id}`);
+    if (!run) throw new NotFoundError(`no run ${input.run_id}`);
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
@@ -274,6 +284,7 @@ export class Engine implements LabApi {
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
+    this.writable('restore limits');
     return restoreDeadOwners(this.capContext);
   }
 
@@ -298,22 +309,16 @@ export class Engine implements LabApi {
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
-    try {
-      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
   }
 
   async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
     const { sources, name, ...opts } = input;
-    try {
-      return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+  }
+
+  async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
+    return energyInRange(this.db, input.from, input.to, input.device_index, input.dataset_id);
   }
 
   async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {

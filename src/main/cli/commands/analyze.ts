@@ -1,26 +1,11 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { describeMigration, openDb, StoreError, type Db } from '../../lab/store/db';
-import { dbPath } from '../../lab/paths';
-import { LoadError } from '../../lab/analysis/load';
-import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { Selector, SELECTORS, type AnalysisGroup, type AnalysisOptionsInput, type AnalysisResult, type Stat } from '../../../shared/analysis';
+import type { Db } from '../../lab/store/db';
+import { LoadError } from '../../lab/analysis/load';
 import { analyzeDataset } from '../../lab/datasets/analysis';
-
-/** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
-export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv, stderr?: NodeJS.WritableStream): Db {
-  const file = dbPath(stringOpt(args, 'db'), env);
-  try {
-    const db = openDb(file, { readonly: true });
-    const note = describeMigration(file, db);
-    if (note) stderr?.write(`caplab: ${note}\n`);
-    return db;
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
-}
+import { openDbReadOnly } from './import';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -70,7 +55,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
-  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
+  usage: `analyze SWEEP_ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
   options: {
     ...dbOption,
     ...jsonOption,
@@ -98,41 +83,36 @@ export const analyzeCommand: CliCommand = {
     const weight = numberOpt(args, 'weight');
     if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
 
-    const db = openReadOnly(args, io.env, io.stderr);
     if (datasetText !== undefined) {
+      const db = openDbReadOnly(args, io);
       try {
         return analyzeDatasetCli(db, sweepId, { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true }, args.values.json === true, io);
       } finally {
         db.close();
       }
     }
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
-      let analysed;
-      try {
-        analysed = analyzeStoredSweep(db, sweepId, {
-          overhead_w: overhead ?? null,
-          selector: selector?.data,
-          slowdown_budget: slowdown,
-          weight,
-          include_unenforced: args.values['include-unenforced'] === true,
-        });
-      } catch (e) {
-        if (e instanceof LoadError) throw new CliError(e.message);
-        throw e;
-      }
-      const { loaded, result } = analysed;
+      const result = await engine.analyzeSweep({
+        sweep_id: sweepId,
+        overhead_w: overhead,
+        selector: selector?.data,
+        slowdown_budget: slowdown,
+        weight,
+        include_unenforced: args.values['include-unenforced'] === true,
+      });
       if (args.values.json) {
         printJson(io, result);
         return 0;
       }
-      const s = loaded.sweep;
+      const s = (await engine.getSweep({ sweep_id: sweepId })).sweep;
       io.stdout.write(`sweep ${s.id} "${s.name}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${result.runs.length} runs\n\n`);
       if (result.groups.length === 0) io.stdout.write('nothing to analyse\n');
       for (const g of result.groups) io.stdout.write(describeGroup(g, result) + '\n\n');
       for (const w of result.warnings) io.stderr.write(`caplab analyze: ${w}\n`);
       return 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

@@ -3,8 +3,7 @@ import { dbOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
 import { dbPath } from '../../lab/paths';
 import { datasetRecord, datasetRecords, removeDataset } from '../../lab/store/dataset-records';
-import { openReadOnly } from './analyze';
-import { openWritable } from './import';
+import { openDbReadOnly, openWritable } from './import';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
 
@@ -28,7 +27,7 @@ export const datasetsCommand: CliCommand = {
         db.close();
       }
     }
-    const db = openReadOnly(args, io.env);
+    const db = openDbReadOnly(args, io);
     try {
       if (id === undefined) {
         const all = datasetRecords(db);

@@ -1,10 +1,6 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { energyInRange, LoadError } from '../../lab/analysis/load';
-import { datasetEnergy, loadDataset } from '../../lab/datasets/analysis';
-import type { DatasetRecord } from '../../../shared/dataset';
-import { openReadOnly } from './analyze';
 
 /** A time argument: epoch seconds (e.g. 1764491157.5) or ISO-8601 (a time without an offset is local time). */
 export function parseTimeArg(name: string, text: string | undefined): number {
@@ -22,33 +18,29 @@ export const energyCommand: CliCommand = {
   usage: 'energy --from T --to T [--device N] [--db FILE] [--json] | energy --dataset ID [--from T] [--to T] [--segment N] [--device N]   (T: ISO-8601 or epoch seconds)',
   options: { ...dbOption, ...jsonOption, from: { type: 'string' }, to: { type: 'string' }, device: { type: 'string' }, dataset: { type: 'string' }, segment: { type: 'string' } },
   async run(args, io) {
-    const datasetId = numberOpt(args, 'dataset');
-    if (datasetId !== undefined && !Number.isInteger(datasetId)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
     const device = numberOpt(args, 'device');
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
-    const db = openReadOnly(args, io.env, io.stderr);
+    const dataset = numberOpt(args, 'dataset');
+    if (dataset !== undefined && !Number.isInteger(dataset)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
-      let from: number;
-      let to: number;
-      let ds: DatasetRecord | null = null;
-      if (datasetId !== undefined) {
-        try {
-          ds = loadDataset(db, datasetId);
-        } catch (e) {
-          if (e instanceof LoadError) throw new CliError(e.message);
-          throw e;
-        }
+      // With --dataset the range defaults to the whole dataset, or to --segment's window.
+      let from: number | undefined;
+      let to: number | undefined;
+      if (dataset !== undefined) {
+        const ds = await engine.getDataset({ dataset_id: dataset }).catch(() => {
+          throw new CliError(`no dataset ${dataset} in this database`);
+        });
         const segId = numberOpt(args, 'segment');
         const seg = segId === undefined ? null : ds.segments.find((s) => s.id === segId);
         if (segId !== undefined && !seg) throw new CliError(`dataset ${ds.id} has no segment ${segId} (see \`caplab datasets ${ds.id}\`)`);
-        from = stringOpt(args, 'from') !== undefined ? parseTimeArg('from', stringOpt(args, 'from')) : (seg?.start ?? ds.t_start ?? 0);
-        to = stringOpt(args, 'to') !== undefined ? parseTimeArg('to', stringOpt(args, 'to')) : (seg?.end ?? ds.t_end ?? 0);
-      } else {
-        from = parseTimeArg('from', stringOpt(args, 'from'));
-        to = parseTimeArg('to', stringOpt(args, 'to'));
+        from = seg?.start ?? ds.t_start ?? undefined;
+        to = seg?.end ?? ds.t_end ?? undefined;
       }
+      from = stringOpt(args, 'from') !== undefined || from === undefined ? parseTimeArg('from', stringOpt(args, 'from')) : from;
+      to = stringOpt(args, 'to') !== undefined || to === undefined ? parseTimeArg('to', stringOpt(args, 'to')) : to;
       if (!(to > from)) throw new CliError(`--to must be after --from (got ${from} .. ${to})`);
-      const r = ds ? datasetEnergy(db, ds.id, from, to, device) : energyInRange(db, from, to, device);
+      const r = await engine.energyInRange({ from, to, device_index: device, dataset_id: dataset });
       if (args.values.json) {
         printJson(io, r);
         return r.energy_j === null ? 1 : 0;
@@ -63,7 +55,7 @@ export const energyCommand: CliCommand = {
       for (const w of r.warnings) io.stderr.write(`caplab energy: ${w}\n`);
       return r.energy_j === null ? 1 : 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

@@ -1,4 +1,4 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
 import { ImportError } from '../../../core/import';
@@ -9,6 +9,15 @@ import { openDb, StoreError, type Db } from '../../lab/store/db';
 import { importPaths } from '../../lab/datasets/importer';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString());
+
+export function openDbReadOnly(args: CliArgs, io: CliIO): Db {
+  try {
+    return openDb(dbPath(stringOpt(args, 'db'), io.env), { readonly: true });
+  } catch (e) {
+    if (e instanceof StoreError) throw new CliError(e.message);
+    throw e;
+  }
+}
 
 export function openWritable(file: string): Db {
   try {

@@ -14,7 +14,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   compare: () => import('./compare').then((m) => m.compareCommand),
   import: () => import('./import').then((m) => m.importCommand),
   datasets: () => import('./datasets').then((m) => m.datasetsCommand),
-  serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
+  serve: () => import('./serve').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),
   'sim-workload': () => import('./sim-workload').then((m) => m.simWorkloadCommand),

@@ -3,10 +3,11 @@
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import type { AnalysisOptionsInput, AnalysisResult } from '../../../shared/analysis';
 import type { DatasetRecord, Segment } from '../../../shared/dataset';
-import { energyOverDevices, LoadError, type RangeEnergy } from '../analysis/load';
+import { energyInRange, LoadError } from '../analysis/load';
+import type { RangeEnergy } from '../../../shared/analysis';
 import { loadSources } from '../analysis/sources';
 import type { Db } from '../store/db';
-import { datasetRecord, devicesOfDataset } from '../store/dataset-records';
+import { datasetRecord } from '../store/dataset-records';
 
 export function loadDataset(db: Db, id: number): DatasetRecord {
   const ds = datasetRecord(db, id);
@@ -14,14 +15,9 @@ export function loadDataset(db: Db, id: number): DatasetRecord {
   return ds;
 }
 
-/** Energy of a dataset's GPUs (or the device with that index) over [from, to]. */
-export function datasetEnergy(db: Db, datasetId: number, from: number, to: number, deviceIndex?: number): RangeEnergy {
-  loadDataset(db, datasetId);
-  const devs = devicesOfDataset(db, datasetId).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.index === deviceIndex));
-  const r = energyOverDevices(db, devs, from, to);
-  if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);
-  else if (r.devices.length === 0) r.warnings.push('no samples of this dataset in this time range');
-  return r;
+/** Energy of a dataset's GPUs over [from, to]. */
+export function datasetEnergy(db: Db, datasetId: number, from: number, to: number): RangeEnergy {
+  return energyInRange(db, from, to, undefined, datasetId);
 }
 
 export interface SegmentEnergy {

@@ -27,8 +27,9 @@ export function sampleBlocksDdl(): string {
     t0 REAL NOT NULL,
     t1 REAL NOT NULL,
     n INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    ${summaries}
+    ${summaries},
+    -- Last: a row's columns after a large BLOB sit on its overflow pages, so summaries before it read fast.
+    data BLOB NOT NULL
   );
   CREATE INDEX sample_blocks_stream_t ON sample_blocks(stream_id, t1);`;
 }
