@@ -50,9 +50,9 @@ export const importCommand: CliCommand = {
     if (interval !== undefined && !(interval > 0)) throw new CliError('--interval must be a positive number of seconds');
     const fields = stringOpt(args, 'fields')?.split(',').map((f) => f.trim()).filter(Boolean);
     const db = openWritable(dbPath(stringOpt(args, 'db'), io.env));
-    // A redrawn bar on a terminal; elsewhere (logs, scripts) a progress line at most every 2 s.
+    // A redrawn bar on a terminal; elsewhere (logs, scripts) a progress line every 2 s; nothing with --json.
     const tty = !args.values.json && io.stderr.isTTY === true;
-    let lastLine = 0;
+    let lastLine = performance.now();
     try {
       let outcome;
       try {
@@ -66,7 +66,7 @@ export const importCommand: CliCommand = {
             const fraction = p.bytes_total ? p.bytes_done / p.bytes_total : 1;
             const label = `${p.files_done}/${p.files_total} files, ${(p.samples / 1e6).toFixed(2)} M samples`;
             if (tty) io.stderr.write(`\r${progressBar(fraction, 30, label)}`);
-            else if (performance.now() - lastLine > 2000) {
+            else if (!args.values.json && performance.now() - lastLine > 2000) {
               lastLine = performance.now();
               io.stderr.write(`caplab import: ${(fraction * 100).toFixed(0)} % (${label})\n`);
             }
