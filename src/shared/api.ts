@@ -3,8 +3,8 @@ import { BackendChoice, DeviceInfo, Sample } from './device';
 import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
 import { Source } from './source';
-import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { ApiErrorCode } from './errors';
+import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 
 /**

@@ -17,12 +17,15 @@ import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
+import { LabError } from '../../shared/errors';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
 import { ImportError } from '../../core/import';
-import { LabError } from '../../shared/errors';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { energyInRange } from './analysis/load';
+import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
+import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
+import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
@@ -318,7 +321,19 @@ export class Engine implements LabApi {
   }
 
   async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
-    return energyInRange(this.db, input.from, input.to, input.device_index, input.dataset_id);
+    if (input.dataset_id !== undefined) return datasetEnergy(this.db, input.dataset_id, input.from, input.to, input.device_index);
+    return energyInRange(this.db, input.from, input.to, input.device_index);
+  }
+
+  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units (CLI). */
+  analyzeDataset(datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
+    return analyzeDataset(this.db, datasetId, opts);
+  }
+
+  /** Imports files or directory trees on this machine as one dataset (`caplab import`). */
+  importPaths(paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
+    this.writable('import');
+    return importPaths(this.db, paths, opts);
   }
 
   async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {
@@ -327,7 +342,7 @@ export class Engine implements LabApi {
 
   async getDataset(input: MethodInput<'getDataset'>): Promise<MethodOutput<'getDataset'>> {
     const d = datasetRecord(this.db, input.dataset_id);
-    if (!d) throw new DatasetError(`dataset ${input.dataset_id} not found`, 'not_found');
+    if (!d) throw new DatasetError(`no dataset ${input.dataset_id} in this database`, 'not_found');
     return d;
   }
 

@@ -1,11 +1,8 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { Selector, SELECTORS, type AnalysisGroup, type AnalysisOptionsInput, type AnalysisResult, type Stat } from '../../../shared/analysis';
-import type { Db } from '../../lab/store/db';
-import { LoadError } from '../../lab/analysis/load';
-import { analyzeDataset } from '../../lab/datasets/analysis';
-import { openDbReadOnly } from './import';
+import { Selector, SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
+import type { DatasetAnalysis } from '../../lab/datasets/analysis';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -55,7 +52,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
-  usage: `analyze SWEEP_ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
+  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
   options: {
     ...dbOption,
     ...jsonOption,
@@ -83,15 +80,15 @@ export const analyzeCommand: CliCommand = {
     const weight = numberOpt(args, 'weight');
     if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
 
+    const engine = await openEngine(args, io, { readOnly: true });
     if (datasetText !== undefined) {
-      const db = openDbReadOnly(args, io);
       try {
-        return analyzeDatasetCli(db, sweepId, { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true }, args.values.json === true, io);
+        const a = engine.analyzeDataset(sweepId, { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true });
+        return printDatasetAnalysis(a, args.values.json === true, io);
       } finally {
-        db.close();
+        await engine.close();
       }
     }
-    const engine = await openEngine(args, io, { readOnly: true });
     try {
       const result = await engine.analyzeSweep({
         sweep_id: sweepId,
@@ -117,14 +114,7 @@ export const analyzeCommand: CliCommand = {
   },
 };
 
-function analyzeDatasetCli(db: Db, id: number, opts: Omit<AnalysisOptionsInput, 'adaptive'>, json: boolean, io: CliIO): number {
-  let a;
-  try {
-    a = analyzeDataset(db, id, opts);
-  } catch (e) {
-    if (e instanceof LoadError) throw new CliError(e.message);
-    throw e;
-  }
+function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): number {
   if (json) {
     printJson(io, a);
     return 0;

@@ -1,9 +1,6 @@
-import { CliError, printJson, stringOpt, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { CliError, printJson, type CliCommand } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { dbPath } from '../../lab/paths';
-import { datasetRecord, datasetRecords, removeDataset } from '../../lab/store/dataset-records';
-import { openDbReadOnly, openWritable } from './import';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
 
@@ -18,19 +15,19 @@ export const datasetsCommand: CliCommand = {
     if (id !== undefined && !Number.isInteger(id)) throw new CliError(`ID must be an integer, got "${idText}"`);
     if (args.values.delete) {
       if (id === undefined) throw new CliError('--delete needs the dataset ID');
-      const db = openWritable(dbPath(stringOpt(args, 'db'), io.env));
+      const engine = await openEngine(args, io);
       try {
-        if (!removeDataset(db, id)) throw new CliError(`no dataset ${id} in this database`, 1);
+        if (!(await engine.deleteDataset({ dataset_id: id })).deleted) throw new CliError(`no dataset ${id} in this database`, 1);
         io.stdout.write(`deleted dataset ${id}\n`);
         return 0;
       } finally {
-        db.close();
+        await engine.close();
       }
     }
-    const db = openDbReadOnly(args, io);
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
       if (id === undefined) {
-        const all = datasetRecords(db);
+        const all = await engine.listDatasets({});
         if (args.values.json) {
           printJson(io, all);
           return 0;
@@ -45,8 +42,7 @@ export const datasetsCommand: CliCommand = {
           );
         return 0;
       }
-      const d = datasetRecord(db, id);
-      if (!d) throw new CliError(`no dataset ${id} in this database`, 1);
+      const d = await engine.getDataset({ dataset_id: id });
       if (args.values.json) {
         printJson(io, d);
         return 0;
@@ -62,7 +58,7 @@ export const datasetsCommand: CliCommand = {
       );
       return 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

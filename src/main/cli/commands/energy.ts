@@ -1,6 +1,7 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
+import type { DatasetRecord } from '../../../shared/dataset';
 
 /** A time argument: epoch seconds (e.g. 1764491157.5) or ISO-8601 (a time without an offset is local time). */
 export function parseTimeArg(name: string, text: string | undefined): number {
@@ -18,29 +19,28 @@ export const energyCommand: CliCommand = {
   usage: 'energy --from T --to T [--device N] [--db FILE] [--json] | energy --dataset ID [--from T] [--to T] [--segment N] [--device N]   (T: ISO-8601 or epoch seconds)',
   options: { ...dbOption, ...jsonOption, from: { type: 'string' }, to: { type: 'string' }, device: { type: 'string' }, dataset: { type: 'string' }, segment: { type: 'string' } },
   async run(args, io) {
+    const datasetId = numberOpt(args, 'dataset');
+    if (datasetId !== undefined && !Number.isInteger(datasetId)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
     const device = numberOpt(args, 'device');
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
-    const dataset = numberOpt(args, 'dataset');
-    if (dataset !== undefined && !Number.isInteger(dataset)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
     const engine = await openEngine(args, io, { readOnly: true });
     try {
-      // With --dataset the range defaults to the whole dataset, or to --segment's window.
-      let from: number | undefined;
-      let to: number | undefined;
-      if (dataset !== undefined) {
-        const ds = await engine.getDataset({ dataset_id: dataset }).catch(() => {
-          throw new CliError(`no dataset ${dataset} in this database`);
-        });
+      let from: number;
+      let to: number;
+      let ds: DatasetRecord | null = null;
+      if (datasetId !== undefined) {
+        ds = await engine.getDataset({ dataset_id: datasetId });
         const segId = numberOpt(args, 'segment');
         const seg = segId === undefined ? null : ds.segments.find((s) => s.id === segId);
         if (segId !== undefined && !seg) throw new CliError(`dataset ${ds.id} has no segment ${segId} (see \`caplab datasets ${ds.id}\`)`);
-        from = seg?.start ?? ds.t_start ?? undefined;
-        to = seg?.end ?? ds.t_end ?? undefined;
+        from = stringOpt(args, 'from') !== undefined ? parseTimeArg('from', stringOpt(args, 'from')) : (seg?.start ?? ds.t_start ?? 0);
+        to = stringOpt(args, 'to') !== undefined ? parseTimeArg('to', stringOpt(args, 'to')) : (seg?.end ?? ds.t_end ?? 0);
+      } else {
+        from = parseTimeArg('from', stringOpt(args, 'from'));
+        to = parseTimeArg('to', stringOpt(args, 'to'));
       }
-      from = stringOpt(args, 'from') !== undefined || from === undefined ? parseTimeArg('from', stringOpt(args, 'from')) : from;
-      to = stringOpt(args, 'to') !== undefined || to === undefined ? parseTimeArg('to', stringOpt(args, 'to')) : to;
       if (!(to > from)) throw new CliError(`--to must be after --from (got ${from} .. ${to})`);
-      const r = await engine.energyInRange({ from, to, device_index: device, dataset_id: dataset });
+      const r = await engine.energyInRange({ from, to, device_index: device, dataset_id: ds?.id });
       if (args.values.json) {
         printJson(io, r);
         return r.energy_j === null ? 1 : 0;

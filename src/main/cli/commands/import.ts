@@ -1,32 +1,11 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
 import { ImportError } from '../../../core/import';
 import { checkZone, localZone } from '../../../core/import/time';
 import { ImportFormat } from '../../../shared/dataset';
-import { dbPath } from '../../lab/paths';
-import { openDb, StoreError, type Db } from '../../lab/store/db';
-import { importPaths } from '../../lab/datasets/importer';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString());
-
-export function openDbReadOnly(args: CliArgs, io: CliIO): Db {
-  try {
-    return openDb(dbPath(stringOpt(args, 'db'), io.env), { readonly: true });
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
-}
-
-export function openWritable(file: string): Db {
-  try {
-    return openDb(file);
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
-}
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -49,14 +28,15 @@ export const importCommand: CliCommand = {
     const interval = numberOpt(args, 'interval');
     if (interval !== undefined && !(interval > 0)) throw new CliError('--interval must be a positive number of seconds');
     const fields = stringOpt(args, 'fields')?.split(',').map((f) => f.trim()).filter(Boolean);
-    const db = openWritable(dbPath(stringOpt(args, 'db'), io.env));
-    // A redrawn bar on a terminal; elsewhere (logs, scripts) a progress line every 2 s; nothing with --json.
+    const engine = await openEngine(args, io);
+    // A redrawn bar on a terminal; elsewhere (logs, scripts) a progress line at most every 2 s.
     const tty = !args.values.json && io.stderr.isTTY === true;
+    // The first line after 2 s of importing (opening the database is not progress).
     let lastLine = performance.now();
     try {
       let outcome;
       try {
-        outcome = await importPaths(db, args.positionals, {
+        outcome = await engine.importPaths(args.positionals, {
           format: fmt === 'auto' ? 'auto' : fmt.data,
           zone,
           name: stringOpt(args, 'name'),
@@ -100,7 +80,7 @@ export const importCommand: CliCommand = {
       for (const w of r.warnings) io.stderr.write(`caplab import: ${w}\n`);
       return 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

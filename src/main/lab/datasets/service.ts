@@ -1,3 +1,4 @@
+import { LabError } from '../../../shared/errors';
 // The engine's dataset calls (listDatasets, importDataset, getDatasetTrace, saveSegment), over the store.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,10 @@ import { datasetRecord, deleteSegment, devicesOfDataset, insertSegment, updateSe
 import { decimateField, streamsOf } from '../store/sample-blocks';
 import { importPaths, type ImportProgress } from './importer';
 
-export class DatasetError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'bad_request' | 'not_found' = 'bad_request',
-  ) {
-    super(message);
+/** A dataset request that cannot be met: bad input (invalid) or no such dataset/segment (not_found). */
+export class DatasetError extends LabError {
+  constructor(message: string, code: 'invalid' | 'not_found' = 'invalid') {
+    super(code, message);
     this.name = 'DatasetError';
   }
 }
