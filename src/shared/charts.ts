@@ -30,6 +30,8 @@ export interface ChartSeries {
   dashed: boolean;
   faded: boolean;
   legend: boolean;
+  /** Draw as steps (a value holds until the next point), e.g. a best cap as the overhead grows. */
+  step?: boolean;
   points: ChartPoint[];
 }
 
@@ -205,6 +207,7 @@ export function sensitivityChart(group: AnalysisGroup): ChartSpec {
       dashed: i > 0,
       faded: false,
       legend: true,
+      step: true,
       points: s.curve.filter((r) => r.best[sel] != null).map((r) => ({ x: r.overhead_w, y: r.best[sel]!, err: null, label: null, state: 'ok' as const, excluded: false, note: null })),
     })),
     bands: [],

@@ -1,11 +1,12 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
+import { CliError, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
+import { analysisOptionsOf, analysisOptions } from '../analysis-options';
 import { dbOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
 import { openDb, StoreError, type Db } from '../../lab/store/db';
 import { dbPath } from '../../lab/paths';
 import { LoadError } from '../../lab/analysis/load';
 import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
-import { Selector, SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
+import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 
 /** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
 export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv): Db {
@@ -67,41 +68,18 @@ export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
   usage: `analyze SWEEP_ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
-  options: {
-    ...dbOption,
-    ...jsonOption,
-    overhead: { type: 'string' },
-    selector: { type: 'string' },
-    slowdown: { type: 'string' },
-    weight: { type: 'string' },
-    'include-unenforced': { type: 'boolean' },
-  },
+  options: { ...dbOption, ...jsonOption, ...analysisOptions },
   async run(args, io) {
     const idText = args.positionals[0];
     if (!idText || args.positionals.length > 1) throw new CliError('expected one SWEEP_ID (see `caplab runs`)');
     const sweepId = Number(idText);
     if (!Number.isInteger(sweepId)) throw new CliError(`SWEEP_ID must be an integer, got "${idText}"`);
-    const sel = stringOpt(args, 'selector');
-    const selector = sel === undefined ? undefined : Selector.safeParse(sel);
-    if (selector && !selector.success) throw new CliError(`--selector must be one of ${SELECTORS.join(', ')}; got "${sel}"`);
-    const overhead = numberOpt(args, 'overhead');
-    if (overhead !== undefined && overhead < 0) throw new CliError('--overhead must be >= 0 W');
-    const slowdown = numberOpt(args, 'slowdown');
-    if (slowdown !== undefined && slowdown < 0) throw new CliError('--slowdown must be >= 0 (a fraction: 0.1 = 10 % slower)');
-    const weight = numberOpt(args, 'weight');
-    if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
-
+    const opts = analysisOptionsOf(args);
     const db = openReadOnly(args, io.env);
     try {
       let analysed;
       try {
-        analysed = analyzeStoredSweep(db, sweepId, {
-          overhead_w: overhead ?? null,
-          selector: selector?.data,
-          slowdown_budget: slowdown,
-          weight,
-          include_unenforced: args.values['include-unenforced'] === true,
-        });
+        analysed = analyzeStoredSweep(db, sweepId, opts);
       } catch (e) {
         if (e instanceof LoadError) throw new CliError(e.message);
         throw e;

@@ -102,4 +102,6 @@ export const migrations: string[] = [
   );
   CREATE INDEX cap_journal_open ON cap_journal(restored_at);
   `,
+  // The run record's software side (host, OS, CapLab version and commit) as JSON, taken when the sweep starts.
+  `ALTER TABLE sweeps ADD COLUMN environment TEXT;`,
 ];

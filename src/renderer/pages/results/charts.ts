@@ -22,7 +22,7 @@ function trace(s: ChartSeries): PlotData {
     return { type: 'scatter', mode: 'markers', name: s.name, x, y, marker: { color: 'rgba(0,0,0,0)', size: 20, line: { color: s.color, width: 3 } }, hoverinfo: 'skip', showlegend: false };
   }
   const labels = s.points.some((p) => p.label != null);
-  const mode = `${labels ? 'text+' : ''}${s.type === 'line' ? 'lines+' : ''}markers` as PlotData['mode'];
+  const mode = `${labels ? 'text+' : ''}${s.type === 'line' ? 'lines' : ''}${s.type !== 'line' || s.points.length <= 24 ? `${s.type === 'line' ? '+' : ''}markers` : ''}` as PlotData['mode'];
   const hasErr = s.points.some((p) => p.err != null);
   return {
     type: 'scatter',
@@ -34,7 +34,7 @@ function trace(s: ChartSeries): PlotData {
     text: s.points.map((p) => p.label ?? p.note ?? ''),
     textposition: 'top center',
     ...(hasErr ? { error_y: { type: 'data', array: s.points.map((p) => p.err ?? 0), visible: true, thickness: 1.5, width: 5, color: s.color } } : {}),
-    line: { color: s.color, width: 2, dash: s.dashed ? 'dot' : undefined },
+    line: { color: s.color, width: 2, dash: s.dashed ? 'dot' : undefined, shape: s.step ? 'hv' : undefined },
     marker: { size: 8, color: s.points.map((p) => (p.state === 'ok' ? s.color : STATE_COLOR[p.state])), symbol: s.points.map((p) => (p.excluded ? 'x' : 'circle')) },
     opacity: s.faded ? 0.5 : 1,
     hovertemplate: hover(s),
