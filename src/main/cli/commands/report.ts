@@ -105,7 +105,7 @@ export const reportCommand: CliCommand = {
         say(`printing with ${browser}`);
         printer = (html, o) => printPdfWithChromium(browser, html, o);
       } catch (e) {
-        if (!(e instanceof NoBrowserError)) throw e;
+        if (!(e instanceof NoBrowserError)) throw e instanceof ExportError ? new CliError(e.message) : e;
         browserError = e.message;
       }
     }

@@ -24,15 +24,20 @@ async function playwrightChromium(): Promise<string | null> {
   }
 }
 
-/** The browser to print with. A named one must exist; otherwise the first found. Throws NoBrowserError. */
+/**
+ * The browser to print with. A named one (--browser, CAPLAB_BROWSER) must exist (ExportError otherwise); else the
+ * first of CAPLAB_BROWSER_PATHS (colon-separated) when set, or of the usual system paths and Playwright's Chromium.
+ * Throws NoBrowserError when none is found.
+ */
 export async function findBrowser(named: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const asked = named ?? env.CAPLAB_BROWSER;
   if (asked) {
-    if (!existsSync(asked)) throw new NoBrowserError(`browser ${asked} does not exist (named by ${named ? '--browser' : 'CAPLAB_BROWSER'})`);
+    if (!existsSync(asked)) throw new ExportError(`browser ${asked} does not exist (named by ${named ? '--browser' : 'CAPLAB_BROWSER'})`);
     return asked;
   }
-  const found = SYSTEM_BROWSERS.find((p) => existsSync(p)) ?? (await playwrightChromium());
-  if (!found) throw new NoBrowserError(`no Chromium or Chrome found (looked for ${SYSTEM_BROWSERS.join(', ')} and Playwright's Chromium); name one with --browser PATH`);
+  const list = env.CAPLAB_BROWSER_PATHS !== undefined ? env.CAPLAB_BROWSER_PATHS.split(':').filter(Boolean) : SYSTEM_BROWSERS;
+  const found = list.find((p) => existsSync(p)) ?? (env.CAPLAB_BROWSER_PATHS === undefined ? await playwrightChromium() : null);
+  if (!found) throw new NoBrowserError(`no Chromium or Chrome found (looked for ${list.join(', ') || 'nothing'}${env.CAPLAB_BROWSER_PATHS === undefined ? " and Playwright's Chromium" : ''}); name one with --browser PATH`);
   return found;
 }
 
