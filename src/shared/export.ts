@@ -123,6 +123,17 @@ export const ExportDataset = z
 /** A dataset segment (a labelled time range of a dataset), as the store keeps it. */
 export const ExportSegment = z.object({ id: z.number().int(), name: z.string().nullable().default(null), start: z.number(), end: z.number() }).passthrough();
 
+/** Per-device figures of a run (the store's run_devices). */
+export const RunDevice = z.object({
+  run_id: z.number().int(),
+  device: z.string(),
+  energy_j: z.number().nullable(),
+  mean_power_w: z.number().nullable(),
+  energy_sensor: z.string().nullable(),
+  enforced_limit_w: z.number().nullable(),
+});
+export type RunDevice = z.infer<typeof RunDevice>;
+
 export const ExportBundle = z.object({
   schema: z.literal(EXPORT_SCHEMA),
   kind: z.enum(['sweep', 'dataset']),
@@ -134,6 +145,7 @@ export const ExportBundle = z.object({
   segments: z.array(ExportSegment).default([]),
   runs: z.array(RunRecord),
   devices: z.array(ExportDevice),
+  run_devices: z.array(RunDevice).default([]),
   samples: z.array(SampleBlock),
   metrics: z.array(MetricBlock),
   /** `caplab analyze --json` of the same source with default options; null where nothing could be analysed. */

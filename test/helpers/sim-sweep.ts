@@ -3,7 +3,7 @@ import { Engine } from '../../src/main/lab/engine';
 import type { PlanInput } from '../../src/shared/plan';
 
 /** Env for the CLI and the engine over a temp folder: its own database, data dir and simulated-GPU state. */
-export function labEnv(dir: string): Record<string, string> {
+export function labEnv(dir: string): { CAPLAB_SIM_STATE_DIR: string; CAPLAB_DATA_DIR: string; CAPLAB_DB: string } {
   return { CAPLAB_SIM_STATE_DIR: join(dir, 'sim'), CAPLAB_DATA_DIR: dir, CAPLAB_DB: join(dir, 'lab.db') };
 }
 

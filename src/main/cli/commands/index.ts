@@ -13,6 +13,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
   report: () => import('./report').then((m) => m.reportCommand),
+  export: () => import('./export').then((m) => m.exportCommand),
   serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),

@@ -3,6 +3,7 @@ import { CliError, printJson, stringOpt, type CliArgs, type CliCommand, type Cli
 import { dbOption, jsonOption } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { openReadOnly } from './analyze';
+import { parseTimeArg } from './energy';
 import { LoadError } from '../../lab/analysis/load';
 import { listSweeps } from '../../lab/store/sweeps';
 import { buildReport, type ReportSubject } from '../../lab/report/build';
@@ -24,13 +25,6 @@ function paperOf(args: CliArgs): Paper {
   return p;
 }
 
-/** "2026-11-30" or any ISO-8601 time, or epoch seconds -> epoch seconds. */
-function sinceOf(text: string): number {
-  const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Date.parse(text) / 1000;
-  if (!Number.isFinite(n)) throw new CliError(`--all-since must be a date (2026-11-30), an ISO-8601 time or epoch seconds; got "${text}"`);
-  return n;
-}
-
 interface Job {
   subject: ReportSubject;
   pdf?: string;
@@ -49,7 +43,7 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
   const html = stringOpt(args, 'html');
   if (since !== undefined) {
     if (pdf || html) throw new CliError('--all-since writes one report per sweep into --out-dir; --pdf/--html name single files');
-    const from = sinceOf(since);
+    const from = parseTimeArg('all-since', since);
     const dir = stringOpt(args, 'out-dir') ?? '.';
     const db = openReadOnly(args, io.env);
     try {
