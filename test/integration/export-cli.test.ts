@@ -45,7 +45,7 @@ print(json.dumps({'columns': list(df.columns), 'rows': rows}, default=lambda o: 
 }
 
 beforeAll(async () => {
-  [sweepId] = await recordSimSweeps(tmp.dir, ['h100-sxm'], { caps: [300, 500] });
+  sweepId = (await recordSimSweeps(tmp.dir, ['h100-sxm'], { caps: [300, 500] }))[0]!;
   const db = new Database(env.CAPLAB_DB, { readonly: true });
   runId = (db.prepare('SELECT id FROM runs WHERE sweep_id = ? ORDER BY id LIMIT 1').get(sweepId) as { id: number }).id;
   db.close();

@@ -53,12 +53,10 @@ export async function exportSamplesCsv(db: Db, file: string, o: SampleExportOpti
     const iso = o.time === 'iso' && ti >= 0;
     const textCols = o.columns.map((c, i) => (c === 'power_kind' ? i : -1)).filter((i) => i >= 0);
     out.stream.write(`${[...o.columns.map((c) => headerOf(c, o.time)), 'device', 'run_id'].map(csvCell).join(',')}\n`);
-    const devCol = o.columns.length;
     let chunk: string[] = [];
-    for (const r of iterateSamples(db, o.selection, o.columns)) {
+    for (const r of iterateSamples(db, o.selection, o.columns, csvCell)) {
       if (iso) r[ti] = isoTime(r[ti] as number);
       for (const i of textCols) r[i] = csvCell(r[i] as string);
-      r[devCol] = csvCell(r[devCol] as string);
       chunk.push(r.join(','));
       if (chunk.length === 8192) {
         if (!out.stream.write(chunk.join('\n') + '\n')) await new Promise<void>((ok) => out.stream.once('drain', () => ok()));
