@@ -3,6 +3,7 @@ import { BackendChoice, DeviceInfo, Sample } from './device';
 import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
+import { ExportedFile, ExportRequest } from './export';
 
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
@@ -55,6 +56,8 @@ export const methods = {
       .strict(),
     output: AnalysisResult,
   },
+  /** A report (PDF, HTML) or an export (CSV, JSON) of a sweep or a comparison, with the page's analysis options. */
+  exportFile: { input: ExportRequest, output: ExportedFile },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),

@@ -164,3 +164,25 @@ export const WrittenFile = z.object({
   source: z.string(),
 });
 export type WrittenFile = z.infer<typeof WrittenFile>;
+
+/** What the app's Export button asks for (contract method exportFile). Analysis options as analyzeSweep takes them. */
+export const ExportRequest = z
+  .object({
+    sweep_id: z.number().int(),
+    /** A comparison report: the sweep first (the baseline), then these. */
+    compare_ids: z.array(z.number().int()).max(8).optional(),
+    format: z.enum(['pdf', 'html', 'runs-csv', 'caps-csv', 'json']),
+    paper: z.enum(['a4', 'letter']).default('a4'),
+    author: z.string().max(200).optional(),
+    overhead_w: z.number().min(0).max(10_000).optional(),
+    selector: z.enum(['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted']).optional(),
+    slowdown_budget: z.number().min(0).max(10).optional(),
+    weight: z.number().min(0).max(1).optional(),
+    include_unenforced: z.boolean().optional(),
+  })
+  .strict();
+export type ExportRequest = z.input<typeof ExportRequest>;
+
+/** A file made for the app to save (a download in the browser host, a save dialog in the desktop app). */
+export const ExportedFile = z.object({ filename: z.string(), mime: z.string(), bytes: z.number().int(), data_base64: z.string() });
+export type ExportedFile = z.infer<typeof ExportedFile>;

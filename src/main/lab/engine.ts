@@ -14,6 +14,9 @@ import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { LoadError } from './analysis/load';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { exportForApp } from './exporters/app-export';
+import { findBrowser, printPdfWithChromium } from './exporters/chromium';
+import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
@@ -29,6 +32,8 @@ export interface EngineOptions {
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Prints report HTML to PDF (the desktop app: Electron's printToPDF). Default: a headless Chromium found on this machine. */
+  printPdf?: PdfPrinter;
 }
 
 type Listener = (name: EventName, payload: unknown) => void;
@@ -252,6 +257,20 @@ export class Engine implements LabApi {
     const { sweep_id, ...opts } = input;
     try {
       return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+    } catch (e) {
+      if (e instanceof LoadError) throw new PlanError(e.message);
+      throw e;
+    }
+  }
+
+  async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {
+    const printer = async (): Promise<PdfPrinter> => {
+      if (this.opts.printPdf) return this.opts.printPdf;
+      const browser = await findBrowser(undefined, this.env);
+      return (html, o) => printPdfWithChromium(browser, html, o);
+    };
+    try {
+      return await exportForApp(this.db, input, printer);
     } catch (e) {
       if (e instanceof LoadError) throw new PlanError(e.message);
       throw e;

@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
+import { ExportMenu } from '../components/ExportMenu';
 import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
@@ -101,6 +102,11 @@ export function ResultsPage({ param }: { param: string | null }) {
               ))}
             </select>
           </label>
+          {data && (
+            <ExportMenu
+              request={{ sweep_id: id, compare_ids: compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
+            />
+          )}
           <label className="field">
             <span>Compare with</span>
             <select value={compareId ?? ''} onChange={(e) => setCompareId(e.target.value ? Number(e.target.value) : null)} data-testid="results-compare">
