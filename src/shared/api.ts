@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
 import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
+import { Source } from './source';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
 import { ExportedFile, ExportRequest } from './export';
 
@@ -52,6 +53,22 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+      })
+      .strict(),
+    output: AnalysisResult,
+  },
+  /** The same analysis over sources: CapLab runs and dataset segments (imported samples), mixed freely. */
+  analyzeSources: {
+    input: z
+      .object({
+        sources: z.array(Source).min(1).max(10_000),
+        name: z.string().max(200).optional(),
+        overhead_w: z.number().min(0).max(10_000).optional(),
+        selector: Selector.optional(),
+        slowdown_budget: z.number().min(0).max(10).optional(),
+        weight: z.number().min(0).max(1).optional(),
+        include_unenforced: z.boolean().optional(),
+        use_measured_cpu: z.boolean().optional(),
       })
       .strict(),
     output: AnalysisResult,

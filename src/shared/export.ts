@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SensorFacts, SensorKind } from './device';
+import { SensorFacts } from './device';
+import { SensorKind, sampleFields, sampleSpec, type SampleField } from './sample';
 import { AnalysisResult } from './analysis';
 import { RunRecord, SweepRecord } from './records';
 
@@ -12,24 +13,13 @@ import { RunRecord, SweepRecord } from './records';
 
 export const EXPORT_SCHEMA = 'caplab.export/1' as const;
 
-/** The sample columns an export can hold, in file order, with their units (CSV headers read `name [unit]`). */
-export const SAMPLE_EXPORT_COLUMNS = [
-  { name: 't', unit: 's', kind: 'time' },
-  { name: 'power_w', unit: 'W', kind: 'number' },
-  { name: 'power_kind', unit: null, kind: 'text' },
-  { name: 'power_avg_w', unit: 'W', kind: 'number' },
-  { name: 'energy_mj', unit: 'mJ', kind: 'number' },
-  { name: 'sm_clock_mhz', unit: 'MHz', kind: 'number' },
-  { name: 'mem_clock_mhz', unit: 'MHz', kind: 'number' },
-  { name: 'temp_c', unit: '°C', kind: 'number' },
-  { name: 'util_gpu', unit: '%', kind: 'number' },
-  { name: 'util_mem', unit: '%', kind: 'number' },
-  { name: 'mem_used_mb', unit: 'MB', kind: 'number' },
-  { name: 'limit_w', unit: 'W', kind: 'number' },
-  { name: 'throttle_reasons', unit: 'bitmask', kind: 'integer' },
-] as const;
-export type SampleExportColumn = (typeof SAMPLE_EXPORT_COLUMNS)[number]['name'];
-export const SampleColumnName = z.enum(SAMPLE_EXPORT_COLUMNS.map((c) => c.name) as [SampleExportColumn, ...SampleExportColumn[]]);
+/** The sample columns an export can hold, in file order, with their units (CSV headers read `name [unit]`): the sample spec's. */
+export const SAMPLE_EXPORT_COLUMNS: readonly { name: SampleField; unit: string | null }[] = sampleFields.map((name) => {
+  const f = sampleSpec[name] as { unit?: string };
+  return { name, unit: f.unit ?? null };
+});
+export type SampleExportColumn = SampleField;
+export const SampleColumnName = z.enum(sampleFields as [SampleField, ...SampleField[]]);
 
 /** A device as recorded (the environment part of a bundle). `key` is the store's device key. */
 export const ExportDevice = z.object({
@@ -52,18 +42,21 @@ export const ExportDevice = z.object({
 });
 export type ExportDevice = z.infer<typeof ExportDevice>;
 
-/** Where samples came from: a sweep run, or a segment of an imported dataset. */
+/** Where samples came from: a whole sweep or dataset (one device's stream), a sweep run, or a dataset segment. */
 export const SampleSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sweep'), sweep_id: z.number().int() }),
+  z.object({ kind: z.literal('dataset'), dataset_id: z.number().int() }),
   z.object({ kind: z.literal('run'), run_id: z.number().int() }),
   z.object({ kind: z.literal('segment'), segment_id: z.number().int() }),
-  /** Samples recorded outside any run (idle readings between runs, a dataset without segments). */
-  z.object({ kind: z.literal('none') }),
 ]);
 export type SampleSource = z.infer<typeof SampleSource>;
 
 const nums = z.array(z.number().nullable());
 
-/** One device's samples from one source, column-oriented (compact and exact). Every column has `t`'s length. */
+/**
+ * One device's samples from one source, column-oriented (compact and exact: the stored values, which the store keeps
+ * at the sample spec's resolution). Every column has `t`'s length.
+ */
 export const SampleBlock = z
   .object({
     source: SampleSource,

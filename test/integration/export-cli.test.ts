@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { labEnv, recordSimSweeps } from '../helpers/sim-sweep';
 import { openDb } from '../../src/main/lab/store/db';
 import { importSweepBundle } from '../../src/main/lab/store/bundle-io';
+import { devicesOfRun } from '../../src/main/lab/store/devices';
+import { samplesOfRun } from '../../src/main/lab/store/samples';
 import { ExportBundle, SAMPLE_EXPORT_COLUMNS } from '../../src/shared/export';
 
 const tmp = tempDir('caplab-export-');
@@ -19,11 +20,11 @@ let runId = 0;
 const COLS = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
 type Row = Record<string, number | string | null>;
 
-/** The stored samples of a run, straight from SQLite, in recorded order. */
+/** The stored samples of a run, through the store's own reads (every device of the run), as export rows. */
 function stored(run: number): Row[] {
-  const db = new Database(env.CAPLAB_DB, { readonly: true });
+  const db = openDb(env.CAPLAB_DB, { readonly: true });
   try {
-    return db.prepare(`SELECT ${COLS.map((c) => `s.${c}`).join(', ')}, d.device_key AS device, s.run_id FROM samples s JOIN devices d ON d.id = s.device_id WHERE s.run_id = ? ORDER BY s.id`).all(run) as Row[];
+    return devicesOfRun(db, run).flatMap((d) => samplesOfRun(db, run, d.id).map((r) => ({ ...Object.fromEntries(COLS.map((c) => [c, r[c] ?? null])), device: d.device_key }) as Row));
   } finally {
     db.close();
   }
@@ -46,7 +47,7 @@ print(json.dumps({'columns': list(df.columns), 'rows': rows}, default=lambda o: 
 
 beforeAll(async () => {
   sweepId = (await recordSimSweeps(tmp.dir, ['h100-sxm'], { caps: [300, 500] }))[0]!;
-  const db = new Database(env.CAPLAB_DB, { readonly: true });
+  const db = openDb(env.CAPLAB_DB, { readonly: true });
   runId = (db.prepare('SELECT id FROM runs WHERE sweep_id = ? ORDER BY id LIMIT 1').get(sweepId) as { id: number }).id;
   db.close();
 }, 240_000);
@@ -60,7 +61,7 @@ describe('caplab export', () => {
     expect(want.length).toBeGreaterThan(100);
     expect(JSON.parse(r.stdout).written[0]).toMatchObject({ kind: 'csv', path: file, rows: want.length, source: `run ${runId}` });
     expect(readFileSync(file, 'utf8').split('\n')[0]).toBe(
-      't [s since epoch],power_w [W],power_kind,power_avg_w [W],energy_mj [mJ],sm_clock_mhz [MHz],mem_clock_mhz [MHz],temp_c [°C],util_gpu [%],util_mem [%],mem_used_mb [MB],limit_w [W],throttle_reasons [bitmask],device,run_id',
+      't [s since epoch],power_w [W],power_kind,power_avg_w [W],energy_mj [mJ],sm_clock_mhz [MHz],mem_clock_mhz [MHz],temp_c [°C],util_gpu [%],util_mem [%],mem_used_mb [MB],limit_w [W],throttle_reasons [bits],device',
     );
     expect(pandasRows(file)).toEqual(want);
   });
@@ -68,7 +69,7 @@ describe('caplab export', () => {
   it('writes ISO-8601 times that pandas parses to the stored instants (to the microsecond)', { timeout: 60_000 }, async () => {
     const file = join(tmp.dir, 'iso.csv');
     expect((await runCli(['export', 'samples', '--run', String(runId), '--columns', 't,power_w', '--time', 'iso', '--csv', file], env)).code).toBe(0);
-    expect(readFileSync(file, 'utf8')).toMatch(/^t \[ISO-8601 UTC\],power_w \[W\],device,run_id\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z,/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^t \[ISO-8601 UTC\],power_w \[W\],device\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z,/);
     const got = pandasRows(file, true);
     const want = stored(runId);
     expect(got.length).toBe(want.length);
@@ -96,7 +97,7 @@ describe('caplab export', () => {
     const file = join(tmp.dir, 'range.csv');
     expect((await runCli(['export', 'samples', '--sweep', String(sweepId), '--from', String(from), '--to', String(to), '--columns', 't,temp_c', '--csv', file], env)).code).toBe(0);
     const got = pandasRows(file);
-    expect(Object.keys(got[0]!)).toEqual(['t', 'temp_c', 'device', 'run_id']);
+    expect(Object.keys(got[0]!)).toEqual(['t', 'temp_c', 'device']);
     expect(got.map((r) => r.t)).toEqual(all.slice(10, 21).map((r) => r.t));
   });
 

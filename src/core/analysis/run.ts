@@ -284,6 +284,7 @@ export function measureRun(run: AnalysisRun, opts: RunOptions): RunAnalysis {
   const usable = run.status === 'done' && throughput !== null && efficiency !== null && Number.isFinite(efficiency);
   return {
     run_id: run.run_id,
+    source: run.source ?? { kind: 'run', id: run.run_id },
     workload: run.workload,
     device_model: run.device_model,
     cap_w: run.cap_w,

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { openDb } from '../../../src/main/lab/store/db';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
-import { insertMetrics, insertSamples } from '../../../src/main/lab/store/samples';
+import { insertMetrics, writeSamples } from '../../../src/main/lab/store/samples';
 import { createSweep, recordRunDevice, updateRun } from '../../../src/main/lab/store/sweeps';
-import { energyInRange, loadSweepInput, sensorKindOf } from '../../../src/main/lab/analysis/load';
+import { energyInRange, loadSweepInput } from '../../../src/main/lab/analysis/load';
 import { analyzeSweep } from '../../../src/core/analysis/analyze';
 import { main } from '../../../src/main/cli/main';
 import { parseTimeArg } from '../../../src/main/cli/commands/energy';
@@ -53,7 +53,7 @@ beforeAll(() => {
         sm_clock_mhz: 1200, mem_clock_mhz: 2619, temp_c: 50, util_gpu: 100, util_mem: 50, mem_used_mb: 1000, limit_w: p.cap_w, throttle_reasons: 4,
       });
     }
-    insertSamples(db, { sweepId, runId }, ids, samples);
+    writeSamples(db, { sweep_id: sweepId }, devId, samples);
     insertMetrics(db, runId, Array.from({ length: 50 }, (_, i) => [
       { t: t0 + i + 1, name: 'units', value: T },
       { t: t0 + i + 1, name: 'rate', value: T },
@@ -111,9 +111,6 @@ describe('loadSweepInput', () => {
     const db = openDb(file, { readonly: true });
     expect(() => loadSweepInput(db, 9999)).toThrow(/no sweep 9999/);
     db.close();
-  });
-  it('maps stored sensor kinds', () => {
-    expect(['instant', 'counter-derived', 'counter', 'average', 'weird'].map(sensorKindOf)).toEqual(['instant', 'counter', 'counter', 'average', 'average']);
   });
 });
 

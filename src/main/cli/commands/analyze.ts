@@ -2,17 +2,20 @@ import { CliError, printJson, stringOpt, type CliArgs, type CliCommand } from '.
 import { analysisOptionsOf, analysisOptions } from '../analysis-options';
 import { dbOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
-import { openDb, StoreError, type Db } from '../../lab/store/db';
+import { describeMigration, openDb, StoreError, type Db } from '../../lab/store/db';
 import { dbPath } from '../../lab/paths';
 import { LoadError } from '../../lab/analysis/load';
 import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 
 /** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
-export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv): Db {
+export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv, stderr?: NodeJS.WritableStream): Db {
   const file = dbPath(stringOpt(args, 'db'), env);
   try {
-    return openDb(file, { readonly: true });
+    const db = openDb(file, { readonly: true });
+    const note = describeMigration(file, db);
+    if (note) stderr?.write(`caplab: ${note}\n`);
+    return db;
   } catch (e) {
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;
@@ -75,7 +78,7 @@ export const analyzeCommand: CliCommand = {
     const sweepId = Number(idText);
     if (!Number.isInteger(sweepId)) throw new CliError(`SWEEP_ID must be an integer, got "${idText}"`);
     const opts = analysisOptionsOf(args);
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io.env, io.stderr);
     try {
       let analysed;
       try {

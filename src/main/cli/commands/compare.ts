@@ -23,7 +23,7 @@ export const compareCommand: CliCommand = {
     const overhead = numberOpt(args, 'overhead');
     if (overhead !== undefined && overhead < 0) throw new CliError('--overhead must be >= 0 W');
     const workload = stringOpt(args, 'workload');
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io.env, io.stderr);
     try {
       const compared: ComparedSweep[] = ids.map((id) => {
         let result;

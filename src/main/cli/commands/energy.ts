@@ -27,7 +27,7 @@ export const energyCommand: CliCommand = {
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
     if (stringOpt(args, 'dataset') !== undefined)
       throw new CliError('--dataset is not available yet: the lab store has no query for a dataset\'s samples', 1);
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io.env, io.stderr);
     try {
       const r = energyInRange(db, from, to, device);
       if (args.values.json) {

@@ -1,9 +1,9 @@
-// Samples out as CSV or Parquet, streamed: rows come one at a time from SQLite's cursor and leave in chunks (CSV)
-// or row groups (Parquet), so memory stays flat for any number of samples. Written to a temp file, then renamed.
+// Samples out as CSV or Parquet, streamed: blocks are decoded one at a time and leave in chunks (CSV) or row groups
+// (Parquet), so memory stays flat for any number of samples. Written to a temp file, then renamed.
 import { rename, stat, unlink } from 'node:fs/promises';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import type { Db } from '../store/db';
-import { countSamples, iterateSamples, type SampleSelection } from '../store/sample-stream';
+import { countSamples, iterateSampleChunks, valueAt, type SampleChunk, type SampleSelection } from '../store/sample-stream';
 import { SAMPLE_EXPORT_COLUMNS, type SampleExportColumn } from '../../../shared/export';
 import { VERSION } from '../version';
 import { checkWritable, ExportError, openAtomicStream } from './atomic';
@@ -15,7 +15,7 @@ export interface SampleExportOptions {
   selection: SampleSelection;
   columns: readonly SampleExportColumn[];
   time: TimeFormat;
-  /** Called every few hundred thousand rows with rows done and the total. */
+  /** Called every few hundred thousand rows with rows done and (about) the total. */
   progress?: (done: number, total: number) => void;
 }
 
@@ -43,28 +43,48 @@ export interface SampleExportResult {
   rows: number;
 }
 
-/** Streams the selected samples to a CSV file (header with units; device key and run id last). */
+/** The text of one CSV column over a chunk's rows: numbers as JS prints them (shortest exact form), null as empty. */
+function columnText(c: SampleChunk, field: SampleExportColumn, time: TimeFormat): string[] {
+  const out = new Array<string>(c.b - c.a);
+  if (field === 't') {
+    for (let i = c.a; i < c.b; i++) out[i - c.a] = time === 'iso' ? isoTime(c.cols.t[i]!) : String(c.cols.t[i]!);
+  } else if (field === 'power_kind') {
+    for (let i = c.a; i < c.b; i++) out[i - c.a] = valueAt(c.cols, field, i) as string;
+  } else {
+    const col = c.cols.cols[field];
+    for (let i = c.a; i < c.b; i++) {
+      const v = col ? col[i]! : NaN;
+      out[i - c.a] = v === v ? String(v) : '';
+    }
+  }
+  return out;
+}
+
+/** Streams the selected samples to a CSV file (header with units; the device key last). */
 export async function exportSamplesCsv(db: Db, file: string, o: SampleExportOptions): Promise<SampleExportResult> {
   const total = o.progress ? countSamples(db, o.selection) : 0;
   const out = await openAtomicStream(file);
   let rows = 0;
+  let next = PROGRESS_EVERY;
   try {
-    const ti = o.columns.indexOf('t');
-    const iso = o.time === 'iso' && ti >= 0;
-    const textCols = o.columns.map((c, i) => (c === 'power_kind' ? i : -1)).filter((i) => i >= 0);
-    out.stream.write(`${[...o.columns.map((c) => headerOf(c, o.time)), 'device', 'run_id'].map(csvCell).join(',')}\n`);
-    let chunk: string[] = [];
-    for (const r of iterateSamples(db, o.selection, o.columns, csvCell)) {
-      if (iso) r[ti] = isoTime(r[ti] as number);
-      for (const i of textCols) r[i] = csvCell(r[i] as string);
-      chunk.push(r.join(','));
-      if (chunk.length === 8192) {
-        if (!out.stream.write(chunk.join('\n') + '\n')) await new Promise<void>((ok) => out.stream.once('drain', () => ok()));
-        chunk = [];
+    out.stream.write(`${[...o.columns.map((c) => headerOf(c, o.time)), 'device'].map(csvCell).join(',')}\n`);
+    for (const c of iterateSampleChunks(db, o.selection, o.columns)) {
+      const cols = o.columns.map((f) => columnText(c, f, o.time));
+      const dev = csvCell(c.device);
+      const n = c.b - c.a;
+      const lines = new Array<string>(n);
+      for (let i = 0; i < n; i++) {
+        let line = '';
+        for (const col of cols) line += col[i] + ',';
+        lines[i] = line + dev;
       }
-      if (++rows % PROGRESS_EVERY === 0) o.progress?.(rows, total);
+      if (!out.stream.write(lines.join('\n') + '\n')) await new Promise<void>((ok) => out.stream.once('drain', () => ok()));
+      rows += n;
+      if (rows >= next) {
+        o.progress?.(rows, total);
+        next += PROGRESS_EVERY;
+      }
     }
-    if (chunk.length) out.stream.write(chunk.join('\n') + '\n');
     return { path: out.path, bytes: await out.commit(), rows };
   } catch (e) {
     await out.abort();
@@ -79,15 +99,9 @@ function parquetSchema(columns: readonly SampleExportColumn[]): SchemaElement[] 
   const el = (c: SampleExportColumn): SchemaElement => {
     if (c === 't') return { name: 't', type: 'DOUBLE', repetition_type: 'REQUIRED' };
     if (c === 'power_kind') return { name: c, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' };
-    if (c === 'throttle_reasons') return { name: c, type: 'INT64', repetition_type: 'OPTIONAL' };
     return { name: c, type: 'DOUBLE', repetition_type: 'OPTIONAL' };
   };
-  return [
-    { name: 'root', num_children: columns.length + 2 },
-    ...columns.map(el),
-    { name: 'device', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
-    { name: 'run_id', type: 'INT32', repetition_type: 'OPTIONAL' },
-  ];
+  return [{ name: 'root', num_children: columns.length + 1 }, ...columns.map(el), { name: 'device', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }];
 }
 
 /**
@@ -99,31 +113,39 @@ export async function exportSamplesParquet(db: Db, file: string, o: SampleExport
   const path = await checkWritable(file);
   const total = o.progress ? countSamples(db, o.selection) : 0;
   const tmp = `${path}.${process.pid}.tmp`;
-  const names = [...o.columns, 'device', 'run_id'];
-  const units = Object.fromEntries(o.columns.map((c) => [c, c === 't' ? 's since epoch' : UNIT.get(c) ?? null]));
+  const names = [...o.columns, 'device'];
+  const units = Object.fromEntries(o.columns.map((c) => [c, c === 't' ? 's since epoch' : (UNIT.get(c) ?? null)]));
   let rows = 0;
+  let next = PROGRESS_EVERY;
   try {
     const writer = new ParquetWriter({
       writer: fileWriter(tmp),
       schema: parquetSchema(o.columns),
       codec: 'SNAPPY',
       statistics: false,
-      kvMetadata: [{ key: 'caplab.units', value: JSON.stringify(units) }, { key: 'caplab.schema', value: 'caplab.samples/1' }],
+      kvMetadata: [
+        { key: 'caplab.units', value: JSON.stringify(units) },
+        { key: 'caplab.schema', value: 'caplab.samples/1' },
+      ],
       createdBy: `caplab ${VERSION}`,
     });
-    const ti = o.columns.indexOf('throttle_reasons');
-    let cols: (number | string | bigint | null)[][] = names.map(() => []);
+    let cols: (number | string | null)[][] = names.map(() => []);
     const flush = () => {
       if (cols[0]!.length === 0) return;
       void writer.write({ columnData: names.map((name, i) => ({ name, data: cols[i]! })), rowGroupSize: cols[0]!.length });
       cols = names.map(() => []);
     };
-    for (const r of iterateSamples(db, o.selection, o.columns)) {
-      if (ti >= 0 && r[ti] != null) cols[ti]!.push(BigInt(r[ti] as number));
-      else if (ti >= 0) cols[ti]!.push(null);
-      for (let i = 0; i < r.length; i++) if (i !== ti) cols[i]!.push(r[i]!);
-      if (cols[0]!.length === ROW_GROUP) flush();
-      if (++rows % PROGRESS_EVERY === 0) o.progress?.(rows, total);
+    for (const c of iterateSampleChunks(db, o.selection, o.columns)) {
+      for (let i = c.a; i < c.b; i++) {
+        for (let k = 0; k < o.columns.length; k++) cols[k]!.push(valueAt(c.cols, o.columns[k]!, i));
+        cols[o.columns.length]!.push(c.device);
+        if (cols[0]!.length === ROW_GROUP) flush();
+      }
+      rows += c.b - c.a;
+      if (rows >= next) {
+        o.progress?.(rows, total);
+        next += PROGRESS_EVERY;
+      }
     }
     flush();
     writer.finish();

@@ -2,26 +2,26 @@
 import type { Db } from './db';
 import type { ExportBundle, MetricBlock, RunDevice, SampleBlock, SampleSource } from '../../../shared/export';
 import { SAMPLE_EXPORT_COLUMNS } from '../../../shared/export';
+import type { Sample, SampleField } from '../../../shared/sample';
+import { iterateSampleChunks, valueAt } from './sample-stream';
+import { SampleWriter, streamFor } from './sample-blocks';
 
-type Col = (typeof SAMPLE_EXPORT_COLUMNS)[number]['name'];
-const COLS = SAMPLE_EXPORT_COLUMNS.map((c) => c.name) as Col[];
+type Col = SampleField;
+const COLS = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
 
-/** Every sample of a sweep, one column-oriented block per (run, device), in recorded order. */
+/** Every sample of a sweep, one column-oriented block per device stream, t ascending (the stored values). */
 export function sweepSampleBlocks(db: Db, sweepId: number): SampleBlock[] {
-  const rows = db
-    .prepare(`SELECT s.run_id, d.device_key, ${COLS.map((c) => `s.${c}`).join(', ')} FROM samples s JOIN devices d ON d.id = s.device_id WHERE s.sweep_id = ? ORDER BY s.id`)
-    .raw(true)
-    .iterate(sweepId) as IterableIterator<unknown[]>;
   const blocks = new Map<string, SampleBlock>();
-  for (const r of rows) {
-    const runId = r[0] as number | null;
-    const key = `${runId ?? ''}\u0000${r[1] as string}`;
-    let b = blocks.get(key);
+  for (const c of iterateSampleChunks(db, { sweepId }, COLS)) {
+    let b = blocks.get(c.device);
     if (!b) {
-      b = { source: runId == null ? { kind: 'none' } : { kind: 'run', run_id: runId }, device: r[1] as string, ...(Object.fromEntries(COLS.map((c) => [c, []])) as unknown as Omit<SampleBlock, 'source' | 'device'>) };
-      blocks.set(key, b);
+      b = { source: { kind: 'sweep', sweep_id: sweepId }, device: c.device, ...(Object.fromEntries(COLS.map((f) => [f, []])) as unknown as Omit<SampleBlock, 'source' | 'device'>) };
+      blocks.set(c.device, b);
     }
-    for (let i = 0; i < COLS.length; i++) (b[COLS[i]!] as unknown[]).push(r[i + 2]);
+    for (const f of COLS) {
+      const out = b[f] as unknown[];
+      for (let i = c.a; i < c.b; i++) out.push(valueAt(c.cols, f, i));
+    }
   }
   return [...blocks.values()];
 }
@@ -89,12 +89,13 @@ export function importSweepBundle(db: Db, b: ExportBundle): number {
     };
     const insRd = db.prepare('INSERT INTO run_devices (run_id, device_id, energy_j, mean_power_w, energy_sensor, enforced_limit_w) VALUES (?, ?, ?, ?, ?, ?)');
     for (const rd of b.run_devices) insRd.run(runIds.get(rd.run_id), devOf(rd.device), rd.energy_j, rd.mean_power_w, rd.energy_sensor, rd.enforced_limit_w);
-    const insSample = db.prepare(`INSERT INTO samples (sweep_id, run_id, device_id, ${COLS.join(', ')}) VALUES (?, ?, ?, ${COLS.map(() => '?').join(', ')})`);
+    const writer = new SampleWriter(db);
     for (const blk of b.samples) {
-      const run = runOf(blk.source);
-      const dev = devOf(blk.device);
-      for (let i = 0; i < blk.t.length; i++) insSample.run(sweepId, run, dev, ...COLS.map((c) => blk[c][i] ?? null));
+      const stream = streamFor(db, { sweep_id: sweepId }, devOf(blk.device));
+      const rows = blk.t.map((t, i) => Object.fromEntries(COLS.map((f) => [f, f === 't' ? t : (blk[f as Col][i] ?? null)])) as unknown as Omit<Sample, 'device_id'>);
+      writer.appendRows(stream, rows);
     }
+    writer.close();
     const insMetric = db.prepare('INSERT INTO metrics (run_id, t, name, value) VALUES (?, ?, ?, ?)');
     for (const m of b.metrics) {
       const run = runOf(m.source);

@@ -1,9 +1,11 @@
-// Streaming reads of stored samples for exports: one row at a time through SQLite's cursor (flat memory for any
-// number of rows), in recorded order. The only place exports touch the samples table.
+// Streaming reads of stored samples for exports: block by block (flat memory for any number of samples), each
+// block decoded to columns. The selection becomes stream ranges: a run is its sweep's streams over the run's span.
 import type { Db } from './db';
-import { SAMPLE_EXPORT_COLUMNS, type SampleExportColumn } from '../../../shared/export';
+import { decodeBlock } from './block-codec';
+import { runStream } from './samples';
+import { sampleFields, sensorKindAt, type ReadingField, type SampleColumns, type SampleField } from '../../../shared/sample';
 
-/** Which samples: a run, a sweep, a dataset (optionally one segment), a device index, a time range; all optional. */
+/** Which samples: a run, a sweep, a dataset, a device index, a time range; all optional. */
 export interface SampleSelection {
   runId?: number;
   sweepId?: number;
@@ -13,47 +15,80 @@ export interface SampleSelection {
   to?: number;
 }
 
-/** A row as exported: the sample columns asked for, then the device (its key) and the run id. */
-export type SampleRowValues = (number | string | null)[];
-
-export function sampleQuery(sel: SampleSelection, columns: readonly SampleExportColumn[]): { sql: string; params: (number | string)[] } {
-  const where: string[] = [];
-  const params: number[] = [];
-  const add = (cond: string, v: number | undefined) => {
-    if (v === undefined) return;
-    where.push(cond);
-    params.push(v);
-  };
-  add('s.run_id = ?', sel.runId);
-  add('s.sweep_id = ?', sel.sweepId);
-  add('s.dataset_id = ?', sel.datasetId);
-  add('s.device_id IN (SELECT id FROM devices WHERE idx = ?)', sel.deviceIndex);
-  add('s.t >= ?', sel.from);
-  add('s.t <= ?', sel.to);
-  const cols = columns.map((c) => `s.${c}`).join(', ');
-  return {
-    sql: `SELECT ${cols}, s.device_id, s.run_id FROM samples s ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.id`,
-    params,
-  };
+interface StreamRange {
+  stream: number;
+  device: string;
+  from: number;
+  to: number;
 }
 
-/**
- * Streams the selected samples as arrays (columns in the order asked, then device key, run id). The device key is
- * looked up once per device here rather than joined per row in SQL: it is the same few strings for millions of rows.
- */
-export function* iterateSamples(db: Db, sel: SampleSelection, columns: readonly SampleExportColumn[], mapKey: (key: string) => string = (k) => k): IterableIterator<SampleRowValues> {
-  const keys = new Map((db.prepare('SELECT id, device_key FROM devices').all() as { id: number; device_key: string }[]).map((d) => [d.id, mapKey(d.device_key)]));
-  const q = sampleQuery(sel, columns);
-  const dev = columns.length;
-  for (const r of db.prepare(q.sql).raw(true).iterate(...q.params) as IterableIterator<SampleRowValues>) {
-    r[dev] = keys.get(r[dev] as number)!;
-    yield r;
+/** The streams (and their time ranges) a selection covers, device by device. */
+export function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
+  const from = sel.from ?? -Infinity;
+  const to = sel.to ?? Infinity;
+  const rows = db
+    .prepare(
+      `SELECT s.id AS stream, s.device_id, d.device_key AS device, d.idx FROM sample_streams s JOIN devices d ON d.id = s.device_id
+       WHERE (@sweep IS NULL OR s.sweep_id = @sweep) AND (@dataset IS NULL OR s.dataset_id = @dataset) AND (@idx IS NULL OR d.idx = @idx)
+       ORDER BY d.idx, s.id`,
+    )
+    .all({ sweep: sel.runId !== undefined ? ((db.prepare('SELECT sweep_id FROM runs WHERE id = ?').get(sel.runId) as { sweep_id: number } | undefined)?.sweep_id ?? -1) : (sel.sweepId ?? null), dataset: sel.datasetId ?? null, idx: sel.deviceIndex ?? null }) as {
+    stream: number;
+    device_id: number;
+    device: string;
+  }[];
+  const out: StreamRange[] = [];
+  for (const r of rows) {
+    let lo = from;
+    let hi = to;
+    if (sel.runId !== undefined) {
+      const span = runStream(db, sel.runId, r.device_id);
+      if (!span) continue;
+      lo = Math.max(lo, span.from);
+      hi = Math.min(hi, span.to);
+    }
+    if (lo <= hi) out.push({ stream: r.stream, device: r.device, from: lo, to: hi });
+  }
+  return out;
+}
+
+/** One decoded piece of a stream: columns, the rows [a, b) inside the range, and the device key. */
+export interface SampleChunk {
+  device: string;
+  cols: SampleColumns;
+  a: number;
+  b: number;
+}
+
+/** The selected samples, block by block (t ascending within a stream), decoding only the fields asked for. */
+export function* iterateSampleChunks(db: Db, sel: SampleSelection, fields: readonly SampleField[]): IterableIterator<SampleChunk> {
+  const readings = fields.filter((f): f is ReadingField => f !== 't' && f !== 'power_kind');
+  const blocks = db.prepare('SELECT data FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0');
+  for (const r of streamRanges(db, sel)) {
+    for (const row of blocks.iterate(r.stream, r.from, r.to) as IterableIterator<{ data: Uint8Array }>) {
+      const cols = decodeBlock(row.data, readings);
+      let a = 0;
+      while (a < cols.n && cols.t[a]! < r.from) a++;
+      let b = cols.n;
+      while (b > a && cols.t[b - 1]! > r.to) b--;
+      if (b > a) yield { device: r.device, cols, a, b };
+    }
   }
 }
 
-export function countSamples(db: Db, sel: SampleSelection): number {
-  const q = sampleQuery(sel, ['t']);
-  return (db.prepare(`SELECT COUNT(*) AS n FROM (${q.sql})`).get(...q.params) as { n: number }).n;
+/** A chunk's value of `field` at row i (null: no reading), as stored. */
+export function valueAt(c: SampleColumns, field: SampleField, i: number): number | string | null {
+  if (field === 't') return c.t[i]!;
+  if (field === 'power_kind') return typeof c.power_kind === 'string' ? c.power_kind : c.power_kind ? sensorKindAt(c.power_kind[i]!) : 'instant';
+  const col = c.cols[field];
+  const v = col ? col[i]! : NaN;
+  return v === v ? v : null;
 }
 
-export const ALL_SAMPLE_COLUMNS: readonly SampleExportColumn[] = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
+/** About how many samples a selection holds (whole blocks counted), for progress. */
+export function countSamples(db: Db, sel: SampleSelection): number {
+  const q = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
+  return streamRanges(db, sel).reduce((k, r) => k + (q.get(r.stream, r.from, r.to) as { n: number }).n, 0);
+}
+
+export const ALL_SAMPLE_COLUMNS: readonly SampleField[] = sampleFields;

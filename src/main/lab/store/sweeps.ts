@@ -1,7 +1,7 @@
 import type { Db } from './db';
 import { Plan } from '../../../shared/plan';
 import type { PlannedRun } from '../../../shared/plan';
-import type { RunRecord, RunStatus, SweepRecord, SweepStatus } from '../../../shared/records';
+import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
 import { ExportEnvironment } from '../../../shared/export';
 
 export interface NewSweep {
@@ -60,8 +60,9 @@ export function updateRun(db: Db, runId: number, u: RunUpdate): void {
   db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...u, id: runId });
 }
 
-export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
-  db.prepare('UPDATE runs SET status = ? WHERE id = ?').run(status, runId);
+/** Every run of a sweep that has not ended becomes 'cancelled': one statement, fast for the largest plans. */
+export function cancelOpenRuns(db: Db, sweepId: number): void {
+  db.prepare("UPDATE runs SET status = 'cancelled' WHERE sweep_id = ? AND status IN ('pending', 'running')").run(sweepId);
 }
 
 interface SweepRow {
@@ -142,10 +143,8 @@ export function runOutputTail(db: Db, runId: number): string | null {
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {
-  return db.transaction(() => {
-    db.prepare('DELETE FROM samples WHERE sweep_id = ?').run(sweepId);
-    return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
-  })();
+  // Streams, their sample blocks, runs and metrics go with it (ON DELETE CASCADE).
+  return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
 }
 
 export function recordRunDevice(
