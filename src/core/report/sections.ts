@@ -140,14 +140,14 @@ export function methodSection(src: ReportSource): string {
     ['cool-down', p ? `${p.cooldown_s} s` : '–'],
     ['order', p ? t(`${p.order} (seed ${p.seed}), ${p.repetitions} repetition${p.repetitions > 1 ? 's' : ''} per cap`) : '–'],
     ['steady state', t(`${steadyMethods.join(', ') || 'MSER-5'} truncation on throughput and power; a warm-up reaching into the window or a window trend over 2 % is flagged`)],
-    ['energy', t('energy counter read at the window edges (interpolated) > counter-derived power > instant power > 1 s average power with its 0.5 s lag corrected; integrated over the measurement window')],
+    ['energy', t('energy counter read at the window edges (interpolated) > counter-derived power > instant power > 1 s average power (its lag accounted for); over the measurement window')],
     ['node energy', t(cpu ? `GPU energy + measured CPU energy (RAPL) where recorded, else + ${o.overhead_w} W node overhead × window` : `GPU energy + ${o.overhead_w} W node overhead × window`)],
     ['efficiency', t('work units per joule of node energy; throughput is work units per second per GPU')],
     ['statistics', t(`mean, sd, CV and ${Math.round((1 - o.alpha) * 100)} % CI (Student t) over repetitions; best cap not distinguishable from caps with Welch t-test p ≥ ${o.alpha}; high variance above CV ${o.cv_threshold}`)],
     ['enforcement', t(`a cap counts as enforced when mean power ≤ cap × ${1 + o.enforce_tol_frac} + ${o.enforce_tol_w} W; caps not enforced are ${o.include_unenforced ? 'kept' : 'excluded from the best cap'}`)],
     ['selectors', t(`max-efficiency; min-energy-slowdown (≤ ${num(o.slowdown_budget * 100)} % slower than the highest cap); min-edp; weighted (${num(o.weight * 100)} % time)`)],
   ];
-  return table(['', ''], rows, 'kv');
+  return table(['', ''], rows, 'kv method');
 }
 
 /** Per-cap table: the statistics the charts show, with their CIs. */
@@ -227,7 +227,6 @@ export function runsSection(r: AnalysisResult, g: AnalysisGroup): string {
 export function rawSection(r: AnalysisResult): string {
   const rows = r.runs.map((x) => [
     `#${x.run_id}`,
-    t(x.workload),
     `${x.cap_w}`,
     String(x.repetition),
     x.window ? `${x.window.start.toFixed(3)}–${x.window.end.toFixed(3)}` : '–',
@@ -237,7 +236,7 @@ export function rawSection(r: AnalysisResult): string {
     x.throughput == null ? '–' : String(x.throughput),
     x.efficiency == null ? '–' : String(x.efficiency),
   ]);
-  return `<p class="small">Analysis options: ${t(JSON.stringify(r.options))}</p>${table(['run', 'workload', 'cap (W)', 'rep.', 'window (epoch s)', 'units', 'GPU energy (J)', 'node energy (J)', 'throughput (/s/GPU)', 'efficiency (/J)'], rows, 'raw tiny')}`;
+  return `<p class="small json">Analysis options: ${t(JSON.stringify(r.options).replace(/,"/g, ', "'))}</p>${table(['run', 'cap (W)', 'rep.', 'window (epoch s)', 'units', 'GPU energy (J)', 'node energy (J)', 'throughput (/s/GPU)', 'efficiency (/J)'], rows, 'raw tiny')}`;
 }
 
 export function comparisonSection(input: ReportInput): string {

@@ -3,8 +3,8 @@
 import { axisTitle, type ChartAxis, type ChartSeries, type ChartSpec } from '../../shared/charts';
 import { escapeHtml } from './html-escape';
 
-const W = 680;
-const H = 300;
+const W = 560;
+const H = 280;
 const M = { l: 64, r: 64, t: 14, b: 46 };
 const STATE_COLOR = { ok: null, warn: '#f28e2b', error: '#e15759' } as const;
 const INK = '#24292f';
@@ -110,7 +110,7 @@ function legendSvg(spec: ChartSpec): string {
     .join('');
 }
 
-/** The spec as a standalone <svg> (viewBox 680 x 300, scales to the page width). */
+/** The spec as a standalone <svg> (viewBox 560 x 280, scales to the page). */
 export function chartSvg(spec: ChartSpec): string {
   const plotB = H - M.b - (spec.legend ? 12 : 0);
   const left = spec.series.filter((s) => s.axis === 'y');
