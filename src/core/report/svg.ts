@@ -12,7 +12,7 @@ const GRID = '#d8dde3';
 const MAX_MARKERS = 24;
 
 /** About `count` round tick values covering [lo, hi]. */
-export function niceTicks(lo: number, hi: number, count = 5): number[] {
+export function niceTicks(lo: number, hi: number, count = 6): number[] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [];
   if (hi - lo < 1e-12) return [lo];
   const raw = (hi - lo) / count;
