@@ -15,6 +15,8 @@ test('results: Export gives the PDF report of the sweep, with the page’s best 
   const bestText = (await best.textContent())!;
 
   await app.getByTestId('export-button').click();
+  // CAPLAB_SCREENSHOTS=1 refreshes the docs' picture of the open menu.
+  if (process.env.CAPLAB_SCREENSHOTS) await app.screenshot({ path: 'docs/screenshots/results-export.png' });
   const download = app.waitForEvent('download', { timeout: 90_000 });
   await app.getByTestId('export-pdf').click();
   await expect(app.getByTestId('export-button')).toHaveText(/Exporting PDF report/);

@@ -325,7 +325,7 @@ function Sensitivity({ g, overhead }: { g: AnalysisGroup; overhead: number }) {
           ? g.sensitivity.changes.map((c) => `${c.selector}: ${c.from_cap_w ?? '–'} → ${c.to_cap_w ?? '–'} W between ${c.overhead_lo} and ${c.overhead_hi} W`).join(' · ')
           : `No selector’s best cap moves between ${g.sensitivity.from_w} and ${g.sensitivity.to_w} W of overhead.`}
       </p>
-      <Plot testId="sensitivity-plot" data={fig.data} layout={fig.layout} height={220} />
+      <Plot testId="sensitivity-plot" data={fig.data} layout={{ ...fig.layout, margin: { l: 56, r: 16, t: 10, b: 84 }, legend: { orientation: 'h', y: -0.45 } }} height={260} />
     </div>
   );
 }
