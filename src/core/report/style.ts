@@ -27,7 +27,7 @@ table { border-collapse: collapse; width: 100%; margin: 2mm 0 4mm; font-size: 8p
 thead { display: table-header-group; }
 tr { break-inside: avoid; page-break-inside: avoid; }
 th, td { text-align: left; padding: 1.2mm 1.6mm; border-bottom: 0.5px solid #d0d7de; vertical-align: top; overflow-wrap: anywhere; }
-th { background: #f3f5f8; font-weight: 600; }
+th { background: #f3f5f8; font-weight: 600; overflow-wrap: normal; }
 td:first-child, table.caps th:nth-last-child(-n+2) { white-space: nowrap; }
 table.kv th, table.kv td:first-child { width: 34mm; color: #57606a; font-weight: 600; background: none; }
 table.kv thead { display: none; }
@@ -36,7 +36,7 @@ table.method { break-inside: avoid; }
 table.small { font-size: 7.4pt; }
 table.tiny { font-size: 6.2pt; }
 table.tiny td, table.tiny th { padding: 0.8mm 1mm; white-space: nowrap; overflow-wrap: normal; }
-.best-cap { font-size: 11pt; }
+.best-cap { font-size: 11pt; white-space: nowrap; }
 figure.chart-figure { margin: 3mm 0 5mm; break-inside: avoid; page-break-inside: avoid; }
 .chart-title { font-weight: 600; font-size: 10.5pt; margin-bottom: 1mm; }
 svg.chart { width: 100%; height: 72mm; display: block; }

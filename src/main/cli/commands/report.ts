@@ -38,7 +38,6 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
   const since = stringOpt(args, 'all-since');
   const chosen = [args.positionals.length > 0, dataset !== undefined, compare !== undefined, since !== undefined].filter(Boolean).length;
   if (chosen !== 1 || args.positionals.length > 1) throw new CliError('give one of: SWEEP_ID, --dataset ID, --compare ID,ID or --all-since DATE');
-  if (dataset !== undefined) throw new CliError(`--dataset ${dataset}: dataset reports need imported datasets (caplab import), which this database has no support for yet`);
   const pdf = stringOpt(args, 'pdf');
   const html = stringOpt(args, 'html');
   if (since !== undefined) {
@@ -55,12 +54,13 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
     }
   }
   let subject: ReportSubject;
-  if (compare !== undefined) {
+  if (dataset !== undefined) subject = { kind: 'dataset', dataset_id: positiveId(dataset, '--dataset') };
+  else if (compare !== undefined) {
     const ids = compare.split(',').map((x) => positiveId(x.trim(), '--compare ids'));
     if (ids.length < 2) throw new CliError('--compare needs two or more sweep ids: --compare 3,7');
     subject = { kind: 'compare', sweep_ids: ids };
   } else subject = { kind: 'sweep', sweep_id: positiveId(args.positionals[0]!, 'SWEEP_ID') };
-  const stem = subject.kind === 'sweep' ? `caplab-report-sweep-${subject.sweep_id}` : `caplab-report-compare-${subject.sweep_ids.join('-')}`;
+  const stem = subject.kind === 'sweep' ? `caplab-report-sweep-${subject.sweep_id}` : subject.kind === 'dataset' ? `caplab-report-dataset-${subject.dataset_id}` : `caplab-report-compare-${subject.sweep_ids.join('-')}`;
   return [{ subject, pdf: pdf ?? (html ? undefined : `${stem}.pdf`), html }];
 }
 
@@ -109,7 +109,8 @@ export const reportCommand: CliCommand = {
     const db = openReadOnly(args, io.env);
     try {
       for (const job of jobs) {
-        const source = job.subject.kind === 'sweep' ? `sweep ${job.subject.sweep_id}` : `compare ${job.subject.sweep_ids.join(',')}`;
+        const s = job.subject;
+        const source = s.kind === 'sweep' ? `sweep ${s.sweep_id}` : s.kind === 'dataset' ? `dataset ${s.dataset_id}` : `compare ${s.sweep_ids.join(',')}`;
         say(`${source}: analysing…`);
         let input;
         try {

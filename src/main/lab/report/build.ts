@@ -1,7 +1,11 @@
 // Stored sweeps -> the report's input (src/core/report/model.ts): the same analysis `caplab analyze --json` prints
 // for the same options, the records, the devices and the environment taken when the sweep started.
 import type { Db } from '../store/db';
-import { exportDevicesOfSweep } from '../store/devices';
+import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
+import { getDataset, segmentsOf } from '../store/datasets';
+import { LoadError } from '../analysis/load';
+import { loadSources } from '../analysis/sources';
+import { analyzeSweep } from '../../../core/analysis/analyze';
 import { runsOfSweep, sweepEnvironment } from '../store/sweeps';
 import { analyzeStoredSweep } from '../analysis/analyze-stored';
 import { planToYaml } from '../sweep/plan-file';
@@ -11,8 +15,27 @@ import type { AnalysisOptionsInput } from '../../../shared/analysis';
 
 export type ReportOptions = Omit<AnalysisOptionsInput, 'adaptive'>;
 
-/** A report's subject: one sweep, or several compared (the first is the baseline). */
-export type ReportSubject = { kind: 'sweep'; sweep_id: number } | { kind: 'compare'; sweep_ids: number[] };
+/** A report's subject: one sweep, one imported dataset, or several sweeps compared (the first is the baseline). */
+export type ReportSubject = { kind: 'sweep'; sweep_id: number } | { kind: 'dataset'; dataset_id: number } | { kind: 'compare'; sweep_ids: number[] };
+
+/** An imported dataset analysed over its segments, as a report source. Throws LoadError. */
+export function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSource {
+  const d = getDataset(db, datasetId);
+  if (!d) throw new LoadError(`no dataset ${datasetId} in this database (see \`caplab datasets\`)`);
+  const segments = segmentsOf(db, datasetId);
+  if (segments.length === 0) throw new LoadError(`dataset ${datasetId} has no segments to analyse (its import found no per-cap windows)`);
+  const input = loadSources(db, segments.map((s) => ({ kind: 'segment' as const, segment_id: s.id })), { name: d.name, overhead_w: opts.overhead_w ?? null });
+  return {
+    label: `dataset ${d.id}`,
+    name: d.name,
+    sweep: null,
+    plan_yaml: null,
+    runs: [],
+    devices: exportDevicesOfDataset(db, datasetId),
+    environment: { host: null, os: null, caplab_version: 'not recorded', caplab_commit: null, imported_from: d.source, format: d.format },
+    analysis: analyzeSweep(input, { ...opts, overhead_w: opts.overhead_w ?? null }),
+  };
+}
 
 /** One stored sweep analysed with `opts`, as a report source. Throws LoadError for an unknown sweep. */
 export function sweepSource(db: Db, sweepId: number, opts: ReportOptions): ReportSource {
@@ -39,8 +62,7 @@ export interface ReportMeta {
 }
 
 export function buildReport(db: Db, subject: ReportSubject, opts: ReportOptions, meta: ReportMeta): ReportInput {
-  const ids = subject.kind === 'sweep' ? [subject.sweep_id] : subject.sweep_ids;
-  const sources = ids.map((id) => sweepSource(db, id, opts));
+  const sources = subject.kind === 'dataset' ? [datasetSource(db, subject.dataset_id, opts)] : (subject.kind === 'sweep' ? [subject.sweep_id] : subject.sweep_ids).map((id) => sweepSource(db, id, opts));
   let comparison = null;
   if (subject.kind === 'compare') {
     const groups = sources.map((s) => ({ label: `#${s.sweep!.id} ${s.analysis.groups[0]?.device_model ?? ''}`.trim(), group: s.analysis.groups[0] }));

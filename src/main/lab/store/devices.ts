@@ -96,15 +96,25 @@ interface DeviceRow {
   sensors: string;
 }
 
+const exportDeviceColumns = `d.device_key, d.host, d.backend, d.idx, d.kind, d.name, d.vendor, d.simulated, d.uuid, d.pci_bus_id, d.driver, d.vbios,
+  d.min_limit_w, d.max_limit_w, d.default_limit_w, d.sensors`;
+
 /** Every device with samples in a sweep's runs, with its identity (UUID, PCI bus, driver, VBIOS) and sensors. */
 export function exportDevicesOfSweep(db: Db, sweepId: number): ExportDevice[] {
-  const rows = db
-    .prepare(
-      `SELECT d.device_key, d.host, d.backend, d.idx, d.kind, d.name, d.vendor, d.simulated, d.uuid, d.pci_bus_id, d.driver, d.vbios,
-         d.min_limit_w, d.max_limit_w, d.default_limit_w, d.sensors
-       FROM devices d WHERE d.id IN (SELECT rd.device_id FROM run_devices rd JOIN runs r ON r.id = rd.run_id WHERE r.sweep_id = ?)
-       ORDER BY d.kind DESC, d.idx`,
-    )
-    .all(sweepId) as DeviceRow[];
+  return toExportDevices(
+    db
+      .prepare(`SELECT ${exportDeviceColumns} FROM devices d WHERE d.id IN (SELECT rd.device_id FROM run_devices rd JOIN runs r ON r.id = rd.run_id WHERE r.sweep_id = ?) ORDER BY d.kind DESC, d.idx`)
+      .all(sweepId) as DeviceRow[],
+  );
+}
+
+/** Every device with samples in an imported dataset. */
+export function exportDevicesOfDataset(db: Db, datasetId: number): ExportDevice[] {
+  return toExportDevices(
+    db.prepare(`SELECT ${exportDeviceColumns} FROM devices d WHERE d.id IN (SELECT device_id FROM sample_streams WHERE dataset_id = ?) ORDER BY d.kind DESC, d.idx`).all(datasetId) as DeviceRow[],
+  );
+}
+
+function toExportDevices(rows: DeviceRow[]): ExportDevice[] {
   return rows.map(({ device_key, idx, simulated, sensors, ...d }) => ({ ...d, key: device_key, index: idx, simulated: simulated === 1, sensors: JSON.parse(sensors) as ExportDevice['sensors'] }));
 }
