@@ -96,10 +96,9 @@ describe('caplab report', () => {
   it('reports an imported dataset analysed over its segments, like a sweep', { timeout: 120_000 }, async () => {
     // A dataset made of the first sweep's samples, one segment per run window (what an import of per-cap logs gives).
     const db = openDb(env.CAPLAB_DB);
-    let datasetId = 0;
+    const datasetId = createDataset(db, { name: 'imported H100 logs', source: '/logs/h100', format: 'test' });
     let expected: AnalysisResult;
     try {
-      datasetId = createDataset(db, { name: 'imported H100 logs', source: '/logs/h100', format: 'test' });
       for (const run of runsOfSweep(db, ids[0]!)) {
         for (const d of devicesOfRun(db, run.id)) writeSamples(db, { dataset_id: datasetId }, d.id, samplesOfRun(db, run.id, d.id));
         addSegment(db, { dataset_id: datasetId, start: run.measure_start!, end: run.measure_end!, workload: 'vit_l_16', cap_w: run.cap_w, units: 'images', units_in_window: run.throughput! * (run.measure_end! - run.measure_start!), repetition: run.repetition });
