@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { ParquetWriter, fileWriter } from 'hyparquet-writer';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openDb, type Db } from '../src/main/lab/store/db';
-import { exportSamplesCsv, exportSamplesParquet } from '../src/main/lab/exporters/samples';
-import { ALL_SAMPLE_COLUMNS, iterateSampleChunks, valueAt } from '../src/main/lab/store/sample-stream';
-import { readSamples, SampleWriter, streamFor, streamsOf } from '../src/main/lab/store/sample-blocks';
-import { openAtomicStream } from '../src/main/lab/exporters/atomic';
+import { SampleWriter, streamFor } from '../src/main/lab/store/sample-blocks';
 import type { SampleColumns } from '../src/shared/sample';
 import { type BenchResult } from './harness';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
 
 const ROWS = Number(process.env.CAPLAB_BENCH_EXPORT_ROWS ?? 10_000_000);
 
@@ -46,103 +45,58 @@ function makeDb(file: string, n: number): Db {
   return db;
 }
 
-/** Peak resident memory growth while fn runs, sampled every 20 ms. */
-async function peakRss<T>(fn: () => Promise<T>): Promise<{ value: T; wall_s: number; cpu_s: number; rss_growth_mb: number; peak_rss_mb: number }> {
-  global.gc?.();
-  const base = process.memoryUsage().rss;
-  const c0 = process.cpuUsage();
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const t0 = performance.now();
-  try {
-    const value = await fn();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    const c = process.cpuUsage(c0);
-    return { value, wall_s: (performance.now() - t0) / 1000, cpu_s: (c.user + c.system) / 1e6, rss_growth_mb: (peak - base) / 2 ** 20, peak_rss_mb: peak / 2 ** 20 };
-  } finally {
-    clearInterval(timer);
-  }
+interface Measured {
+  rows: number;
+  wall_s: number;
+  cpu_s: number;
+  peak_rss_mb: number;
 }
 
-/** The store's own row reads (readSamples, the analysis' read path) joined row by row, each stream read whole. */
-async function rowsJoined(db: Db, out: string): Promise<number> {
-  const streams = streamsOf(db, { sweep_id: 1 });
-  const f = await openAtomicStream(out);
-  let n = 0;
-  for (const s of streams) {
-    const rows = readSamples(db, s.stream_id, -Infinity, Infinity);
-    const lines = rows.map((r) => ALL_SAMPLE_COLUMNS.map((c) => r[c] ?? '').join(','));
-    for (let i = 0; i < lines.length; i += 8192) if (!f.stream.write(lines.slice(i, i + 8192).join('\n') + '\n')) await new Promise<void>((ok) => f.stream.once('drain', () => ok()));
-    n += rows.length;
-  }
-  await f.commit();
-  return n;
+/** Runs one export in a child process (export-child.ts) so that its peak memory is measured alone. */
+function measure(kind: 'csv' | 'parquet' | 'base-csv' | 'base-parquet', db: string, out: string, to?: number): Measured {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(HERE, 'export-child.ts'), kind, db, out, ...(to === undefined ? [] : [String(to)])], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`export bench child ${kind} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
 }
 
-/** hyparquet-writer used the simple way: every row in memory, one write call (same schema and codec). */
-async function parquetAllInMemory(db: Db, out: string): Promise<void> {
-  const names = [...ALL_SAMPLE_COLUMNS, 'device'];
-  const cols: (number | string | null)[][] = names.map(() => []);
-  for (const c of iterateSampleChunks(db, { sweepId: 1 }, ALL_SAMPLE_COLUMNS)) {
-    for (let i = c.a; i < c.b; i++) {
-      ALL_SAMPLE_COLUMNS.forEach((f, k) => cols[k]!.push(valueAt(c.cols, f, i)));
-      cols[names.length - 1]!.push(c.device);
-    }
-  }
-  const schema = [
-    { name: 'root', num_children: names.length },
-    ...names.map((name) => (name === 'power_kind' || name === 'device' ? { name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const } : { name, type: 'DOUBLE' as const, repetition_type: (name === 't' ? 'REQUIRED' : 'OPTIONAL') as 'REQUIRED' | 'OPTIONAL' })),
-  ];
-  const w = new ParquetWriter({ writer: fileWriter(out), schema, codec: 'SNAPPY', statistics: false });
-  await w.write({ columnData: names.map((name, i) => ({ name, data: cols[i]! })), rowGroupSize: 131_072 });
-  w.finish();
+/** The bench database (made once, shared by the CSV and Parquet benches). */
+function benchDb(dir: string): string {
+  const file = join(dir, 'export.db');
+  if (!existsSync(file)) makeDb(file, ROWS).close();
+  return file;
 }
+const TENTH = 1764500000 + ROWS / 8 / 10 / 10;
 
 export async function runCsv(dir: string): Promise<BenchResult> {
-  const file = join(dir, 'export.db');
-  makeDb(file, ROWS).close();
-  const db = openDb(file, { readonly: true });
-  try {
-    const small = await peakRss(() => exportSamplesCsv(db, join(dir, 'small.csv'), { selection: { sweepId: 1, to: 1764500000 + ROWS / 8 / 10 / 10 }, columns: ALL_SAMPLE_COLUMNS, time: 'epoch' }));
-    const big = await peakRss(() => exportSamplesCsv(db, join(dir, 'big.csv'), { selection: { sweepId: 1 }, columns: ALL_SAMPLE_COLUMNS, time: 'epoch' }));
-    const base = await peakRss(() => rowsJoined(db, join(dir, 'rows.csv')));
-    const rate = big.value.rows / big.wall_s;
-    const baseRate = base.value / base.wall_s;
-    return {
-      name: `export: ${(ROWS / 1e6).toFixed(0)} M samples to CSV`,
-      ratio_label: 'rows/s caplab export samples --csv / rows/s the store’s row reads (readSamples) joined per row',
-      ratio: rate / baseRate,
-      target: 0.5,
-      better: 'higher',
-      details: {
-        rows: big.value.rows,
-        rows_per_s: Math.round(rate),
-        rows_per_cpu_s: Math.round(big.value.rows / big.cpu_s),
-        baseline_rows_per_s: Math.round(baseRate),
-        mb: big.value.bytes / 2 ** 20,
-        peak_rss_mb_10pct_rows: small.peak_rss_mb,
-        peak_rss_mb_all_rows: big.peak_rss_mb,
-        baseline_peak_rss_mb: base.peak_rss_mb,
-      },
-    };
-  } finally {
-    db.close();
-  }
+  const file = benchDb(dir);
+  const small = measure('csv', file, join(dir, 'small.csv'), TENTH);
+  const big = measure('csv', file, join(dir, 'big.csv'));
+  const base = measure('base-csv', file, join(dir, 'rows.csv'));
+  return {
+    name: `export: ${(ROWS / 1e6).toFixed(0)} M samples to CSV`,
+    ratio_label: 'rows/s caplab export samples --csv / rows/s the store’s row reads (readSamples) joined per row',
+    ratio: big.rows / big.wall_s / (base.rows / base.wall_s),
+    target: 1,
+    better: 'higher',
+    details: {
+      rows: big.rows,
+      rows_per_s: Math.round(big.rows / big.wall_s),
+      rows_per_cpu_s: Math.round(big.rows / big.cpu_s),
+      baseline_rows_per_s: Math.round(base.rows / base.wall_s),
+      mb: statSync(join(dir, 'big.csv')).size / 2 ** 20,
+      peak_rss_mb_10pct_rows: small.peak_rss_mb,
+      peak_rss_mb_all_rows: big.peak_rss_mb,
+      baseline_peak_rss_mb: base.peak_rss_mb,
+    },
+  };
 }
 
 export async function runParquet(dir: string): Promise<BenchResult> {
-  const file = join(dir, 'export.db');
+  const file = benchDb(dir);
   try {
-    statSync(file);
-  } catch {
-    makeDb(file, ROWS).close();
-  }
-  const db = openDb(file, { readonly: true });
-  try {
-    const small = await peakRss(() => exportSamplesParquet(db, join(dir, 'small.parquet'), { selection: { sweepId: 1, to: 1764500000 + ROWS / 8 / 10 / 10 }, columns: ALL_SAMPLE_COLUMNS, time: 'epoch' }));
-    const big = await peakRss(() => exportSamplesParquet(db, join(dir, 'big.parquet'), { selection: { sweepId: 1 }, columns: ALL_SAMPLE_COLUMNS, time: 'epoch' }));
-    const base = await peakRss(() => parquetAllInMemory(db, join(dir, 'base.parquet')));
-    const rate = big.value.rows / big.wall_s;
+    const small = measure('parquet', file, join(dir, 'small.parquet'), TENTH);
+    const big = measure('parquet', file, join(dir, 'big.parquet'));
+    const base = measure('base-parquet', file, join(dir, 'base.parquet'));
     return {
       name: `export: ${(ROWS / 1e6).toFixed(0)} M samples to Parquet`,
       ratio_label: 'peak resident memory, streamed row groups / all rows in memory then one hyparquet-writer call',
@@ -150,18 +104,17 @@ export async function runParquet(dir: string): Promise<BenchResult> {
       target: 0.5,
       better: 'lower',
       details: {
-        rows: big.value.rows,
-        rows_per_s: Math.round(rate),
-        rows_per_cpu_s: Math.round(big.value.rows / big.cpu_s),
-        baseline_rows_per_s: Math.round(ROWS / base.wall_s),
-        mb: big.value.bytes / 2 ** 20,
+        rows: big.rows,
+        rows_per_s: Math.round(big.rows / big.wall_s),
+        rows_per_cpu_s: Math.round(big.rows / big.cpu_s),
+        baseline_rows_per_s: Math.round(base.rows / base.wall_s),
+        mb: statSync(join(dir, 'big.parquet')).size / 2 ** 20,
         peak_rss_mb_10pct_rows: small.peak_rss_mb,
         peak_rss_mb_all_rows: big.peak_rss_mb,
         baseline_peak_rss_mb: base.peak_rss_mb,
       },
     };
   } finally {
-    db.close();
     execFileSync('rm', ['-f', file]);
   }
 }
