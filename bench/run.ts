@@ -7,8 +7,9 @@ import { machine, passes, type BenchResult } from './harness';
 import { run as storeSamples } from './store-samples';
 import { run as samplerSim } from './sampler-sim';
 import { runCsv as exportCsv, runParquet as exportParquet } from './export-samples';
+import { run as importLogs } from './import';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, 'export-csv': exportCsv, 'export-parquet': exportParquet };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet };
 // `npm run bench -- export-csv,export-parquet` runs only those (and records them in a file of their own).
 const only = process.argv[2]?.split(',');
 const results: BenchResult[] = [];

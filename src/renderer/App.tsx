@@ -9,6 +9,7 @@ import { ConsolePage } from './pages/ConsolePage';
 import { DesignerPage } from './pages/DesignerPage';
 import { DevicesPage } from './pages/DevicesPage';
 import { HistoryPage } from './pages/HistoryPage';
+import { DatasetsPage } from './pages/DatasetsPage';
 import { ResultsPage } from './pages/ResultsPage';
 import { useSettings } from './state/settings';
 import { isRunning, useSweep } from './state/sweep';
@@ -61,7 +62,7 @@ export function App() {
   }, [route.page, running]);
   useEffect(() => void useSweep.getState().discover(), []);
 
-  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
     if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
     else if (c === 'theme:toggle') toggleTheme();
     else setHelp((h) => !h);
@@ -93,7 +94,7 @@ export function App() {
       <main className="main">
         {conn === 'unauthorized' && (
           <div className="banner warn" role="alert">
-            Not authorised: open the URL with <code>?token=…</code> that <code>caplab serve</code> printed.
+            Not authorised: open the URL with <code>#token=…</code> that <code>caplab serve</code> printed.
           </div>
         )}
         {route.page === 'devices' && <DevicesPage />}
@@ -101,6 +102,7 @@ export function App() {
         {route.page === 'console' && <ConsolePage />}
         {route.page === 'results' && <ResultsPage param={route.param} />}
         {route.page === 'history' && <HistoryPage />}
+        {route.page === 'datasets' && <DatasetsPage param={route.param} />}
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       <Toasts />

@@ -171,12 +171,30 @@ export const EnergyResult = z.object({
   /** Readings used (inside the window, plus the bracketing ones for counters). */
   samples: z.number().int(),
   sensor: SensorKind.nullable(),
+  /** How the energy was computed from that sensor (counter delta, trapezoid, boxcar tiles, ...). */
+  method: z.string().nullable().optional(),
   duration_s: z.number(),
   warnings: z.array(z.string()),
   flags: z.array(AnalysisFlag),
   reason: z.string().nullable(),
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
+
+/** Energy over a time range of stored samples (`caplab energy`, the energyInRange method). */
+export const RangeEnergy = z.object({
+  from: z.number(),
+  to: z.number(),
+  duration_s: z.number(),
+  /** Sum over the selected devices; null when any selected device has no energy. */
+  energy_j: z.number().nullable(),
+  mean_w: z.number().nullable(),
+  samples: z.number().int(),
+  /** The sensor used ('mixed' when devices differ), null when none worked. */
+  sensor: z.string().nullable(),
+  devices: z.array(EnergyResult.extend({ index: z.number().int(), name: z.string(), device_key: z.string() })),
+  warnings: z.array(z.string()),
+});
+export type RangeEnergy = z.infer<typeof RangeEnergy>;
 
 export const NodeEnergy = z.object({
   energy_j: z.number().nullable(),

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
-import { AnalysisResult, Selector } from './analysis';
+import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
 import { Source } from './source';
-import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
+import { ApiErrorCode } from './errors';
+import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
+import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 import { ExportedFile, ExportRequest } from './export';
 
 /**
@@ -73,6 +75,64 @@ export const methods = {
       .strict(),
     output: AnalysisResult,
   },
+  /** Energy over a time range of stored samples: every GPU, one device index, or one imported dataset's. */
+  energyInRange: {
+    input: z
+      .object({ from: z.number(), to: z.number(), device_index: z.number().int().min(0).optional(), dataset_id: z.number().int().optional() })
+      .strict()
+      .refine((i) => i.to > i.from, { message: 'to must be after from', path: ['to'] }),
+    output: RangeEnergy,
+  },
+  /** Imported datasets, newest first (without their import reports). */
+  listDatasets: { input: z.object({}).strict(), output: z.array(DatasetRecord) },
+  getDataset: { input: z.object({ dataset_id: z.number().int() }).strict(), output: DatasetRecord },
+  deleteDataset: { input: z.object({ dataset_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
+  /**
+   * Imports files as one dataset (same code as `caplab import`): `paths` on this machine (the desktop app's drops),
+   * or `files` sent with their text (the browser host's drops). Progress comes as `import.progress` events.
+   */
+  importDataset: {
+    input: z
+      .object({
+        import_id: z.string().max(64),
+        paths: z.array(z.string().max(4096)).max(10_000).optional(),
+        files: z.array(z.object({ name: z.string().max(255), text: z.string().max(256 * 1024 * 1024) })).max(100).optional(),
+        format: z.union([z.literal('auto'), ImportFormat]).default('auto'),
+        tz: z.string().max(64).optional(),
+        name: z.string().max(200).optional(),
+      })
+      .strict(),
+    output: z.object({ dataset: DatasetRecord.nullable(), duplicate_of: z.object({ dataset_id: z.number().int(), name: z.string(), path: z.string() }).nullable(), reports: z.array(ImportReport) }),
+  },
+  /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */
+  getDatasetTrace: {
+    input: z.object({ dataset_id: z.number().int(), from: z.number().optional(), to: z.number().optional(), max_points: z.number().int().min(10).max(100_000).default(2000) }).strict(),
+    output: z.object({
+      dataset_id: z.number().int(),
+      from: z.number(),
+      to: z.number(),
+      devices: z.array(z.object({ device_id: z.string(), name: z.string(), kind: z.string(), power_w: Series, util_gpu: Series, sm_clock_mhz: Series, temp_c: Series })),
+    }),
+  },
+  /** Adds a segment (a brushed window, for instance) or changes one; delete with delete: true. */
+  saveSegment: {
+    input: z
+      .object({
+        dataset_id: z.number().int(),
+        segment_id: z.number().int().optional(),
+        delete: z.boolean().optional(),
+        start: z.number().optional(),
+        end: z.number().optional(),
+        label: z.string().max(200).nullable().optional(),
+        origin: SegmentOrigin.optional(),
+        workload: z.string().max(200).nullable().optional(),
+        cap_w: z.number().positive().max(100_000).nullable().optional(),
+        units: z.string().max(64).nullable().optional(),
+        units_in_window: z.number().min(0).nullable().optional(),
+      })
+      .strict(),
+    output: z.object({ segments: z.array(Segment) }),
+  },
   /** A report (PDF, HTML) or an export (CSV, JSON) of a sweep or a comparison, with the page's analysis options. */
   exportFile: { input: ExportRequest, output: ExportedFile },
   listWorkloads: {
@@ -100,6 +160,7 @@ export const events = {
   'samples': LiveSamples,
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
+  'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
 } as const;
 
 export type MethodName = keyof typeof methods;
@@ -119,5 +180,5 @@ export function isMethodName(name: string): name is MethodName {
 }
 
 /** Error shape both transports return. */
-export const ApiError = z.object({ error: z.string(), code: z.enum(['bad_request', 'not_found', 'failed', 'unauthorized', 'forbidden']) });
+export const ApiError = z.object({ error: z.string(), code: ApiErrorCode });
 export type ApiError = z.infer<typeof ApiError>;

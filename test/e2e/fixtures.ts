@@ -32,7 +32,7 @@ export const test = base.extend<{ app: Page; hostUrl: string }>({
 export { expect };
 
 /** Goes to a page through the sidebar. */
-export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 'results' | 'history'): Promise<void> {
+export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 'results' | 'history' | 'datasets'): Promise<void> {
   await page.getByTestId(`nav-${name}`).click();
   await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute('aria-current', 'page');
 }
@@ -43,7 +43,9 @@ export async function callApi<T = unknown>(page: Page, method: string, input: un
     async ([m, i]) => {
       const bridge = (globalThis as unknown as { caplab?: { call(m: string, i: unknown): Promise<unknown> } }).caplab;
       if (bridge) return bridge.call(m as string, i);
-      const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(i) });
+      // As the page itself does: the token it keeps in session storage, as a bearer header.
+      const token = sessionStorage.getItem('caplab_token') ?? '';
+      const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(i) });
       if (!res.ok) throw new Error(`${m}: HTTP ${res.status} ${await res.text()}`);
       return res.json();
     },

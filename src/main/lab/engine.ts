@@ -10,15 +10,22 @@ import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease'
 import { deviceLeaseKey } from './lease/host-journal';
 import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
-import { LoadError } from './analysis/load';
+import { LabError } from '../../shared/errors';
+import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
+import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
+import { ImportError } from '../../core/import';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { energyInRange } from './analysis/load';
+import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
+import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
+import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
@@ -43,6 +50,8 @@ export interface EngineOptions {
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Open the database read-only (commands that only read); methods that would write refuse. */
+  readOnly?: boolean;
   /** Prints report HTML to PDF (the desktop app: Electron's printToPDF). Default: a headless Chromium found on this machine. */
   printPdf?: PdfPrinter;
 }
@@ -73,8 +82,8 @@ export class Engine implements LabApi {
   ) {}
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(openDb(opts.dbPath), opts);
-    markInterruptedSweeps(engine.db, isAlive);
+    const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
+    if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
     if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
@@ -89,6 +98,10 @@ export class Engine implements LabApi {
     });
     this.opts.onPty?.(p);
   };
+
+  private writable(what: string): void {
+    if (this.opts.readOnly) throw new LabError('invalid', `cannot ${what}: this engine opened the database read-only`);
+  }
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -192,8 +205,9 @@ export class Engine implements LabApi {
 
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
+    this.writable('start a sweep');
     const plan = parsePlan(planValue);
-    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
     try {
@@ -252,18 +266,20 @@ export class Engine implements LabApi {
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
-    if (!sweep) throw new PlanError(`no sweep ${input.sweep_id}`);
+    if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
-    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    this.writable('delete a sweep');
+    if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
+    if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
 
   async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
     const run = getRun(this.db, input.run_id);
-    if (!run) throw new PlanError(`no run ${input.run_id}`);
+    if (!run) throw new NotFoundError(`no run ${input.run_id}`);
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
@@ -276,6 +292,7 @@ export class Engine implements LabApi {
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
+    this.writable('restore limits');
     return restoreDeadOwners(this.capContext);
   }
 
@@ -300,22 +317,61 @@ export class Engine implements LabApi {
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
-    try {
-      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
   }
 
   async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
     const { sources, name, ...opts } = input;
+    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+  }
+
+  async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
+    if (input.dataset_id !== undefined) return datasetEnergy(this.db, input.dataset_id, input.from, input.to, input.device_index);
+    return energyInRange(this.db, input.from, input.to, input.device_index);
+  }
+
+  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units (CLI). */
+  analyzeDataset(datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
+    return analyzeDataset(this.db, datasetId, opts);
+  }
+
+  /** Imports files or directory trees on this machine as one dataset (`caplab import`). */
+  importPaths(paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
+    this.writable('import');
+    return importPaths(this.db, paths, opts);
+  }
+
+  async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {
+    return datasetRecords(this.db);
+  }
+
+  async getDataset(input: MethodInput<'getDataset'>): Promise<MethodOutput<'getDataset'>> {
+    const d = datasetRecord(this.db, input.dataset_id);
+    if (!d) throw new DatasetError(`no dataset ${input.dataset_id} in this database`, 'not_found');
+    return d;
+  }
+
+  async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    return { deleted: removeDataset(this.db, input.dataset_id) };
+  }
+
+  async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
     try {
-      return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+      return await importDataset(this.db, input, (p) =>
+        this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
+      );
     } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
+      if (e instanceof ImportError) throw new DatasetError(`cannot import ${e.message}`);
       throw e;
     }
+  }
+
+  async getDatasetTrace(input: MethodInput<'getDatasetTrace'>): Promise<MethodOutput<'getDatasetTrace'>> {
+    return datasetTrace(this.db, input);
+  }
+
+  async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    return saveSegment(this.db, input);
   }
 
   async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {
@@ -324,12 +380,7 @@ export class Engine implements LabApi {
       const browser = await findBrowser(undefined, this.env);
       return (html, o) => printPdfWithChromium(browser, html, o);
     };
-    try {
-      return await exportForApp(this.db, input, printer);
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return exportForApp(this.db, input, printer);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

@@ -36,7 +36,6 @@ beforeAll(() => {
   const created = createSweep(db, { name: 'paper-vit', plan, host: 'test', backend: 'sim', simulated: true }, planned);
   sweepId = created.sweepId;
   const devId = upsertDevice(db, 'test', device);
-  const ids = new Map([[device.id, devId]]);
   let t0 = 2_000_000_000;
   created.runIds.forEach((runId, k) => {
     const p = planned[k]!;
@@ -60,7 +59,7 @@ beforeAll(() => {
     ]).flat());
     updateRun(db, runId, {
       status: 'done', started_at: t0, ended_at: end, warmup_end: start, measure_start: start, measure_end: end, units: 'images',
-      throughput: T, mean_power_w: power, energy_j: power * 40, efficiency: T / (power + 100), energy_sensor: 'instant', enforced_limit_w: p.cap_w,
+      units_in_window: T * 40, gpus: 1, energy_j: power * 40, energy_sensor: 'instant', enforced_limit_w: p.cap_w,
     });
     recordRunDevice(db, runId, devId, { energy_j: power * 40, mean_power_w: power, energy_sensor: 'instant', enforced_limit_w: p.cap_w });
     t0 = end + 20;
@@ -171,7 +170,8 @@ describe('caplab energy', () => {
     expect(() => parseTimeArg('from', 'yesterday')).toThrow(/ISO-8601/);
     const c = capture();
     expect(await main(['energy', '--from', '200', '--to', '100'], c.io)).toBe(2);
-    expect(await main(['energy', '--from', '1', '--to', '2', '--dataset', '3'], c.io)).toBe(1);
+    expect(await main(['energy', '--from', '1', '--to', '2', '--dataset', '3'], c.io)).toBe(2);
     expect(c.err()).toMatch(/--to must be after --from/);
+    expect(c.err()).toMatch(/no dataset 3 in this database/);
   });
 });

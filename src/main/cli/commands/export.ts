@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
-import { openReadOnly } from './analyze';
+import { openReadOnly } from '../read-db';
 import { parseTimeArg } from './energy';
 import type { Db } from '../../lab/store/db';
 import { getRun, getSweep, runsOfSweep } from '../../lab/store/sweeps';

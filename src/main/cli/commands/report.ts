@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CliError, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
-import { openReadOnly } from './analyze';
+import { openReadOnly } from '../read-db';
 import { parseTimeArg } from './energy';
 import { LoadError } from '../../lab/analysis/load';
 import { listSweeps } from '../../lab/store/sweeps';

@@ -1,16 +1,18 @@
+import { LabError, type ErrorCode } from '../../../shared/errors';
 // Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
 import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
 import { metricsOfRun, samplesInRange, samplesOfRun } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
 import { scheduleRuns } from '../../../core/schedule';
-import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, EnergyResult, TimeWindow } from '../../../shared/analysis';
+import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../../shared/records';
 import { windowEnergy } from '../../../core/analysis/energy';
 
-export class LoadError extends Error {
-  constructor(message: string) {
-    super(message);
+/** Recorded data that cannot be read for analysis: not there (not_found) or unusable as asked (invalid). */
+export class LoadError extends LabError {
+  constructor(message: string, code: ErrorCode = 'not_found') {
+    super(code, message);
     this.name = 'LoadError';
   }
 }
@@ -52,7 +54,6 @@ export function runInput(db: Db, sweep: SweepRecord, r: RunRecord, devs: readonl
   const cpuDevs = devs.filter((d) => d.kind === 'cpu');
   const gpus = Math.max(1, gpuDevs.length || sweep.plan.devices.length);
   const window: TimeWindow | null = r.measure_start !== null && r.measure_end !== null ? { start: r.measure_start, end: r.measure_end } : null;
-  const duration = window ? window.end - window.start : null;
   const series = (d: StoredDevice) => ({ device_id: d.device_key, name: d.name, samples: samplesOfRun(db, r.id, d.id) });
   return {
     run_id: r.id,
@@ -67,8 +68,8 @@ export function runInput(db: Db, sweep: SweepRecord, r: RunRecord, devs: readonl
     warmup_end: r.warmup_end,
     window,
     units: r.units,
-    // The runner's own count over the window (throughput is per GPU), else the steps below.
-    units_in_window: r.throughput !== null && duration !== null ? r.throughput * gpus * duration : null,
+    // The runner's own count over the window, else the steps below.
+    units_in_window: r.units_in_window,
     steps: stepsOf(db, r.id, gpus),
     gpus,
     devices: gpuDevs.map(series),
@@ -118,37 +119,29 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits }, adaptive, warnings };
 }
 
-export interface RangeEnergy {
-  from: number;
-  to: number;
-  duration_s: number;
-  /** Sum over the selected devices; null when any selected device has no energy. */
-  energy_j: number | null;
-  mean_w: number | null;
-  samples: number;
-  /** The sensor used ('mixed' when devices differ), null when none worked. */
-  sensor: string | null;
-  devices: (EnergyResult & { index: number; name: string; device_key: string })[];
-  warnings: string[];
-}
-
 /**
  * Energy over [from, to] from stored samples, with the same code the runs use (windowEnergy). Devices: those with
- * index `deviceIndex` (any backend/host), else every GPU with samples in the range.
+ * index `deviceIndex` (any backend/host), else every GPU with samples in the range (a dataset's: datasetEnergy).
  */
 export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
+  // Imported datasets' devices are queried through their dataset (caplab energy --dataset), not by wall time.
+  const all = listStoredDevices(db).filter((d) => !d.device_key.startsWith('dataset:') && (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  const r = energyOverDevices(db, all.map((d) => ({ row: d.id, index: d.idx, name: d.name, key: d.device_key })), from, to, deviceIndex !== undefined && all.length === 1);
+  if (all.length === 0) r.warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
+  else if (r.devices.length === 0) r.warnings.push('no samples in this time range');
+  return r;
+}
+
+/** Energy over [from, to] of the given devices (those without samples there are left out unless keepEmpty). */
+export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string }[], from: number, to: number, keepEmpty = false): RangeEnergy {
   const pad = 5;
-  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
-  const warnings: string[] = [];
   const devices: RangeEnergy['devices'] = [];
-  for (const d of all) {
-    const rows = samplesInRange(db, d.id, from - pad, to + pad);
-    if (rows.length === 0 && (deviceIndex === undefined || all.length > 1)) continue;
-    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.device_key });
-    devices.push({ ...e, index: d.idx, name: d.name, device_key: d.device_key });
+  for (const d of devs) {
+    const rows = samplesInRange(db, d.row, from - pad, to + pad);
+    if (rows.length === 0 && !keepEmpty) continue;
+    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key });
+    devices.push({ ...e, index: d.index, name: d.name, device_key: d.key });
   }
-  if (all.length === 0) warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
-  else if (devices.length === 0) warnings.push('no samples in this time range');
   const ok = devices.length > 0 && devices.every((d) => d.energy_j !== null);
   const energy = ok ? devices.reduce((s, d) => s + (d.energy_j as number), 0) : null;
   const sensors = [...new Set(devices.map((d) => d.sensor))];
@@ -162,6 +155,6 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
     samples: devices.reduce((s, d) => s + d.samples, 0),
     sensor: sensors.length === 1 ? sensors[0]! : sensors.length ? (sensors.includes(null) ? null : 'mixed') : null,
     devices,
-    warnings,
+    warnings: [],
   };
 }

@@ -42,7 +42,7 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
   const name = f.label ?? (id ? `segment ${id}` : `segment #${position + 1}`);
   const dataset = getDataset(db, f.dataset_id);
   if (!dataset) throw new LoadError(`${name}: no dataset ${f.dataset_id} in this database`);
-  if (!(f.end > f.start)) throw new LoadError(`${name}: its window ends (${f.end}) before it starts (${f.start})`);
+  if (!(f.end > f.start)) throw new LoadError(`${name}: its window ends (${f.end}) before it starts (${f.start})`, 'invalid');
   const streams = streamsOf(db, { dataset_id: f.dataset_id }).map((s) => ({ ...s, device: getDevice(db, s.device_row)! }));
   const chosen = f.device_keys ? streams.filter((s) => f.device_keys!.includes(s.device.device_key)) : streams;
   const missing = (f.device_keys ?? []).filter((k) => !streams.some((s) => s.device.device_key === k));
@@ -57,7 +57,7 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
   if (gpus.length === 0) throw new LoadError(`${name}: no GPU samples in its window of dataset ${f.dataset_id}`);
   const limits = gpus.flatMap((d) => d.samples.filter((x) => x.t >= f.start && x.t <= f.end && x.limit_w !== null).map((x) => x.limit_w!));
   const cap = f.cap_w ?? median(limits);
-  if (cap === null) throw new LoadError(`${name}: no cap_w given and its samples report no power limit`);
+  if (cap === null) throw new LoadError(`${name}: no cap_w given and its samples report no power limit`, 'invalid');
   const steps = datasetMetrics(db, f.dataset_id, 'units', f.start, f.end).map((m) => ({ t: m.t, units: m.value, dt: null }));
   const devices: StoredDevice[] = chosen.filter((s) => s.device.kind === 'gpu').map((s) => s.device);
   return {
@@ -84,7 +84,7 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
 
 /** Sources as one analysis input, in the order given. Throws LoadError naming the source that cannot be read. */
 export function loadSources(db: Db, sources: readonly Source[], opts: { name?: string | null; overhead_w?: number | null } = {}): AnalysisInputRaw {
-  if (sources.length === 0) throw new LoadError('no sources to analyse');
+  if (sources.length === 0) throw new LoadError('no sources to analyse', 'invalid');
   const runs = sources.map((s, i) => (s.kind === 'run' ? runSourceInput(db, s.run_id) : segmentInput(db, s, i)));
   return { sweep_id: null, name: opts.name ?? null, runs, overhead_w: opts.overhead_w ?? null };
 }

@@ -2,11 +2,12 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { access, constants, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { LabError, type ErrorCode } from '../../../shared/errors';
 
 /** A file that cannot be written where asked: named, with the reason. */
-export class ExportError extends Error {
-  constructor(message: string) {
-    super(message);
+export class ExportError extends LabError {
+  constructor(message: string, code: ErrorCode = 'invalid') {
+    super(code, message);
     this.name = 'ExportError';
   }
 }

@@ -6,7 +6,7 @@ import { ExportError } from './atomic';
 
 export class NoBrowserError extends ExportError {
   constructor(message: string) {
-    super(message);
+    super(message, 'unavailable');
     this.name = 'NoBrowserError';
   }
 }

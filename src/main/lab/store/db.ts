@@ -1,3 +1,4 @@
+import { LabError } from '../../../shared/errors';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -5,9 +6,10 @@ import { migrations } from './migrations';
 
 export type Db = Database.Database;
 
-export class StoreError extends Error {
+/** The database given cannot be opened or used (no such file, not a database, a newer schema). */
+export class StoreError extends LabError {
   constructor(message: string) {
-    super(message);
+    super('invalid', message);
     this.name = 'StoreError';
   }
 }
@@ -24,6 +26,8 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
   }
   try {
     db.pragma('busy_timeout = 5000');
+    // A newer CapLab's database is refused before anything is changed (journal mode included).
+    checkVersion(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -51,6 +55,7 @@ function openReadonly(file: string): Db {
   let report: MigrationReport | null = null;
   try {
     db.pragma('busy_timeout = 5000');
+    checkVersion(db);
     if ((db.pragma('user_version', { simple: true }) as number) < migrations.length) {
       db.close();
       const rw = openDb(file);
@@ -94,11 +99,15 @@ function backupPath(file: string, version: number): string {
   return existsSync(base) ? `${file}.v${version}.${Date.now()}.bak` : base;
 }
 
-function migrate(db: Db, file: string): void {
+function checkVersion(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new StoreError(`database schema version ${current} is newer than this CapLab (${migrations.length}); upgrade CapLab`);
   }
+}
+
+function migrate(db: Db, file: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
   if (current === migrations.length) return;
   let backup: string | null = null;
   if (current > 0 && file !== ':memory:') {

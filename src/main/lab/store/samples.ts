@@ -27,9 +27,13 @@ export function samplesOfRun(db: Db, runId: number, deviceRow: number): Omit<Sam
   return s ? readSamples(db, s.stream, s.from, s.to) : [];
 }
 
-/** A device's samples of every sweep and dataset in a time range, t ascending. */
-export function samplesInRange(db: Db, deviceRow: number, from: number, to: number): Omit<Sample, 'device_id'>[] {
-  const streams = db.prepare('SELECT id FROM sample_streams WHERE device_id = ? ORDER BY id').all(deviceRow) as { id: number }[];
+/** A device's samples of every sweep and dataset (or of one dataset) in a time range, t ascending. */
+export function samplesInRange(db: Db, deviceRow: number, from: number, to: number, datasetId?: number): Omit<Sample, 'device_id'>[] {
+  const streams = (
+    datasetId === undefined
+      ? db.prepare('SELECT id FROM sample_streams WHERE device_id = ? ORDER BY id').all(deviceRow)
+      : db.prepare('SELECT id FROM sample_streams WHERE device_id = ? AND dataset_id = ? ORDER BY id').all(deviceRow, datasetId)
+  ) as { id: number }[];
   return streams.flatMap((s) => readSamples(db, s.id, from, to)).sort((a, b) => a.t - b.t);
 }
 

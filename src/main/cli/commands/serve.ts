@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../cli/command';
-import { backendOption, dbOption, describeRestores, openEngine } from '../cli/open-engine';
-import { isLoopbackHost, startServer } from './server';
-import { readPlanFile } from '../lab/sweep/plan-file';
-import { resourcesDir } from '../lab/runner/workloads';
-import type { EventPayload } from '../../shared/api';
+import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../command';
+import { backendOption, dbOption, describeRestores, openEngine } from '../open-engine';
+import { isLoopbackHost, startServer } from '../../host/server';
+import { readPlanFile } from '../../lab/sweep/plan-file';
+import { resourcesDir } from '../../lab/runner/workloads';
+import type { EventPayload } from '../../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
 function packageRoot(): string {
@@ -92,6 +92,7 @@ export const serveCommand: CliCommand = {
     if (!isLoopbackHost(host)) {
       io.stderr.write(
         `caplab serve: WARNING: listening on ${host}, not only on this machine. Anyone who can reach it and has the token can start sweeps and change GPU power limits.\n` +
+          'caplab serve: WARNING: this is plain HTTP: the token and everything else travel in cleartext over the network.\n' +
           `caplab serve: prefer the default (127.0.0.1) with an SSH tunnel: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>\n`,
       );
     }
