@@ -5,6 +5,7 @@ import { SAMPLE_EXPORT_COLUMNS } from '../../../shared/export';
 import type { Sample, SampleField } from '../../../shared/sample';
 import { iterateSampleChunks, valueAt } from './sample-stream';
 import { SampleWriter, streamFor } from './sample-blocks';
+import { PLAN_SCHEMA_VERSION } from './stored-plan';
 
 type Col = SampleField;
 const COLS = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
@@ -70,15 +71,15 @@ export function importSweepBundle(db: Db, b: ExportBundle): number {
     }
     const sweepId = Number(
       db
-        .prepare('INSERT INTO sweeps (name, plan, status, host, backend, simulated, error, created_at, finished_at, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(s.name, JSON.stringify(s.plan), s.status, s.host, s.backend, s.simulated ? 1 : 0, s.error, s.created_at, s.finished_at, JSON.stringify(b.environment)).lastInsertRowid,
+        .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, error, created_at, finished_at, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, s.status, s.host, s.backend, s.simulated ? 1 : 0, s.error, s.created_at, s.finished_at, JSON.stringify(b.environment)).lastInsertRowid,
     );
     const runIds = new Map<number, number>();
     const insRun = db.prepare(
       `INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, exit_code, error, started_at, ended_at, warmup_end, measure_start, measure_end,
-         units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w)
+         units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j)
        VALUES (@sweep_id, @workload, @cap_w, @repetition, @order, @status, @exit_code, @error, @started_at, @ended_at, @warmup_end, @measure_start, @measure_end,
-         @units, @throughput, @mean_power_w, @energy_j, @efficiency, @energy_sensor, @enforced_limit_w)`,
+         @units, @throughput, @mean_power_w, @energy_j, @efficiency, @energy_sensor, @enforced_limit_w, @units_in_window, @gpus, @cpu_energy_j)`,
     );
     for (const r of b.runs) runIds.set(r.id, Number(insRun.run({ ...r, sweep_id: sweepId }).lastInsertRowid));
     const runOf = (src: SampleSource) => (src.kind === 'run' ? (runIds.get(src.run_id) ?? null) : null);
