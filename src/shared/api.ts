@@ -6,6 +6,7 @@ import { Source } from './source';
 import { ApiErrorCode } from './errors';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
+import { ExportedFile, ExportRequest } from './export';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
@@ -164,6 +165,8 @@ export const methods = {
       .strict(),
     output: z.object({ segments: z.array(Segment) }),
   },
+  /** A report (PDF, HTML) or an export (CSV, JSON) of a sweep or a comparison, with the page's analysis options. */
+  exportFile: { input: ExportRequest, output: ExportedFile },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),

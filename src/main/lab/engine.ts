@@ -34,6 +34,9 @@ import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
+import { exportForApp } from './exporters/app-export';
+import { findBrowser, printPdfWithChromium } from './exporters/chromium';
+import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
@@ -54,6 +57,8 @@ export interface EngineOptions {
   onPty?: PtyHandler;
   /** Open the database read-only (commands that only read); methods that would write refuse. */
   readOnly?: boolean;
+  /** Prints report HTML to PDF (the desktop app: Electron's printToPDF). Default: a headless Chromium found on this machine. */
+  printPdf?: PdfPrinter;
 }
 
 export interface BeginOptions {
@@ -382,6 +387,15 @@ export class Engine implements LabApi {
 
   async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
     return saveSegment(this.db, input);
+  }
+
+  async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {
+    const printer = async (): Promise<PdfPrinter> => {
+      if (this.opts.printPdf) return this.opts.printPdf;
+      const browser = await findBrowser(undefined, this.env);
+      return (html, o) => printPdfWithChromium(browser, html, o);
+    };
+    return exportForApp(this.db, input, printer);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

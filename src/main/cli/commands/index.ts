@@ -12,6 +12,8 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
+  report: () => import('./report').then((m) => m.reportCommand),
+  export: () => import('./export').then((m) => m.exportCommand),
   import: () => import('./import').then((m) => m.importCommand),
   datasets: () => import('./datasets').then((m) => m.datasetsCommand),
   serve: () => import('./serve').then((m) => m.serveCommand),

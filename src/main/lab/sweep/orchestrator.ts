@@ -2,6 +2,7 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
+import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
 import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
@@ -104,7 +105,7 @@ export class SweepOrchestrator {
     for (const d of [...deps.devices, ...(deps.cpu?.devices ?? [])]) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
     const created = createSweep(
       deps.db,
-      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated },
+      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated, environment: collectEnvironment() },
       this.planned,
     );
     this.sweepId = created.sweepId;
