@@ -1,0 +1,107 @@
+/** A per-node power profile: W against seconds from job start, as measured (any spacing, ascending time). */
+export interface NodeProfile {
+  t_s: ArrayLike<number>;
+  power_w: ArrayLike<number>;
+  /** Start-up and wind-down kept as measured when a job outlasts the profile (the middle loops). */
+  ramp_s?: number;
+  tail_s?: number;
+}
+
+export class FacilityInputError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'FacilityInputError';
+  }
+}
+
+/**
+ * Checks a profile is usable per node: non-empty, finite, ascending time, no negative power, and no reading above
+ * 1.5x the node's rated power (the usual sign of mW or of a whole job's sum given as one node).
+ */
+export function checkProfile(p: NodeProfile, field: string, ratedW: number): void {
+  const n = p.power_w.length;
+  if (n === 0) throw new FacilityInputError(field, 'the profile is empty (no power readings)');
+  if (p.t_s.length !== n) throw new FacilityInputError(field, `${p.t_s.length} times but ${n} power readings`);
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const w = p.power_w[i]!;
+    const t = p.t_s[i]!;
+    if (!Number.isFinite(w) || !Number.isFinite(t)) throw new FacilityInputError(field, `reading ${i} is not a number`);
+    if (w < 0) throw new FacilityInputError(field, `reading ${i} is negative (${w} W)`);
+    if (i > 0 && t <= p.t_s[i - 1]!) throw new FacilityInputError(field, `times must increase (reading ${i} at ${t} s)`);
+    if (w > max) max = w;
+  }
+  if (max > ratedW * 1.5)
+    throw new FacilityInputError(field, `peaks at ${Math.round(max)} W per node, over 1.5x the rated ${ratedW} W: wrong units (mW? kW?) or a multi-node sum without 'nodes'`);
+  if (max < 1) throw new FacilityInputError(field, `peaks at ${max} W per node: wrong units (kW or MW given as W?)`);
+}
+
+/** A profile resampled to the simulation step: the mean power over each step from job start (sample-and-hold). */
+export interface StepProfile {
+  values: Float64Array;
+  /** Steps kept at the start and at the end; the middle [head, length - tail) loops for longer jobs. */
+  head: number;
+  tail: number;
+  /** Mean over the played profile for a job of the profile's own length. */
+  mean: number;
+}
+
+export function toSteps(p: NodeProfile, stepS: number): StepProfile {
+  const n = p.power_w.length;
+  const t0 = p.t_s[0]!;
+  // The last reading holds for one median sampling interval.
+  const dt = n > 1 ? (p.t_s[n - 1]! - t0) / (n - 1) : stepS;
+  const span = p.t_s[n - 1]! - t0 + dt;
+  const len = Math.max(1, Math.round(span / stepS));
+  const values = new Float64Array(len);
+  let i = 0;
+  for (let k = 0; k < len; k++) {
+    const a = k * stepS;
+    const b = Math.min(span, (k + 1) * stepS);
+    let e = 0;
+    let t = a;
+    while (i < n - 1 && p.t_s[i + 1]! - t0 <= a) i++;
+    let j = i;
+    while (t < b) {
+      const next = j < n - 1 ? Math.min(b, p.t_s[j + 1]! - t0) : b;
+      e += p.power_w[j]! * (next - t);
+      t = next;
+      if (j < n - 1 && t >= p.t_s[j + 1]! - t0) j++;
+    }
+    values[k] = b > a ? e / (b - a) : p.power_w[n - 1]!;
+  }
+  const head = Math.min(len - 1, Math.round((p.ramp_s ?? 0) / stepS));
+  const tail = Math.min(len - 1 - head, Math.round((p.tail_s ?? 0) / stepS));
+  let s = 0;
+  for (let k = 0; k < len; k++) s += values[k]!;
+  return { values, head, tail: Math.max(0, tail), mean: s / len };
+}
+
+/**
+ * Adds `nodes` x the profile played for a job of `dur` steps starting at step `start` into `acc`. Jobs shorter than
+ * the profile keep its start and its last `tail` steps (at most half the job); longer ones loop the middle.
+ */
+export function addPlayed(acc: Float64Array, p: StepProfile, start: number, dur: number, nodes: number): void {
+  const v = p.values;
+  const len = v.length;
+  const tail = Math.min(p.tail, dur >> 1);
+  const bodyEnd = len - p.tail;
+  const end = Math.min(acc.length, start + dur);
+  const tailStart = start + dur - tail;
+  const firstEnd = Math.min(end, tailStart, start + bodyEnd);
+  let s = start;
+  for (let k = 0; s < firstEnd; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
+  if (s < Math.min(end, tailStart)) {
+    const loop = Math.max(1, bodyEnd - p.head);
+    let k = p.head + ((s - start - p.head) % loop);
+    const stop = Math.min(end, tailStart);
+    for (; s < stop; s++) {
+      acc[s] = acc[s]! + nodes * v[k]!;
+      if (++k >= p.head + loop) k = p.head;
+    }
+  }
+  for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
+}

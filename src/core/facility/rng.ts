@@ -1,0 +1,91 @@
+import type { Distribution } from '../../shared/facility';
+
+/** Seeded PRNG (sfc32): fast, 32-bit state words, the same sequence on every platform for a given seed. */
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: number) {
+    this.a = 0x9e3779b9;
+    this.b = 0x243f6a88;
+    this.c = 0xb7e15162;
+    this.d = seed | 0;
+    for (let i = 0; i < 15; i++) this.next();
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+
+  normal(): number {
+    const u = 1 - this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+  }
+
+  /** Poisson count: inversion for small means, normal approximation above 50 (counts per step stay small). */
+  poisson(mean: number): number {
+    if (mean <= 0) return 0;
+    if (mean > 50) return Math.max(0, Math.round(mean + Math.sqrt(mean) * this.normal()));
+    let k = 0;
+    let p = Math.exp(-mean);
+    let s = p;
+    const u = this.next();
+    while (u > s && k < 1000) {
+      k++;
+      p *= mean / k;
+      s += p;
+    }
+    return k;
+  }
+}
+
+/** A distribution ready to draw from (choice weights normalised to a cumulative table once). */
+export interface Sampler {
+  draw(rng: Rng): number;
+  mean: number;
+}
+
+export function sampler(d: Distribution): Sampler {
+  switch (d.dist) {
+    case 'fixed':
+      return { draw: () => d.value, mean: d.value };
+    case 'uniform':
+      return { draw: (r) => d.min + (d.max - d.min) * r.next(), mean: (d.min + d.max) / 2 };
+    case 'lognormal': {
+      const mu = Math.log(d.median);
+      const lo = d.min ?? 0;
+      const hi = d.max ?? Infinity;
+      const draw = (r: Rng) => Math.min(hi, Math.max(lo, Math.exp(mu + d.sigma * r.normal())));
+      return { draw, mean: empiricalMean(draw) };
+    }
+    case 'choice': {
+      const w = d.weights ?? d.values.map(() => 1);
+      const total = w.reduce((a, b) => a + b, 0);
+      const cum = Float64Array.from(w.map((_, i) => w.slice(0, i + 1).reduce((a, b) => a + b, 0) / total));
+      const draw = (r: Rng) => {
+        const u = r.next();
+        let i = 0;
+        while (i < cum.length - 1 && u >= cum[i]!) i++;
+        return d.values[i]!;
+      };
+      return { draw, mean: d.values.reduce((a, v, i) => a + (v * w[i]!) / total, 0) };
+    }
+  }
+}
+
+/** Mean of a clipped distribution by a fixed-seed draw (only to seed the bisection's bracket). */
+function empiricalMean(draw: (r: Rng) => number): number {
+  const r = new Rng(12345);
+  let s = 0;
+  for (let i = 0; i < 4000; i++) s += draw(r);
+  return s / 4000;
+}

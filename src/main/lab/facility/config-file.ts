@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
+import type { ScenarioInput } from '../../../core/facility/model';
+import type { YearSeries } from '../../../core/facility/overheads';
+import { describeIssues } from '../sweep/plan-file';
+import { openDb } from '../store/db';
+import { devicesOfRun } from '../store/devices';
+import { samplesOfRun } from '../store/samples';
+import { dbPath } from '../paths';
+
+/** Bad facility input: every line names the field (or file) at fault. */
+export class FacilityConfigError extends Error {
+  constructor(
+    message: string,
+    readonly errors: string[] = [message],
+  ) {
+    super(message);
+    this.name = 'FacilityConfigError';
+  }
+}
+
+export interface LoadOptions {
+  /** Folder relative paths in the config are read from (the config file's folder). */
+  baseDir: string;
+  env?: NodeJS.ProcessEnv;
+  where?: string;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parse(value: unknown, where: string): FacilityConfig {
+  const r = FacilityConfig.safeParse(value);
+  if (!r.success) {
+    const errors = describeIssues(r.error.issues);
+    throw new FacilityConfigError(`${where}: invalid facility config\n  ${errors.join('\n  ')}`, errors);
+  }
+  return r.data;
+}
+
+/**
+ * The scenarios of a config: the base alone when none are listed, else each scenario's overrides merged over the
+ * base (objects one level deep) and validated on their own, errors prefixed with the scenario.
+ */
+export function scenarioConfigs(raw: unknown, where: string): { name: string; config: FacilityConfig }[] {
+  const base = parse(raw, where);
+  if (base.scenarios.length === 0) return [{ name: 'baseline', config: base }];
+  const rawBase = { ...(raw as Record<string, unknown>) };
+  delete rawBase.scenarios;
+  return base.scenarios.map((sc, i) => {
+    const merged: Record<string, unknown> = { ...rawBase };
+    for (const [k, v] of Object.entries(sc)) {
+      if (k === 'name') continue;
+      merged[k] = isPlainObject(v) && isPlainObject(merged[k]) ? { ...(merged[k] as Record<string, unknown>), ...v } : v;
+    }
+    return { name: sc.name, config: parse(merged, `${where}: scenarios[${i}] (${sc.name})`) };
+  });
+}
+
+export function facilityFromYaml(text: string, opts: LoadOptions): ScenarioInput[] {
+  const where = opts.where ?? 'facility config';
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new FacilityConfigError(`${where}: not valid YAML: ${(e as Error).message}`);
+  }
+  return resolveScenarios(raw, opts);
+}
+
+export function readFacilityFile(file: string, env?: NodeJS.ProcessEnv): ScenarioInput[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new FacilityConfigError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return facilityFromYaml(text, { baseDir: dirname(resolve(file)), env, where: file });
+}
+
+/** Reads every CSV and recorded run a config names so the scenarios are self-contained (workers, the page). */
+export function resolveScenarios(raw: unknown, opts: LoadOptions): ScenarioInput[] {
+  const where = opts.where ?? 'facility config';
+  return scenarioConfigs(raw, where).map(({ name, config }) => {
+    const inline = (src: ProfileSource, field: string): ProfileSource => readProfile(src, field, opts);
+    const jobs = config.jobs.map((j, i) => ({
+      ...j,
+      profile: inline(j.profile, `jobs[${i}].profile`),
+      at_caps: j.at_caps.map((a, k) => ({ ...a, profile: a.profile && inline(a.profile, `jobs[${i}].at_caps[${k}].profile`) })),
+    }));
+    const t = config.tariff;
+    const series: ScenarioInput['series'] = {
+      price: t.price_csv ? readYearCsv(t.price_csv, 'tariff.price_csv', opts) : undefined,
+      carbon: t.carbon_csv ? readYearCsv(t.carbon_csv, 'tariff.carbon_csv', opts) : undefined,
+      temperature: config.overheads.temperature.csv ? readYearCsv(config.overheads.temperature.csv, 'overheads.temperature.csv', opts) : undefined,
+    };
+    return { name, config: { ...config, jobs }, series };
+  });
+}
+
+function pathOf(file: string, opts: LoadOptions): string {
+  return isAbsolute(file) ? file : resolve(opts.baseDir, file);
+}
+
+/** Splits a small CSV into header and rows (no quoted commas: these files are numbers and timestamps). */
+function readCsv(file: string, field: string, opts: LoadOptions): { header: string[]; rows: string[][] } {
+  let text: string;
+  try {
+    text = readFileSync(pathOf(file, opts), 'utf8');
+  } catch (e) {
+    throw new FacilityConfigError(`${field}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  if (lines.length < 2) throw new FacilityConfigError(`${field}: ${file} has no data rows`);
+  return { header: lines[0]!.split(',').map((h) => h.trim()), rows: lines.slice(1).map((l) => l.split(',').map((c) => c.trim())) };
+}
+
+function numberAt(rows: string[][], col: number, field: string, file: string): number[] {
+  return rows.map((r, i) => {
+    const v = Number(r[col]);
+    if (r[col] === undefined || r[col] === '' || !Number.isFinite(v)) throw new FacilityConfigError(`${field}: ${file} row ${i + 2}: "${r[col] ?? ''}" is not a number`);
+    return v;
+  });
+}
+
+/** timestamp,value CSV (hourly prices, carbon intensity, temperature), first two columns. */
+function readYearCsv(file: string, field: string, opts: LoadOptions): YearSeries {
+  const { rows } = readCsv(file, field, opts);
+  const t_ms = rows.map((r, i) => {
+    const ms = Date.parse(r[0] ?? '');
+    if (!Number.isFinite(ms)) throw new FacilityConfigError(`${field}: ${file} row ${i + 2}: "${r[0]}" is not a timestamp`);
+    return ms;
+  });
+  const value = numberAt(rows, 1, field, file);
+  if (value.some((v) => v < 0) && field !== 'overheads.temperature.csv') throw new FacilityConfigError(`${field}: ${file} has negative values`);
+  return { t_ms, value };
+}
+
+function readProfile(src: ProfileSource, field: string, opts: LoadOptions): ProfileSource {
+  if (src.csv !== undefined) {
+    const { header, rows } = readCsv(src.csv, `${field}.csv`, opts);
+    const ti = header.indexOf(src.time_col);
+    const pi = header.indexOf(src.power_col);
+    if (ti < 0) throw new FacilityConfigError(`${field}.time_col: ${src.csv} has no column "${src.time_col}" (columns: ${header.join(', ')})`);
+    if (pi < 0) throw new FacilityConfigError(`${field}.power_col: ${src.csv} has no column "${src.power_col}" (columns: ${header.join(', ')})`);
+    const t = numberAt(rows, ti, `${field}.csv`, src.csv);
+    return { ...src, csv: undefined, t_s: t.map((x) => x - t[0]!), power_w: numberAt(rows, pi, `${field}.csv`, src.csv) };
+  }
+  if (src.run !== undefined) return { ...src, run: undefined, ...readRun(src.run, field, opts), units: 'W' };
+  return src;
+}
+
+/** A CapLab run's node power: its devices' power summed on the first device's sampling times (sample-and-hold). */
+function readRun(ref: { db?: string; run_id: number }, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
+  const file = ref.db ? pathOf(ref.db, opts) : dbPath(undefined, opts.env);
+  let db;
+  try {
+    db = openDb(file, { readonly: true });
+  } catch (e) {
+    throw new FacilityConfigError(`${field}.run.db: cannot open ${file}: ${(e as Error).message}`);
+  }
+  try {
+    const devices = devicesOfRun(db, ref.run_id);
+    if (devices.length === 0) throw new FacilityConfigError(`${field}.run.run_id: no run ${ref.run_id} with samples in ${file}`);
+    const series = devices.map((d) => samplesOfRun(db, ref.run_id, d.id).filter((r) => r.power_w !== null));
+    const base = series[0]!;
+    if (base.length === 0) throw new FacilityConfigError(`${field}.run.run_id: run ${ref.run_id} has no power samples`);
+    const idx = series.map(() => 0);
+    const t0 = base[0]!.t;
+    const power_w = base.map((row) => {
+      let sum = 0;
+      series.forEach((s, k) => {
+        while (idx[k]! < s.length - 1 && s[idx[k]! + 1]!.t <= row.t) idx[k]!++;
+        sum += s[idx[k]!]?.power_w ?? 0;
+      });
+      return sum;
+    });
+    return { t_s: base.map((r) => r.t - t0), power_w };
+  } finally {
+    db.close();
+  }
+}
