@@ -243,6 +243,8 @@ export const FacilityLevel = z.object({
   queue_wait_max_h: z.number(),
   jobs_started: z.number(),
   incomplete_requests: z.number(),
+  /** Incomplete requests as a fraction of all requests (inference). */
+  incomplete_fraction: z.number(),
   replicas: z.number().int(),
   sd: z.object({ mean_w: z.number(), peak_w: z.number(), p99_w: z.number(), utilization: z.number() }),
   /** Load-duration curve of IT power: power exceeded for each fraction of time 0, 0.01 … 1. */

@@ -20,10 +20,10 @@ export function replicaSeed(seed: number, replica: number): number {
 export function simulate(b: BuiltModel, load: number, seed: number, power: boolean) {
   if (b.kind === 'training') {
     const r = simulateTraining(b.m, load, seed, power);
-    return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0 };
+    return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0, requests: 0 };
   }
   const r = simulateInference(b.m, load, seed, power);
-  return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete };
+  return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete, requests: r.requests };
 }
 
 /** A first guess at the load for a target: jobs/day from busy node-hours per job; demand scale 1 for inference. */
@@ -85,6 +85,7 @@ export interface ReplicaResult {
   waitMeanH: number;
   waitMaxH: number;
   incomplete: number;
+  requests: number;
   plotIt: number[];
   plotTotal: number[];
   bucketS: number;
@@ -116,6 +117,7 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
     waitMeanH: r.waitMeanH,
     waitMaxH: r.waitMaxH,
     incomplete: r.incomplete,
+    requests: r.requests,
     plotIt: pIt.values,
     plotTotal: bucketMeans(total, PLOT_POINTS).values,
     bucketS: pIt.size * c.step_s,
@@ -162,6 +164,7 @@ export function summarize(target: number, load: number, reps: ReplicaResult[]): 
     queue_wait_max_h: f((r) => r.waitMaxH),
     jobs_started: f((r) => r.jobsStarted),
     incomplete_requests: f((r) => r.incomplete),
+    incomplete_fraction: f((r) => (r.requests > 0 ? r.incomplete / r.requests : 0)),
     replicas: reps.length,
     sd: { mean_w: sd(reps.map((r) => r.it.mean)), peak_w: sd(reps.map((r) => r.it.peak)), p99_w: sd(reps.map((r) => r.it.p99)), utilization: sd(reps.map((r) => r.utilization)) },
     ldc_w: r0.it.ldc.map((_, i) => f((r) => r.it.ldc[i]!)),

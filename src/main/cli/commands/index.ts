@@ -12,6 +12,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
+  facility: () => import('./facility').then((m) => m.facilityCommand),
   serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),
