@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { facilityFromYaml, FacilityConfigError } from '../../../src/main/lab/facility/config-file';
+import { buildModel } from '../../../src/core/facility/model';
+import { openDb } from '../../../src/main/lab/store/db';
+import { upsertDevice } from '../../../src/main/lab/store/devices';
+import { insertSamples } from '../../../src/main/lab/store/samples';
+import { createSweep, recordRunDevice } from '../../../src/main/lab/store/sweeps';
+import { Plan } from '../../../src/shared/plan';
+import { scheduleRuns } from '../../../src/core/schedule';
+import type { DeviceInfo, Sample } from '../../../src/shared/device';
+import { tempDir } from '../../helpers/tmp';
+import { smallTraining } from './helpers';
+
+const load = (cfg: unknown, dir = '/nonexistent') => facilityFromYaml(stringify(cfg), { baseDir: dir, where: 'site.yaml' });
+const withJob = (job: Record<string, unknown>) => ({ ...smallTraining, jobs: [{ ...smallTraining.jobs![0], ...job }] });
+/** The message of what `fn` throws, after building the model (profile checks happen there). */
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return '(no error)';
+}
+
+describe('facility config: bad input names the field', () => {
+  it('utilisation over 100 %', () => {
+    expect(errorOf(() => load({ ...smallTraining, targets: [0.2, 1.2] }))).toMatch(/targets\.1: utilisation .* at most 1 \(100 %\)/);
+  });
+
+  it('jobs larger than the pool', () => {
+    expect(errorOf(() => load(withJob({ nodes: { dist: 'choice', values: [1, 400] } })))).toMatch(/jobs\.0\.nodes: job type "ft" can ask for 400 nodes but the pool has 200/);
+  });
+
+  it('empty profiles', () => {
+    expect(errorOf(() => buildModel(load(withJob({ profile: { t_s: [], power_w: [] } }))[0]!))).toMatch(/jobs\[0\]\.profile: the profile is empty/);
+  });
+
+  it('negative rates', () => {
+    const inf = {
+      mode: 'inference', horizon_days: 1, step_s: 60, nodes: 10, idle_w: 400, rated_w: 3520, targets: [0.5],
+      services: [{ name: 's', peak_rps: -3, day: Array(24).fill(1), rate_max: 5, max_instances: 10, power: { points: [[0, 1000], [5, 3000]] } }],
+    };
+    expect(errorOf(() => load(inf))).toMatch(/services\.0\.peak_rps: peak_rps must be > 0/);
+    expect(errorOf(() => load({ ...inf, services: [{ ...inf.services[0], peak_rps: 3, power: { points: [[-1, 1000]] } }] }))).toMatch(/services\.0\.power\.points\.0\.0: rate must be >= 0/);
+  });
+
+  it('a profile in the wrong units', () => {
+    const mW = { t_s: [0, 1, 2], power_w: [2.5e6, 2.6e6, 2.55e6] };
+    expect(errorOf(() => buildModel(load(withJob({ profile: mW }))[0]!))).toMatch(/jobs\[0\]\.profile: peaks at 2600000 W per node.*wrong units/);
+    // Declaring the units fixes it.
+    expect(() => buildModel(load(withJob({ profile: { ...mW, units: 'mW' } }))[0]!)).not.toThrow();
+  });
+
+  it('unknown keys, missing fields, bad YAML and an unknown built-in', () => {
+    expect(errorOf(() => load({ ...smallTraining, nodez: 3 }))).toMatch(/Unrecognized key.*nodez/);
+    expect(errorOf(() => load({ ...smallTraining, nodes: undefined }))).toMatch(/nodes:/);
+    expect(() => facilityFromYaml('mode: [', { baseDir: '.' })).toThrow(FacilityConfigError);
+    expect(errorOf(() => buildModel(load(withJob({ profile: { builtin: 'gpt-9' } }))[0]!))).toMatch(/jobs\[0\]\.profile\.builtin: no built-in profile "gpt-9"/);
+  });
+
+  it('a CSV profile with a missing column names the column and the file', () => {
+    const tmp = tempDir();
+    try {
+      writeFileSync(join(tmp.dir, 'p.csv'), 'time,watts\n0,1000\n1,2000\n');
+      expect(errorOf(() => load(withJob({ profile: { csv: 'p.csv' } }), tmp.dir))).toMatch(/jobs\[0\]\.profile\.time_col: p\.csv has no column "t_s" \(columns: time, watts\)/);
+      const sc = load(withJob({ profile: { csv: 'p.csv', time_col: 'time', power_col: 'watts', units: 'W' } }), tmp.dir)[0]!;
+      expect(sc.config.jobs[0]!.profile.power_w).toEqual([1000, 2000]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('facility config: scenarios and sources', () => {
+  it('merges scenario overrides over the base, objects one level deep', () => {
+    const scs = load({ ...smallTraining, overheads: { pue: 1.2, fixed_w: 5 }, scenarios: [{ name: 'base' }, { name: 'hot', overheads: { pue: 1.5 } }, { name: 'cap', fleet_cap_w: 400 }] });
+    expect(scs.map((s) => s.name)).toEqual(['base', 'hot', 'cap']);
+    expect(scs[1]!.config.overheads).toMatchObject({ pue: 1.5, fixed_w: 5 });
+    expect(scs[2]!.config.fleet_cap_w).toBe(400);
+    expect(errorOf(() => load({ ...smallTraining, scenarios: [{ name: 'bad', step_s: 0 }] }))).toMatch(/scenarios\[0\] \(bad\).*step_s: step_s must be >= 1/s);
+  });
+
+  it('builds a node profile from a run recorded by CapLab (devices summed, overhead added)', () => {
+    const tmp = tempDir();
+    try {
+      const file = join(tmp.dir, 'lab.db');
+      const db = openDb(file);
+      const plan = Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [700], repetitions: 1 });
+      const { runIds } = createSweep(db, { name: 'a', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan));
+      const dev = (index: number): DeviceInfo => ({
+        id: `sim:${index}`, index, backend: 'sim', kind: 'gpu', name: 'H100 SXM (simulated)', vendor: 'sim', simulated: true, uuid: `u${index}`, pci_bus_id: null, driver: null,
+        vbios: null, limit_w: 700, enforced_limit_w: 700, min_limit_w: 200, max_limit_w: 700, default_limit_w: 700,
+        sensors: { power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', update_period_ms: 100 },
+      });
+      const ids = new Map<string, number>();
+      for (const i of [0, 1]) {
+        const id = upsertDevice(db, 'h', dev(i));
+        ids.set(`sim:${i}`, id);
+        recordRunDevice(db, runIds[0]!, id, { energy_j: null, mean_power_w: null, energy_sensor: null, enforced_limit_w: 700 });
+      }
+      const samples: Sample[] = [];
+      for (let k = 0; k < 50; k++)
+        for (const i of [0, 1])
+          samples.push({ device_id: `sim:${i}`, t: 5000 + k * 0.1, power_w: 300 + 100 * i, power_kind: 'instant', power_avg_w: null, energy_mj: null, sm_clock_mhz: null, mem_clock_mhz: null, temp_c: null, util_gpu: null, util_mem: null, mem_used_mb: null, limit_w: 700, throttle_reasons: null });
+      insertSamples(db, { sweepId: null, runId: runIds[0]! }, ids, samples);
+      db.close();
+      const sc = load(withJob({ profile: { run: { db: 'lab.db', run_id: runIds[0]! }, node_overhead_w: 250 } }), tmp.dir)[0]!;
+      const p = sc.config.jobs[0]!.profile;
+      expect(p.t_s).toHaveLength(50);
+      expect(p.t_s![1]).toBeCloseTo(0.1, 6);
+      expect(p.power_w![0]).toBe(700);
+      // node_overhead_w is added when the model is built.
+      const m = buildModel(sc);
+      expect(m.kind === 'training' && m.m.types[0]!.profile.values[0]).toBeCloseTo(950, 6);
+      expect(errorOf(() => load(withJob({ profile: { run: { db: 'lab.db', run_id: 999 } } }), tmp.dir))).toMatch(/jobs\[0\]\.profile\.run\.run_id: no run 999/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
