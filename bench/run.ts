@@ -6,8 +6,9 @@ import { tempDir } from '../test/helpers/tmp';
 import { machine, passes, type BenchResult } from './harness';
 import { run as storeInsert } from './store-insert';
 import { run as samplerSim } from './sampler-sim';
+import { run as facility } from './facility';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult>> = { 'store-insert': storeInsert, 'sampler-sim': samplerSim };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-insert': storeInsert, 'sampler-sim': samplerSim, facility };
 const only = process.argv[2];
 const results: BenchResult[] = [];
 const tmp = tempDir('caplab-bench-');
@@ -15,7 +16,7 @@ try {
   for (const [id, bench] of Object.entries(benches)) {
     if (only && id !== only) continue;
     process.stderr.write(`bench ${id}…\n`);
-    results.push(await bench(tmp.dir));
+    results.push(...[await bench(tmp.dir)].flat());
   }
 } finally {
   tmp.cleanup();
@@ -32,7 +33,7 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 mkdirSync('bench/results', { recursive: true });
-const stamp = m.date.slice(0, 10);
+const stamp = `${m.date.slice(0, 10)}${only ? `-${only}` : ''}`;
 writeFileSync(join('bench/results', `local-${stamp}.md`), lines.join('\n') + '\n');
 writeFileSync(join('bench/results', `local-${stamp}.json`), JSON.stringify({ machine: m, results }, null, 2) + '\n');
 process.exitCode = results.every(passes) ? 0 : 1;

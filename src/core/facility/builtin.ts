@@ -19,14 +19,13 @@ interface Shape {
   evalS: number;
   evalGpuW: number;
   tailS: number;
-  lengthS: number;
 }
 
 const SHAPES: Record<string, Shape> = {
   // Llama-2 70B LoRA fine-tuning (MLPerf reference): short start-up, high plateau, brief evaluations.
-  'llama2-70b-lora': { startupS: 240, startupGpuW: 110, cpuW: 330, trainGpuW: 582, rippleW: 60, ripplePeriodS: 9, evalEveryS: 600, evalS: 45, evalGpuW: 330, tailS: 60, lengthS: 3600 },
+  'llama2-70b-lora': { startupS: 240, startupGpuW: 110, cpuW: 330, trainGpuW: 582, rippleW: 60, ripplePeriodS: 9, evalEveryS: 600, evalS: 45, evalGpuW: 330, tailS: 60 },
   // Stable Diffusion training: longer start-up, slightly lower plateau, long evaluations (iterative sampling).
-  'stable-diffusion': { startupS: 420, startupGpuW: 100, cpuW: 300, trainGpuW: 598, rippleW: 90, ripplePeriodS: 14, evalEveryS: 1800, evalS: 240, evalGpuW: 420, tailS: 90, lengthS: 7200 },
+  'stable-diffusion': { startupS: 420, startupGpuW: 100, cpuW: 300, trainGpuW: 598, rippleW: 90, ripplePeriodS: 14, evalEveryS: 1800, evalS: 240, evalGpuW: 420, tailS: 90 },
 };
 
 /** LLaMA-3 8B pre-training tokens/s per H100 at caps 200…700 W (Source 1), relative to 700 W. */
@@ -53,12 +52,14 @@ export function builtinProfile(name: string, field: string, capW?: number): Node
   if (!s) throw new FacilityInputError(field, `no built-in profile "${name}"; built-in: ${Object.keys(SHAPES).join(', ')}`);
   const rng = new Rng(name.length * 7919);
   const clip = (w: number) => (capW === undefined ? w : Math.min(w, capW * 0.98));
-  const t_s = new Float64Array(s.lengthS);
-  const power_w = new Float64Array(s.lengthS);
-  for (let t = 0; t < s.lengthS; t++) {
+  // One evaluation cycle between start-up and wind-down: longer jobs loop it (ProfileAccumulator).
+  const lengthS = s.startupS + s.evalEveryS + s.tailS;
+  const t_s = new Float64Array(lengthS);
+  const power_w = new Float64Array(lengthS);
+  for (let t = 0; t < lengthS; t++) {
     let gpu: number;
     if (t < s.startupS) gpu = s.startupGpuW + (t > s.startupS - 30 ? ((t - (s.startupS - 30)) / 30) * (s.trainGpuW - s.startupGpuW) : 0);
-    else if (t >= s.lengthS - s.tailS) gpu = s.startupGpuW;
+    else if (t >= lengthS - s.tailS) gpu = s.startupGpuW;
     else if ((t - s.startupS) % s.evalEveryS >= s.evalEveryS - s.evalS) gpu = s.evalGpuW;
     else gpu = s.trainGpuW + s.rippleW * Math.sin((2 * Math.PI * t) / s.ripplePeriodS) + 15 * rng.normal();
     t_s[t] = t;

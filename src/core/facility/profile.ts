@@ -105,3 +105,97 @@ export function addPlayed(acc: Float64Array, p: StepProfile, start: number, dur:
   }
   for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
 }
+
+/** Loops no longer than this many steps go through the periodic accumulator (cost B x steps instead of per step). */
+const MAX_PERIODIC_LOOP = 64;
+
+/**
+ * Accumulates many jobs of one profile into a power series; same result as addPlayed per job (up to rounding).
+ * Start-up, wind-down and partial loop periods are added step by step; whole loop periods are counted per block of
+ * B steps and phase (an O(1) difference entry per job) and expanded once at the end with a B x B phase table, so a
+ * job's cost no longer grows with its length.
+ */
+export class ProfileAccumulator {
+  private readonly loop: number;
+  private readonly periodic: boolean;
+  private readonly blocks: number;
+  private diff: Float64Array;
+
+  constructor(
+    private readonly p: StepProfile,
+    private readonly steps: number,
+  ) {
+    this.loop = Math.max(1, p.values.length - p.tail - p.head);
+    this.periodic = this.loop <= MAX_PERIODIC_LOOP && steps >= 4 * this.loop;
+    this.blocks = Math.ceil(steps / this.loop);
+    this.diff = new Float64Array(this.periodic ? (this.blocks + 1) * this.loop : 0);
+  }
+
+  add(acc: Float64Array, start: number, dur: number, nodes: number): void {
+    if (!this.periodic) return addPlayed(acc, this.p, start, dur, nodes);
+    const { values: v, head } = this.p;
+    const len = v.length;
+    const B = this.loop;
+    const tail = Math.min(this.p.tail, dur >> 1);
+    const tailStart = start + dur - tail;
+    const end = Math.min(acc.length, start + dur);
+    const headEnd = Math.min(end, tailStart, start + head);
+    let s = start;
+    for (let k = 0; s < headEnd; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
+    const b0 = start + head;
+    const b1 = Math.min(end, tailStart);
+    if (b1 > b0) {
+      const qs = Math.ceil(b0 / B);
+      const qe = Math.floor(b1 / B);
+      if (qs < qe) {
+        this.direct(acc, b0, qs * B, b0, nodes);
+        const r = b0 % B;
+        this.diff[qs * B + r] = this.diff[qs * B + r]! + nodes;
+        this.diff[qe * B + r] = this.diff[qe * B + r]! - nodes;
+        this.direct(acc, qe * B, b1, b0, nodes);
+      } else this.direct(acc, b0, b1, b0, nodes);
+      s = b1;
+    }
+    for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
+  }
+
+  /** Loop body values from `from` to `to` for a body whose phase 0 is at step `origin`. */
+  private direct(acc: Float64Array, from: number, to: number, origin: number, nodes: number): void {
+    const v = this.p.values;
+    const B = this.loop;
+    const h = this.p.head;
+    let k = (from - origin) % B;
+    for (let s = from; s < to; s++) {
+      acc[s] = acc[s]! + nodes * v[h + k]!;
+      if (++k === B) k = 0;
+    }
+  }
+
+  /** Adds the whole loop periods counted so far into `acc`. */
+  finish(acc: Float64Array): void {
+    if (!this.periodic) return;
+    const B = this.loop;
+    const v = this.p.values;
+    const h = this.p.head;
+    // table[phase * B + r]: the body value at a block's `phase` for jobs whose body started at residue r.
+    const table = new Float64Array(B * B);
+    for (let ph = 0; ph < B; ph++) for (let r = 0; r < B; r++) table[ph * B + r] = v[h + ((ph - r + B) % B)]!;
+    const count = new Float64Array(B);
+    for (let q = 0; q < this.blocks; q++) {
+      let any = false;
+      for (let r = 0; r < B; r++) {
+        count[r] = count[r]! + this.diff[q * B + r]!;
+        if (count[r] !== 0) any = true;
+      }
+      if (!any) continue;
+      const base = q * B;
+      const stop = Math.min(B, acc.length - base);
+      for (let ph = 0; ph < stop; ph++) {
+        let w = 0;
+        const row = ph * B;
+        for (let r = 0; r < B; r++) w += count[r]! * table[row + r]!;
+        acc[base + ph] = acc[base + ph]! + w;
+      }
+    }
+  }
+}

@@ -26,17 +26,27 @@ export class Rng {
     return (t >>> 0) / 4294967296;
   }
 
+  private spare = NaN;
+
+  /** Standard normal (Box-Muller, both values of a pair used). */
   normal(): number {
-    const u = 1 - this.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+    if (this.spare === this.spare) {
+      const v = this.spare;
+      this.spare = NaN;
+      return v;
+    }
+    const r = Math.sqrt(-2 * Math.log(1 - this.next()));
+    const a = 2 * Math.PI * this.next();
+    this.spare = r * Math.sin(a);
+    return r * Math.cos(a);
   }
 
-  /** Poisson count: inversion for small means, normal approximation above 50 (counts per step stay small). */
-  poisson(mean: number): number {
+  /** Poisson count: inversion for small means (exp(-mean) may be passed in when reused), normal approximation above 50. */
+  poisson(mean: number, expNegMean = Math.exp(-mean)): number {
     if (mean <= 0) return 0;
     if (mean > 50) return Math.max(0, Math.round(mean + Math.sqrt(mean) * this.normal()));
     let k = 0;
-    let p = Math.exp(-mean);
+    let p = expNegMean;
     let s = p;
     const u = this.next();
     while (u > s && k < 1000) {

@@ -27,7 +27,7 @@ export function simulate(b: BuiltModel, load: number, seed: number, power: boole
 }
 
 /** A first guess at the load for a target: jobs/day from busy node-hours per job; demand scale 1 for inference. */
-function firstGuess(b: BuiltModel, target: number): number {
+export function firstGuess(b: BuiltModel, target: number): number {
   return b.kind === 'training' ? (target * b.m.nodes * 24) / meanNodeHours(b.m.types) : target;
 }
 
@@ -41,7 +41,8 @@ export function findLoad(b: BuiltModel, target: number, seed: number, onIteratio
   let it = 0;
   const util = (load: number) => {
     const u = simulate(b, load, seed, false).utilization;
-    onIteration?.(++it, load, u);
+    it++;
+    onIteration?.(it, load, u);
     return u;
   };
   const close = (u: number) => Math.abs(u - target) <= UTIL_TOLERANCE;

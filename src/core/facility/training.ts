@@ -1,4 +1,4 @@
-import { addPlayed, type StepProfile } from './profile';
+import { ProfileAccumulator, type StepProfile } from './profile';
 import { Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
@@ -51,6 +51,7 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
   const busy = new Int32Array(steps);
   const release = new Int32Array(steps + 1);
   const cum = cumulativeShares(m.types);
+  const accs = power ? m.types.map((t) => new ProfileAccumulator(t.profile, steps)) : [];
   const perStep = (jobsPerDay * stepS) / 86400;
   const stepsPerHour = 3600 / stepS;
 
@@ -76,16 +77,25 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     free -= n;
     const end = s + d;
     if (end < steps) release[end] = release[end]! + n;
-    if (power) addPlayed(acc, m.types[qType[i]!]!.profile, s, d, n);
+    if (power) accs[qType[i]!]!.add(acc, s, d, n);
     const w = s - qArr[i]!;
     waitSum += w;
     if (w > waitMax) waitMax = w;
     jobsStarted++;
   };
 
+  let hour = -1;
+  let mean = 0;
+  let expNeg = 1;
   for (let s = 0; s < steps; s++) {
     free += release[s]!;
-    const k = rng.poisson(perStep * m.hourly[Math.floor(s / stepsPerHour)]!);
+    const h = Math.floor(s / stepsPerHour);
+    if (h !== hour) {
+      hour = h;
+      mean = perStep * m.hourly[h]!;
+      expNeg = Math.exp(-mean);
+    }
+    const k = rng.poisson(mean, expNeg);
     for (let j = 0; j < k; j++) {
       if (qLen === cap) {
         if (qHead > cap >> 1) {
@@ -131,6 +141,7 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     busy[s] = b;
     busySum += b;
   }
+  for (const a of accs) a.finish(acc);
   if (power) for (let s = 0; s < steps; s++) acc[s] = acc[s]! + m.idleW * (pool - busy[s]!);
   const hours = stepS / 3600;
   return {

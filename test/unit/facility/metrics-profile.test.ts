@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maxRamp, powerStats } from '../../../src/core/facility/metrics';
-import { addPlayed, checkProfile, toSteps } from '../../../src/core/facility/profile';
+import { addPlayed, checkProfile, ProfileAccumulator, toSteps } from '../../../src/core/facility/profile';
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
 import { hourlyShape } from '../../../src/core/facility/calendar';
@@ -101,5 +101,26 @@ describe('facility overheads and calendar', () => {
     const h = hourlyShape(start, 24 * 14, Array(24).fill(1), [1, 1, 1, 1, 1, 0.5, 0.5], Array(12).fill(1));
     expect(h.reduce((a, x) => a + x, 0) / h.length).toBeCloseTo(1, 9);
     expect(h[0]! / h[24 * 5]!).toBeCloseTo(2, 9);
+  });
+});
+
+describe('periodic profile accumulation', () => {
+  it('gives the same series as playing every job step by step', () => {
+    const p = toSteps({ t_s: Array.from({ length: 40 }, (_, i) => i * 60), power_w: Array.from({ length: 40 }, (_, i) => 1000 + ((i * 37) % 11) * 100), ramp_s: 240, tail_s: 120 }, 60);
+    const steps = 3000;
+    const direct = new Float64Array(steps);
+    const periodic = new Float64Array(steps);
+    const accu = new ProfileAccumulator(p, steps);
+    let seed = 1;
+    const rand = (n: number) => (seed = (seed * 16807) % 2147483647) % n;
+    for (let j = 0; j < 400; j++) {
+      const start = rand(steps);
+      const dur = 1 + rand(300);
+      const nodes = 1 + rand(16);
+      addPlayed(direct, p, start, dur, nodes);
+      accu.add(periodic, start, dur, nodes);
+    }
+    accu.finish(periodic);
+    for (let s = 0; s < steps; s++) expect(periodic[s]).toBeCloseTo(direct[s]!, 6);
   });
 });
