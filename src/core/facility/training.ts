@@ -71,19 +71,7 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
   let waitSum = 0;
   let waitMax = 0;
 
-  const start = (i: number, s: number) => {
-    const n = qNodes[i]!;
-    const d = qDur[i]!;
-    free -= n;
-    const end = s + d;
-    if (end < steps) release[end] = release[end]! + n;
-    if (power) accs[qType[i]!]!.add(acc, s, d, n);
-    const w = s - qArr[i]!;
-    waitSum += w;
-    if (w > waitMax) waitMax = w;
-    jobsStarted++;
-  };
-
+  const backfill = m.allocation === 'backfill';
   let hour = -1;
   let mean = 0;
   let expNeg = 1;
@@ -124,19 +112,26 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
       done[qLen] = 0;
       qLen++;
     }
-    while (qHead < qLen && (done[qHead] === 1 || qNodes[qHead]! <= free)) {
-      if (done[qHead] === 0) start(qHead, s);
-      qHead++;
-    }
-    if (m.allocation === 'backfill' && free > 0) {
-      const stop = Math.min(qLen, qHead + BACKFILL_DEPTH);
-      for (let i = qHead + 1; i < stop && free > 0; i++) {
-        if (done[i] === 0 && qNodes[i]! <= free) {
-          start(i, s);
-          done[i] = 1;
-        }
+    // FIFO: start queued jobs in order until one does not fit. Backfill: keep scanning (to a depth) for jobs that do.
+    const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
+    for (let i = qHead; i < limit && free > 0; i++) {
+      if (done[i] === 1) continue;
+      const n = qNodes[i]!;
+      if (n > free) {
+        if (backfill) continue;
+        break;
       }
+      const d = qDur[i]!;
+      free -= n;
+      done[i] = 1;
+      if (s + d < steps) release[s + d] = release[s + d]! + n;
+      if (power) accs[qType[i]!]!.add(acc, s, d, n);
+      const w = s - qArr[i]!;
+      waitSum += w;
+      if (w > waitMax) waitMax = w;
+      jobsStarted++;
     }
+    while (qHead < qLen && done[qHead] === 1) qHead++;
     const b = pool - free;
     busy[s] = b;
     busySum += b;
