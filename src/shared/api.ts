@@ -3,6 +3,7 @@ import { BackendChoice, DeviceInfo, Sample } from './device';
 import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
+import { FacilityResult } from './facility';
 
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
@@ -59,6 +60,27 @@ export const methods = {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),
   },
+  /** The facility configs shipped in resources/facility (NLR reconstructions), with their YAML. */
+  listFacilityConfigs: {
+    input: z.object({}).strict(),
+    output: z.array(z.object({ name: z.string(), file: z.string(), yaml: z.string() })),
+  },
+  /**
+   * Runs a facility config (same code as `caplab facility`); relative paths in it are read from base_dir (default
+   * the shipped resources/facility). Progress streams as `facility.progress`.
+   */
+  runFacility: {
+    input: z
+      .object({
+        yaml: z.string().max(5_000_000),
+        base_dir: z.string().max(4096).optional(),
+        scenario: z.string().max(200).optional(),
+        replicas: z.number().int().min(1).max(64).optional(),
+        horizon_days: z.number().positive().max(366).optional(),
+      })
+      .strict(),
+    output: FacilityResult,
+  },
 } as const;
 
 export const events = {
@@ -80,6 +102,7 @@ export const events = {
   'samples': LiveSamples,
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
+  'facility.progress': z.object({ done: z.number().int(), total: z.number().int(), label: z.string() }),
 } as const;
 
 export type MethodName = keyof typeof methods;
