@@ -180,6 +180,11 @@ const Site = {
   tariff: Tariff.default({ price_per_mwh: 0, currency: 'USD', carbon_g_per_kwh: 0 }),
   /** Fleet GPU power cap (W per GPU); jobs replay their at_caps profile and stretch by its throughput. */
   fleet_cap_w: positive('fleet_cap_w').optional(),
+  /**
+   * In a scenario: run the same demand (jobs/day or request scale) the named scenario's search found at each target
+   * instead of searching again, so a cap shows its delay (higher utilisation, longer waits, incomplete requests).
+   */
+  same_load_as: z.string().optional(),
 };
 
 /** A scenario: a name plus overrides of the site's fields (merged one level deep into objects). */

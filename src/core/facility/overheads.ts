@@ -50,9 +50,11 @@ export function climate(o: Overheads['temperature'], startMs: number, stepS: num
 
 /**
  * Total facility power from IT power: IT x (1 + distribution loss) + cooling + fixed. Cooling is IT x (base +
- * per_degc x max(0, T - ref)) when a cooling model is given, else IT x (PUE - 1).
+ * per_degc x max(0, T - ref)) when a cooling model is given, else IT x (PUE - 1). Without overheads, `it` itself.
  */
 export function totalPower(it: Float64Array, o: Overheads, temperature: Float64Array | null): Float64Array {
+  // No overheads: the total is the IT series itself (callers reuse its statistics).
+  if (!o.cooling && o.pue === 1 && o.distribution_loss === 0 && o.fixed_w === 0) return it;
   const out = new Float64Array(it.length);
   const c = o.cooling;
   for (let k = 0; k < it.length; k++) {

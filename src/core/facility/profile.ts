@@ -111,14 +111,16 @@ const MAX_PERIODIC_LOOP = 64;
 
 /**
  * Accumulates many jobs of one profile into a power series; same result as addPlayed per job (up to rounding).
- * Start-up, wind-down and partial loop periods are added step by step; whole loop periods are counted per block of
- * B steps and phase (an O(1) difference entry per job) and expanded once at the end with a B x B phase table, so a
- * job's cost no longer grows with its length.
+ * Start-up, wind-down and the last partial loop period are added step by step. Whole loop periods are counted on a
+ * grid of B-step blocks aligned to the job's own phase (residue r = body start mod B): an O(1) difference entry per
+ * job. finish() walks the steps once, keeping the running count of each residue (one residue moves to its next
+ * block per step) and adding sum_r count[r] x body[(s - r) mod B], so a job's cost no longer grows with its length.
  */
 export class ProfileAccumulator {
   private readonly loop: number;
   private readonly periodic: boolean;
   private readonly blocks: number;
+  /** diff[q * B + r]: change of the count of residue r at block q of r's grid (steps r + qB … r + qB + B - 1). */
   private diff: Float64Array;
 
   constructor(
@@ -127,7 +129,7 @@ export class ProfileAccumulator {
   ) {
     this.loop = Math.max(1, p.values.length - p.tail - p.head);
     this.periodic = this.loop <= MAX_PERIODIC_LOOP && steps >= 4 * this.loop;
-    this.blocks = Math.ceil(steps / this.loop);
+    this.blocks = Math.ceil(steps / this.loop) + 1;
     this.diff = new Float64Array(this.periodic ? (this.blocks + 1) * this.loop : 0);
   }
 
@@ -145,30 +147,18 @@ export class ProfileAccumulator {
     const b0 = start + head;
     const b1 = Math.min(end, tailStart);
     if (b1 > b0) {
-      const qs = Math.ceil(b0 / B);
-      const qe = Math.floor(b1 / B);
-      if (qs < qe) {
-        this.direct(acc, b0, qs * B, b0, nodes);
-        const r = b0 % B;
-        this.diff[qs * B + r] = this.diff[qs * B + r]! + nodes;
-        this.diff[qe * B + r] = this.diff[qe * B + r]! - nodes;
-        this.direct(acc, qe * B, b1, b0, nodes);
-      } else this.direct(acc, b0, b1, b0, nodes);
+      const r = b0 % B;
+      const q0 = (b0 - r) / B;
+      const periods = Math.floor((b1 - b0) / B);
+      if (periods > 0) {
+        this.diff[q0 * B + r] = this.diff[q0 * B + r]! + nodes;
+        this.diff[(q0 + periods) * B + r] = this.diff[(q0 + periods) * B + r]! - nodes;
+      }
+      const h = head;
+      for (let x = b0 + periods * B, k = 0; x < b1; x++, k++) acc[x] = acc[x]! + nodes * v[h + k]!;
       s = b1;
     }
     for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
-  }
-
-  /** Loop body values from `from` to `to` for a body whose phase 0 is at step `origin`. */
-  private direct(acc: Float64Array, from: number, to: number, origin: number, nodes: number): void {
-    const v = this.p.values;
-    const B = this.loop;
-    const h = this.p.head;
-    let k = (from - origin) % B;
-    for (let s = from; s < to; s++) {
-      acc[s] = acc[s]! + nodes * v[h + k]!;
-      if (++k === B) k = 0;
-    }
   }
 
   /** Adds the whole loop periods counted so far into `acc`. */
@@ -177,24 +167,29 @@ export class ProfileAccumulator {
     const B = this.loop;
     const v = this.p.values;
     const h = this.p.head;
-    // table[phase * B + r]: the body value at a block's `phase` for jobs whose body started at residue r.
+    // table[phase * B + r]: the body value at step phase (s mod B) for a job of residue r.
     const table = new Float64Array(B * B);
     for (let ph = 0; ph < B; ph++) for (let r = 0; r < B; r++) table[ph * B + r] = v[h + ((ph - r + B) % B)]!;
     const count = new Float64Array(B);
-    for (let q = 0; q < this.blocks; q++) {
-      let any = false;
-      for (let r = 0; r < B; r++) {
-        count[r] = count[r]! + this.diff[q * B + r]!;
-        if (count[r] !== 0) any = true;
+    let active = 0;
+    const n = Math.min(acc.length, this.steps);
+    for (let s = 0, ph = 0, q = 0; s < n; s++) {
+      // Residue ph starts block q of its grid at step s = ph + qB.
+      const d = this.diff[q * B + ph]!;
+      if (d !== 0) {
+        if (count[ph] === 0) active++;
+        count[ph] = count[ph]! + d;
+        if (count[ph] === 0) active--;
       }
-      if (!any) continue;
-      const base = q * B;
-      const stop = Math.min(B, acc.length - base);
-      for (let ph = 0; ph < stop; ph++) {
+      if (active > 0) {
         let w = 0;
         const row = ph * B;
         for (let r = 0; r < B; r++) w += count[r]! * table[row + r]!;
-        acc[base + ph] = acc[base + ph]! + w;
+        acc[s] = acc[s]! + w;
+      }
+      if (++ph === B) {
+        ph = 0;
+        q++;
       }
     }
   }

@@ -108,10 +108,11 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
     carbon += mwh * 1000 * (ext.carbon ? ext.carbon[k]! : c.tariff.carbon_g_per_kwh);
   }
   const pIt = bucketMeans(r.it, PLOT_POINTS);
+  const itStats = powerStats(r.it, c.step_s);
   return {
     utilization: r.utilization,
-    it: powerStats(r.it, c.step_s),
-    total: powerStats(total, c.step_s),
+    it: itStats,
+    total: total === r.it ? itStats : powerStats(total, c.step_s),
     cost,
     carbonT: carbon / 1e6,
     jobsStarted: r.jobsStarted,

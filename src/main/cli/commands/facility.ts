@@ -48,7 +48,8 @@ export const facilityCommand: CliCommand = {
     try {
       let scenarios = readFacilityFile(file, io.env);
       if (only) {
-        scenarios = scenarios.filter((s) => s.name === only);
+        const ref = scenarios.find((s) => s.name === only)?.config.same_load_as;
+        scenarios = scenarios.filter((s) => s.name === only || s.name === ref);
         if (scenarios.length === 0) throw new CliError(`--scenario: no scenario "${only}" in ${file}`);
       }
       if (replicas !== undefined) scenarios = scenarios.map((s) => ({ ...s, config: { ...s.config, replicas } }));

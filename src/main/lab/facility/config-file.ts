@@ -50,7 +50,7 @@ export function scenarioConfigs(raw: unknown, where: string): { name: string; co
   if (base.scenarios.length === 0) return [{ name: 'baseline', config: base }];
   const rawBase = { ...(raw as Record<string, unknown>) };
   delete rawBase.scenarios;
-  return base.scenarios.map((sc, i) => {
+  const out = base.scenarios.map((sc, i) => {
     const merged: Record<string, unknown> = { ...rawBase };
     for (const [k, v] of Object.entries(sc)) {
       if (k === 'name') continue;
@@ -58,6 +58,17 @@ export function scenarioConfigs(raw: unknown, where: string): { name: string; co
     }
     return { name: sc.name, config: parse(merged, `${where}: scenarios[${i}] (${sc.name})`) };
   });
+  out.forEach((sc, i) => {
+    const ref = sc.config.same_load_as;
+    if (ref === undefined) return;
+    const target = out.find((o) => o.name === ref);
+    const field = `${where}: scenarios[${i}] (${sc.name}).same_load_as`;
+    if (!target) throw new FacilityConfigError(`${field}: no scenario "${ref}"`);
+    if (target.config.same_load_as !== undefined) throw new FacilityConfigError(`${field}: "${ref}" takes its load from another scenario itself; name the one that searches`);
+    if (target.config.mode !== sc.config.mode || JSON.stringify(target.config.targets) !== JSON.stringify(sc.config.targets))
+      throw new FacilityConfigError(`${field}: "${ref}" must have the same mode and targets`);
+  });
+  return out;
 }
 
 export function facilityFromYaml(text: string, opts: LoadOptions): ScenarioInput[] {

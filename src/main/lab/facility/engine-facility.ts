@@ -32,7 +32,8 @@ export async function runFacilityYaml(
   try {
     let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: 'facility config' });
     if (input.scenario !== undefined) {
-      scenarios = scenarios.filter((s) => s.name === input.scenario);
+      const ref = scenarios.find((s) => s.name === input.scenario)?.config.same_load_as;
+      scenarios = scenarios.filter((s) => s.name === input.scenario || s.name === ref);
       if (scenarios.length === 0) throw new FacilityConfigError(`scenario: no scenario "${input.scenario}"`);
     }
     scenarios = scenarios.map((s) => ({

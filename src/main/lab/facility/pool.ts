@@ -87,20 +87,38 @@ const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
 export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunOptions = {}): Promise<FacilityResult> {
   const t0 = performance.now();
   const first = scenarios[0]!.config;
-  const levelsTotal = scenarios.reduce((a, s) => a + s.config.targets.length * (1 + s.config.replicas), 0);
+  const levelsTotal = scenarios.reduce((a, s) => a + s.config.targets.length * (s.config.replicas + (s.config.same_load_as === undefined ? 1 : 0)), 0);
   let done = 0;
   const tick = (label: string) => opts.onProgress?.(++done, levelsTotal, label);
   const threads = Math.min(opts.threads ?? defaultThreads(), levelsTotal);
   const pool = threads > 0 ? new TaskPool(threads) : null;
   const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
+  // Each level's load: searched, or (same_load_as) the named scenario's; searches start first.
+  const loads = new Map<string, Promise<number>[]>();
+  for (const sc of scenarios) {
+    if (sc.config.same_load_as !== undefined) continue;
+    const c = sc.config;
+    loads.set(
+      sc.name,
+      c.targets.map(async (target) => {
+        const found = (await exec({ kind: 'load', sc, target, seed: c.seed })) as Extract<FacilityTaskResult, { kind: 'load' }>;
+        tick(`${sc.name} ${Math.round(target * 100)} %: load found`);
+        return found.load;
+      }),
+    );
+  }
+  const loadOf = (sc: ScenarioInput, i: number): Promise<number> => {
+    const from = loads.get(sc.config.same_load_as ?? sc.name);
+    if (!from) throw new FacilityInputError('same_load_as', `scenario "${sc.config.same_load_as}" is not in this run`);
+    return from[i]!;
+  };
   try {
     const out = await Promise.all(
       scenarios.map(async (sc) => {
         const c = sc.config;
         const levels: FacilityLevel[] = await Promise.all(
-          c.targets.map(async (target) => {
-            const found = (await exec({ kind: 'load', sc, target, seed: c.seed })) as Extract<FacilityTaskResult, { kind: 'load' }>;
-            tick(`${sc.name} ${Math.round(target * 100)} %: load found`);
+          c.targets.map(async (target, i) => {
+            const found = { load: await loadOf(sc, i) };
             const reps = await Promise.all(
               Array.from({ length: c.replicas }, async (_, r) => {
                 const csvFile = r === 0 && opts.csvDir ? join(opts.csvDir, `${slug(sc.name)}_${Math.round(target * 100)}u_power.csv`) : undefined;
