@@ -4,21 +4,15 @@ import { parse as parseYaml } from 'yaml';
 import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import type { YearSeries } from '../../../core/facility/overheads';
-import { describeIssues } from '../sweep/plan-file';
+import { describeIssues, PlanError } from '../sweep/plan-file';
 import { openDb } from '../store/db';
 import { devicesOfRun } from '../store/devices';
 import { samplesOfRun } from '../store/samples';
 import { dbPath } from '../paths';
 
-/** Bad facility input: every line names the field (or file) at fault. */
-export class FacilityConfigError extends Error {
-  constructor(
-    message: string,
-    readonly errors: string[] = [message],
-  ) {
-    super(message);
-    this.name = 'FacilityConfigError';
-  }
+/** Bad facility input: every line names the field (or file) at fault (a plan error's shape: message + lines). */
+export class FacilityConfigError extends PlanError {
+  override name = 'FacilityConfigError';
 }
 
 export interface LoadOptions {
