@@ -71,10 +71,19 @@ export function sampler(d: Distribution): Sampler {
     case 'uniform':
       return { draw: (r) => d.min + (d.max - d.min) * r.next(), mean: (d.min + d.max) / 2 };
     case 'lognormal': {
-      const mu = Math.log(d.median);
+      // Inverse-CDF table: one uniform draw and a linear interpolation per job instead of Box-Muller and exp.
       const lo = d.min ?? 0;
       const hi = d.max ?? Infinity;
-      const draw = (r: Rng) => Math.min(hi, Math.max(lo, Math.exp(mu + d.sigma * r.normal())));
+      const table = new Float64Array(QUANTILES + 1);
+      for (let i = 0; i <= QUANTILES; i++) {
+        const u = Math.min(1 - 1e-12, Math.max(1e-12, i / QUANTILES));
+        table[i] = Math.min(hi, Math.max(lo, d.median * Math.exp(d.sigma * normalQuantile(u))));
+      }
+      const draw = (r: Rng) => {
+        const x = r.next() * QUANTILES;
+        const i = x | 0;
+        return table[i]! + (x - i) * (table[i + 1]! - table[i]!);
+      };
       return { draw, mean: empiricalMean(draw) };
     }
     case 'choice': {
@@ -90,6 +99,23 @@ export function sampler(d: Distribution): Sampler {
       return { draw, mean: d.values.reduce((a, v, i) => a + (v * w[i]!) / total, 0) };
     }
   }
+}
+
+/** Knots of the log-normal inverse-CDF table (quantiles off by < 0.1 % between the 1st and 99th percentile). */
+const QUANTILES = 8192;
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const e = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const tail = (q: number) => (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((e[0]! * q + e[1]!) * q + e[2]!) * q + e[3]!) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
 }
 
 /** Mean of a clipped distribution by a fixed-seed draw (only to seed the bisection's bracket). */

@@ -4,6 +4,7 @@ import { addPlayed, checkProfile, ProfileAccumulator, toSteps } from '../../../s
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
 import { hourlyShape } from '../../../src/core/facility/calendar';
+import { normalQuantile, Rng, sampler } from '../../../src/core/facility/rng';
 
 describe('facility power statistics', () => {
   it('mean, peak, p99, energy and load-duration curve of a known series', () => {
@@ -122,5 +123,21 @@ describe('periodic profile accumulation', () => {
     }
     accu.finish(periodic);
     for (let s = 0; s < steps; s++) expect(periodic[s]).toBeCloseTo(direct[s]!, 6);
+  });
+});
+
+describe('facility sampling', () => {
+  it('log-normal draws follow the distribution (median, spread, clipping) and the normal quantile is exact', () => {
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 9);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+    expect(normalQuantile(0.001)).toBeCloseTo(-3.090232, 5);
+    const s = sampler({ dist: 'lognormal', median: 2, sigma: 0.6, min: 0.5, max: 6 });
+    const r = new Rng(3);
+    const xs = Array.from({ length: 100_000 }, () => s.draw(r)).sort((a, b) => a - b);
+    expect(xs[50_000]!).toBeCloseTo(2, 1);
+    // 84th percentile = median x e^sigma.
+    expect(xs[84_134]! / (2 * Math.exp(0.6))).toBeCloseTo(1, 1);
+    expect(xs[0]!).toBeGreaterThanOrEqual(0.5);
+    expect(xs[xs.length - 1]!).toBeLessThanOrEqual(6);
   });
 });
