@@ -16,7 +16,7 @@ export function seriesTraces(l: FacilityLevel): Partial<PlotData>[] {
       type: 'scatter',
       mode: 'lines',
       fill: 'tonexty',
-      fillcolor: 'rgba(88,166,255,0.25)',
+      fillcolor: 'rgba(88,166,255,0.4)',
       line: { width: 0 },
       name: `replica band (${l.replicas})`,
     },

@@ -9,6 +9,9 @@ import { toastError } from '../state/toasts';
 
 type Configs = MethodOutput<'listFacilityConfigs'>;
 
+/** Legend under the x-axis title, not on it. */
+const BELOW = { legend: { orientation: 'h' as const, y: -0.3 }, margin: { l: 56, r: 16, t: 28, b: 76 } };
+
 /** Facility planner: a config (shipped NLR reconstructions or edited YAML) run through the engine, results plotted. */
 export function FacilityPage() {
   const [configs, setConfigs] = useState<Configs>([]);
@@ -167,14 +170,14 @@ export function FacilityPage() {
               <Plot
                 testId="facility-series"
                 data={series as never}
-                layout={{ title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (means per ${((lv.series.t_h[1] ?? 1) * 60).toFixed(0)} min)` }, xaxis: { title: { text: 'day' } }, yaxis: { title: { text: 'MW' } } }}
+                layout={{ ...BELOW, title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (means per ${((lv.series.t_h[1] ?? 1) * 60).toFixed(0)} min)` }, xaxis: { title: { text: 'day' } }, yaxis: { title: { text: 'MW' } } }}
               />
             </div>
             <div className="card">
               <Plot
                 testId="facility-ldc"
                 data={ldc as never}
-                layout={{ title: { text: `${sc.name}: load-duration curve (IT)` }, xaxis: { title: { text: '% of time exceeded' } }, yaxis: { title: { text: 'MW' } } }}
+                layout={{ ...BELOW, title: { text: `${sc.name}: load-duration curve (IT)` }, xaxis: { title: { text: '% of time exceeded' } }, yaxis: { title: { text: 'MW' } } }}
               />
             </div>
             <div className="card">
