@@ -100,8 +100,21 @@ export const Service = z
     week: weights(7, 'week').default(Array(7).fill(1)),
     /** Multiplicative log-normal noise per step (sd of the log). */
     noise_sigma: nonNegative('noise_sigma').default(0.1),
-    /** Highest request rate one instance serves within the latency limit (requests/s). */
-    rate_max: positive('rate_max'),
+    /** Highest request rate one instance serves within the latency limit (requests/s); or give rate_max_from. */
+    rate_max: positive('rate_max').optional(),
+    /**
+     * Read rate_max from an online-serving rate sweep (SGLang bench_serving / vLLM bench serve outputs, one file per
+     * request rate, read by the throughput adapters): the highest rate whose latency statistic meets the limit.
+     */
+    rate_max_from: z
+      .object({
+        files: z.array(z.string()).min(1),
+        metric: z.enum(['ttft', 'itl', 'tpot', 'e2e']).default('e2e'),
+        stat: z.string().default('p99'),
+        limit_ms: positive('limit_ms'),
+      })
+      .strict()
+      .optional(),
     nodes_per_instance: z.number().int().positive().default(1),
     max_instances: z.number().int().positive(),
     power: RatePower,
@@ -207,6 +220,8 @@ export const FacilityConfig = z
       if (max > c.nodes) ctx.addIssue({ code: 'custom', path: ['jobs', i, 'nodes'], message: `job type "${j.name}" can ask for ${max} nodes but the pool has ${c.nodes}` });
     });
     c.services.forEach((s, i) => {
+      if ((s.rate_max === undefined) === (s.rate_max_from === undefined))
+        ctx.addIssue({ code: 'custom', path: ['services', i, 'rate_max'], message: 'give exactly one of rate_max or rate_max_from' });
       if (s.max_instances * s.nodes_per_instance > c.nodes)
         ctx.addIssue({ code: 'custom', path: ['services', i, 'max_instances'], message: `${s.max_instances} instances x ${s.nodes_per_instance} nodes exceed the pool of ${c.nodes}` });
     });

@@ -80,6 +80,7 @@ export function buildModel(sc: ScenarioInput): BuiltModel {
     const field = `services[${i}]`;
     const at = cap !== undefined ? s.at_caps.find((a) => a.cap_w === cap) : undefined;
     let power = s.power;
+    if (s.rate_max === undefined) throw new FacilityInputError(`${field}.rate_max`, 'rate_max_from is read by the engine before simulating');
     let rateMax = s.rate_max;
     let capArg: number | undefined;
     if (at) {

@@ -122,3 +122,22 @@ describe('facility config: scenarios and sources', () => {
     }
   });
 });
+
+describe('facility config: rate_max from a serving rate sweep', () => {
+  const inf = (from: Record<string, unknown>) => ({
+    mode: 'inference', horizon_days: 1, step_s: 60, nodes: 10, idle_w: 400, rated_w: 3520, targets: [0.5],
+    services: [{ name: 's', peak_rps: 30, day: Array(24).fill(1), rate_max_from: from, max_instances: 10, power: { builtin: 'llama3-70b-serving' } }],
+  });
+  const files = ['vllm-rate-2.txt', 'vllm-rate-4.txt', 'vllm-rate-6.txt', 'vllm-rate-8.txt'];
+  const dir = join(process.cwd(), 'test/fixtures/facility');
+
+  it('takes the highest request rate whose latency statistic meets the limit (vLLM bench serve outputs)', () => {
+    // p99 E2E latency 2,950 / 3,311 / 4,420 / 5,103 ms at 2 / 4 / 6 / 8 req/s.
+    expect(load(inf({ files, limit_ms: 5000 }), dir)[0]!.config.services[0]!.rate_max).toBe(6);
+    expect(load(inf({ files, limit_ms: 6000 }), dir)[0]!.config.services[0]!.rate_max).toBe(8);
+    expect(load(inf({ files, metric: 'ttft', stat: 'p99', limit_ms: 300 }), dir)[0]!.config.services[0]!.rate_max).toBe(8);
+    expect(errorOf(() => load(inf({ files, limit_ms: 1000 }), dir))).toMatch(/services\[0\]\.rate_max_from: no benchmark meets p99 e2e latency <= 1000 ms \(lowest: 2950\.4 ms\)/);
+    expect(errorOf(() => load(inf({ files: ['nope.txt'], limit_ms: 1000 }), dir))).toMatch(/services\[0\]\.rate_max_from\.files: cannot read nope\.txt: ENOENT/);
+    expect(errorOf(() => load({ ...inf({ files, limit_ms: 1 }), services: [{ ...inf({}).services[0], rate_max_from: undefined }] }, dir))).toMatch(/services\.0\.rate_max: give exactly one of rate_max or rate_max_from/);
+  });
+});

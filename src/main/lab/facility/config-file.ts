@@ -9,6 +9,8 @@ import { openDb } from '../store/db';
 import { devicesOfRun } from '../store/devices';
 import { samplesOfRun } from '../store/samples';
 import { dbPath } from '../paths';
+import { readThroughput } from '../../../core/adapters';
+import { rateMaxFrom, type ServingPoint } from '../../../core/facility/rate-max';
 
 /** Bad facility input: every line names the field (or file) at fault (a plan error's shape: message + lines). */
 export class FacilityConfigError extends PlanError {
@@ -102,8 +104,33 @@ export function resolveScenarios(raw: unknown, opts: LoadOptions): ScenarioInput
       carbon: t.carbon_csv ? readYearCsv(t.carbon_csv, 'tariff.carbon_csv', opts) : undefined,
       temperature: config.overheads.temperature.csv ? readYearCsv(config.overheads.temperature.csv, 'overheads.temperature.csv', opts) : undefined,
     };
-    return { name, config: { ...config, jobs }, series };
+    const services = config.services.map((sv, i) => (sv.rate_max_from ? { ...sv, rate_max: readRateMax(sv.rate_max_from, `services[${i}].rate_max_from`, opts) } : sv));
+    return { name, config: { ...config, jobs, services }, series };
   });
+}
+
+/** rate_max from serving benchmark outputs read by the throughput adapters (SGLang / vLLM text or JSON). */
+function readRateMax(from: NonNullable<FacilityConfig['services'][number]['rate_max_from']>, field: string, opts: LoadOptions): number {
+  const what = `${from.stat} ${from.metric} latency`;
+  const points: ServingPoint[] = from.files.map((f) => {
+    let text: string;
+    try {
+      text = readFileSync(pathOf(f, opts), 'utf8');
+    } catch (e) {
+      throw new FacilityConfigError(`${field}.files: cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    let d: Record<string, unknown>;
+    try {
+      d = readThroughput(text, { file: f }).details;
+    } catch (e) {
+      throw new FacilityConfigError(`${field}.files: ${(e as Error).message}`);
+    }
+    const configured = Number(d.request_rate);
+    const rate = Number.isFinite(configured) && configured > 0 ? configured : typeof d.request_throughput === 'number' ? d.request_throughput : null;
+    const lat = (d[`${from.metric}_ms`] as Record<string, number> | null)?.[from.stat];
+    return { file: f, rate, latencyMs: typeof lat === 'number' ? lat : null };
+  });
+  return rateMaxFrom(points, from.limit_ms, field, what);
 }
 
 function pathOf(file: string, opts: LoadOptions): string {
