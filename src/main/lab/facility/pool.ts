@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
@@ -90,7 +92,8 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
   const levelsTotal = scenarios.reduce((a, s) => a + s.config.targets.length * (s.config.replicas + (s.config.same_load_as === undefined ? 1 : 0)), 0);
   let done = 0;
   const tick = (label: string) => opts.onProgress?.(++done, levelsTotal, label);
-  const threads = Math.min(opts.threads ?? defaultThreads(), levelsTotal);
+  // A bundle built without the worker entry (the single-file CLI bundle) runs the tasks on this thread.
+  const threads = existsSync(fileURLToPath(workerUrl())) ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
   const pool = threads > 0 ? new TaskPool(threads) : null;
   const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
   // Each level's load: searched, or (same_load_as) the named scenario's; searches start first.
