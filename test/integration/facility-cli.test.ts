@@ -64,6 +64,16 @@ describe('caplab facility', () => {
       const r = await runCli(['facility', bad], {});
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/targets\.1: utilisation is a fraction of nodes busy: at most 1 \(100 %\)/);
+      // Found on a worker thread (the load search), reported the same way.
+      const full = join(tmp.dir, 'full.yaml');
+      writeFileSync(
+        full,
+        'mode: training\nhorizon_days: 3\nstep_s: 600\nnodes: 8\nidle_w: 400\nrated_w: 3520\ntargets: [1]\n' +
+          'jobs: [{ name: big, share: 1, nodes: { dist: fixed, value: 8 }, duration_h: { dist: fixed, value: 24 }, profile: { builtin: stable-diffusion } }]\n',
+      );
+      const r3 = await runCli(['facility', full, '--threads', '1'], {});
+      expect(r3.code).toBe(2);
+      expect(r3.stderr).toMatch(/targets: utilisation 100\.0 % is not reachable/);
       const r2 = await runCli(['facility', join(tmp.dir, 'missing.yaml')], {});
       expect(r2.code).toBe(2);
       expect(r2.stderr).toMatch(/cannot read .*missing\.yaml: ENOENT/);

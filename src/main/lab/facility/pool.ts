@@ -31,7 +31,6 @@ class TaskPool {
   private idle: Worker[] = [];
   private workers: Worker[] = [];
   private busy = new Map<Worker, Pending>();
-  private nextId = 0;
 
   constructor(threads: number) {
     const url = workerUrl();
@@ -67,7 +66,7 @@ class TaskPool {
       const w = this.idle.pop()!;
       const p = this.queue.shift()!;
       this.busy.set(w, p);
-      w.postMessage({ id: this.nextId++, task: p.task });
+      w.postMessage(p.task);
     }
   }
 

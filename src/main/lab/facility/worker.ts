@@ -2,10 +2,10 @@
 import { parentPort } from 'node:worker_threads';
 import { runTask, type FacilityTask } from './tasks';
 
-parentPort!.on('message', (msg: { id: number; task: FacilityTask }) => {
+parentPort!.on('message', (task: FacilityTask) => {
   try {
-    parentPort!.postMessage({ id: msg.id, ok: true, result: runTask(msg.task) });
+    parentPort!.postMessage({ ok: true, result: runTask(task) });
   } catch (e) {
-    parentPort!.postMessage({ id: msg.id, ok: false, error: (e as Error).message, name: (e as Error).name, field: (e as { field?: string }).field });
+    parentPort!.postMessage({ ok: false, error: (e as Error).message, name: (e as Error).name, field: (e as { field?: string }).field });
   }
 });
