@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
-import { AnalysisResult, Selector } from './analysis';
+import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
+import { Source } from './source';
+import { ApiErrorCode } from './errors';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
 import { FacilityResult } from './facility';
 
@@ -55,6 +57,30 @@ export const methods = {
       })
       .strict(),
     output: AnalysisResult,
+  },
+  /** The same analysis over sources: CapLab runs and dataset segments (imported samples), mixed freely. */
+  analyzeSources: {
+    input: z
+      .object({
+        sources: z.array(Source).min(1).max(10_000),
+        name: z.string().max(200).optional(),
+        overhead_w: z.number().min(0).max(10_000).optional(),
+        selector: Selector.optional(),
+        slowdown_budget: z.number().min(0).max(10).optional(),
+        weight: z.number().min(0).max(1).optional(),
+        include_unenforced: z.boolean().optional(),
+        use_measured_cpu: z.boolean().optional(),
+      })
+      .strict(),
+    output: AnalysisResult,
+  },
+  /** Energy over a time range of stored samples: every GPU, one device index, or one imported dataset's. */
+  energyInRange: {
+    input: z
+      .object({ from: z.number(), to: z.number(), device_index: z.number().int().min(0).optional(), dataset_id: z.number().int().optional() })
+      .strict()
+      .refine((i) => i.to > i.from, { message: 'to must be after from', path: ['to'] }),
+    output: RangeEnergy,
   },
   listWorkloads: {
     input: z.object({}).strict(),
@@ -122,5 +148,5 @@ export function isMethodName(name: string): name is MethodName {
 }
 
 /** Error shape both transports return. */
-export const ApiError = z.object({ error: z.string(), code: z.enum(['bad_request', 'not_found', 'failed', 'unauthorized', 'forbidden']) });
+export const ApiError = z.object({ error: z.string(), code: ApiErrorCode });
 export type ApiError = z.infer<typeof ApiError>;

@@ -25,10 +25,28 @@ export const ProfileSource = z
     power_col: z.string().default('power_W'),
     /** Units of the power column; profiles are checked for plausibility in W per node. */
     units: z.enum(['W', 'kW', 'mW']).default('W'),
-    /** The CSV (or run) power is summed over this many nodes; divided to get per-node power. */
+    /** The CSV (run, segment) power is summed over this many nodes; divided to get per-node power. */
     nodes: z.number().int().positive().default(1),
     /** A run recorded by CapLab (`caplab sweep`): node power = sum of its devices + node_overhead_w. */
     run: z.object({ db: z.string().optional(), run_id: z.number().int().positive() }).strict().optional(),
+    /**
+     * An imported dataset's segment (`docs/datasets.md`): a stored segment by id, or a window of a dataset; node power =
+     * its GPUs (or the listed device keys) summed + node_overhead_w.
+     */
+    segment: z
+      .object({
+        db: z.string().optional(),
+        segment_id: z.number().int().positive().optional(),
+        dataset_id: z.number().int().positive().optional(),
+        start: z.number().optional(),
+        end: z.number().optional(),
+        device_keys: z.array(z.string()).optional(),
+      })
+      .strict()
+      .refine((s) => s.segment_id !== undefined || (s.dataset_id !== undefined && s.start !== undefined && s.end !== undefined), {
+        error: 'give segment_id, or dataset_id with start and end',
+      })
+      .optional(),
     node_overhead_w: nonNegative('node_overhead_w').default(0),
     /** Inline series (the page and tests). */
     t_s: z.array(z.number()).optional(),
@@ -38,8 +56,8 @@ export const ProfileSource = z
     tail_s: nonNegative('tail_s').optional(),
   })
   .strict()
-  .refine((p) => [p.builtin, p.csv, p.run, p.power_w].filter((x) => x !== undefined).length === 1, {
-    error: 'give exactly one of builtin, csv, run or t_s/power_w',
+  .refine((p) => [p.builtin, p.csv, p.run, p.segment, p.power_w].filter((x) => x !== undefined).length === 1, {
+    error: 'give exactly one of builtin, csv, run, segment or t_s/power_w',
   });
 export type ProfileSource = z.infer<typeof ProfileSource>;
 

@@ -1,3 +1,5 @@
+import { LabError } from '../../shared/errors';
+
 /** A per-node power profile: W against seconds from job start, as measured (any spacing, ascending time). */
 export interface NodeProfile {
   t_s: ArrayLike<number>;
@@ -7,12 +9,13 @@ export interface NodeProfile {
   tail_s?: number;
 }
 
-export class FacilityInputError extends Error {
+/** Bad facility input, the field named: an 'invalid' LabError, so every face reports it as bad input. */
+export class FacilityInputError extends LabError {
   constructor(
     readonly field: string,
     message: string,
   ) {
-    super(`${field}: ${message}`);
+    super('invalid', `${field}: ${message}`);
     this.name = 'FacilityInputError';
   }
 }

@@ -1,23 +1,32 @@
 import { hostname } from 'node:os';
 import { openDb, type Db } from './store/db';
 import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep } from './store/sweeps';
-import { devicesOfRun, getDevice } from './store/devices';
-import { metricsOfRun, samplesOfRun } from './store/samples';
-import { restoreJournal } from './sweep/cap-guard';
+import { devicesOfRun } from './store/devices';
+import { metricsOfRun, runStream } from './store/samples';
+import { decimateField } from './store/sample-blocks';
+import type { ReadingField } from '../../shared/sample';
+import { CapOwnership, restoreDeadOwners, type CapContext } from './sweep/cap-guard';
+import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease';
+import { deviceLeaseKey } from './lease/host-journal';
+import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
-import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
+import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
-import { LoadError } from './analysis/load';
+import { LabError } from '../../shared/errors';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { energyInRange } from './analysis/load';
+import { loadSources } from './analysis/sources';
+import { analyzeSweep } from '../../core/analysis/analyze';
+import { Source } from '../../shared/source';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
-import type { BackendChoice } from '../../shared/device';
+import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
 import { listFacilityConfigs, runFacilityYaml } from './facility/engine-facility';
 
@@ -26,10 +35,21 @@ export interface EngineOptions {
   /** Overrides the backend a plan names (the CLI's --backend). */
   backend?: BackendChoice;
   env?: NodeJS.ProcessEnv;
-  /** Restore limits left changed by a killed sweep when the engine opens (default true). */
+  /**
+   * Restore limits left changed by killed sweeps (dead owners only) when the engine opens. Default false: only
+   * what may change limits anyway (sweep, restore-caps, serve, the app) asks for it; read-only commands never set one.
+   */
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Open the database read-only (commands that only read); methods that would write refuse. */
+  readOnly?: boolean;
+}
+
+export interface BeginOptions {
+  /** Wait for devices another sweep holds instead of refusing. */
+  wait?: boolean;
+  onWait?: (message: string) => void;
 }
 
 type Listener = (name: EventName, payload: unknown) => void;
@@ -52,9 +72,9 @@ export class Engine implements LabApi {
   ) {}
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(openDb(opts.dbPath), opts);
-    markInterruptedSweeps(engine.db, isAlive);
-    if (opts.restoreOnOpen ?? true) engine.restoredAtOpen = await engine.restoreCaps({});
+    const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
+    if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
+    if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
 
@@ -68,6 +88,10 @@ export class Engine implements LabApi {
     });
     this.opts.onPty?.(p);
   };
+
+  private writable(what: string): void {
+    if (this.opts.readOnly) throw new LabError('invalid', `cannot ${what}: this engine opened the database read-only`);
+  }
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -108,7 +132,7 @@ export class Engine implements LabApi {
       const plan = parsePlan(input.plan);
       const lab = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
       try {
-        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env));
+        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env), checkWorkloadParams(plan, lab.backend, this.env));
       } finally {
         await lab.backend.close();
       }
@@ -137,30 +161,66 @@ export class Engine implements LabApi {
     return { sweep_id: (await this.beginSweep(input.plan)).sweepId };
   }
 
+  private get capContext(): CapContext {
+    return { db: this.db, dbPath: this.opts.dbPath, host: this.host, env: this.env, open: (name, o) => reopenBackend(name, o, this.env, this.handlePty) };
+  }
+
+  /**
+   * Leases the plan's devices host-wide. A device leased by another live sweep: LeaseHeldError naming it, or with
+   * `wait`, a retry every second (onWait hears who is waited for, each time the owner changes).
+   */
+  private async takeCaps(lab: LabBackend, devices: DeviceInfo[], opts: BeginOptions): Promise<CapOwnership> {
+    let last = '';
+    for (;;) {
+      try {
+        return await CapOwnership.take(this.capContext, lab.backend, lab.reopenOpts, devices, newRunTag());
+      } catch (e) {
+        if (!(e instanceof LeaseHeldError) || !opts.wait) throw e;
+        if (e.message !== last) opts.onWait?.(e.message);
+        last = e.message;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  /** Observe-only sweeps take no lease, but say when another sweep is capping a device they watch. */
+  private async observeNotices(lab: LabBackend, devices: DeviceInfo[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const d of devices) {
+      const held = await probeLease(deviceLeaseKey(d, lab.reopenOpts), this.env);
+      if (held) out.push(`${d.name} (#${d.index}) is being capped by ${describeOwner(held.owner)}: this observe-only sweep records that sweep's caps`);
+    }
+    return out;
+  }
+
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
-  async beginSweep(planValue: unknown): Promise<SweepOrchestrator> {
+  async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
+    this.writable('start a sweep');
     const plan = parsePlan(planValue);
-    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
+    let caps: CapOwnership | null = null;
     try {
       const all = await lab.backend.listDevices();
-      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env));
+      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env), checkWorkloadParams(plan, lab.backend, this.env));
+      const notices = plan.observe_only ? await this.observeNotices(lab, devices) : [];
+      if (!plan.observe_only) caps = await this.takeCaps(lab, devices, opts);
       const cpu = await openCpuPower(lab, this.env);
       const sweep = new SweepOrchestrator(
         {
           db: this.db,
           host: this.host,
           backend: lab.backend,
-          backendOpts: lab.reopenOpts,
+          caps,
           timeScale: lab.timeScale,
           devices,
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
-          openBackend: (name, o) => reopenBackend(name, o, this.env, this.handlePty),
           emit: (name, payload) => this.emit(name, payload),
         },
         plan,
       );
+      sweep.notices.push(...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
       this.active.set(sweep.sweepId, sweep);
       void sweep.done.finally(() => {
         this.active.delete(sweep.sweepId);
@@ -169,6 +229,7 @@ export class Engine implements LabApi {
       });
       return sweep;
     } catch (e) {
+      await caps?.release();
       await lab.backend.close();
       throw e;
     }
@@ -195,39 +256,34 @@ export class Engine implements LabApi {
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
-    if (!sweep) throw new PlanError(`no sweep ${input.sweep_id}`);
+    if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
-    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    this.writable('delete a sweep');
+    if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
+    if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
 
   async getRunTraces(input: MethodInput<'getRunTraces'>): Promise<MethodOutput<'getRunTraces'>> {
     const run = getRun(this.db, input.run_id);
-    if (!run) throw new PlanError(`no run ${input.run_id}`);
+    if (!run) throw new NotFoundError(`no run ${input.run_id}`);
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
-      // Counter-only readings at window edges carry no power: they are not plot points.
-      const rows = samplesOfRun(this.db, input.run_id, d.id).filter((r) => r.power_w !== null || r.power_kind !== 'counter');
-      const t = rows.map((r) => r.t);
-      const series = (pick: (r: (typeof rows)[number]) => number | null) => decimateMinMax(t, rows.map(pick), max);
-      return {
-        device_id: getDevice(this.db, d.id)!.device_key,
-        power_w: series((r) => r.power_w),
-        sm_clock_mhz: series((r) => r.sm_clock_mhz),
-        temp_c: series((r) => r.temp_c),
-        limit_w: series((r) => r.limit_w),
-      };
+      const s = runStream(this.db, input.run_id, d.id);
+      const series = (field: ReadingField) => (s ? decimateField(this.db, s.stream, field, s.from, s.to, max) : { t: [], v: [] });
+      return { device_id: d.device_key, power_w: series('power_w'), sm_clock_mhz: series('sm_clock_mhz'), temp_c: series('temp_c'), limit_w: series('limit_w') };
     });
     const rate = metricsOfRun(this.db, input.run_id, 'rate');
     return { run_id: input.run_id, devices: traces, throughput: decimateMinMax(rate.map((r) => r.t), rate.map((r) => r.value), max) };
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
-    return restoreJournal(this.db, this.host, (name, o) => reopenBackend(name, o, this.env, this.handlePty));
+    this.writable('restore limits');
+    return restoreDeadOwners(this.capContext);
   }
 
   async sampleDevices(input: MethodInput<'sampleDevices'>): Promise<MethodOutput<'sampleDevices'>> {
@@ -251,12 +307,16 @@ export class Engine implements LabApi {
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
-    try {
-      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
-    } catch (e) {
-      if (e instanceof LoadError) throw new PlanError(e.message);
-      throw e;
-    }
+    return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+  }
+
+  async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
+    const { sources, name, ...opts } = input;
+    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+  }
+
+  async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
+    return energyInRange(this.db, input.from, input.to, input.device_index, input.dataset_id);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

@@ -6,13 +6,23 @@ import { facilityFromYaml, FacilityConfigError } from '../../../src/main/lab/fac
 import { buildModel } from '../../../src/core/facility/model';
 import { openDb } from '../../../src/main/lab/store/db';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
-import { insertSamples } from '../../../src/main/lab/store/samples';
-import { createSweep, recordRunDevice } from '../../../src/main/lab/store/sweeps';
+import { writeSamples } from '../../../src/main/lab/store/samples';
+import { addSegment, createDataset } from '../../../src/main/lab/store/datasets';
+import { createSweep, recordRunDevice, updateRun } from '../../../src/main/lab/store/sweeps';
 import { Plan } from '../../../src/shared/plan';
 import { scheduleRuns } from '../../../src/core/schedule';
 import type { DeviceInfo, Sample } from '../../../src/shared/device';
 import { tempDir } from '../../helpers/tmp';
 import { smallTraining } from './helpers';
+
+const simGpu = (index: number): DeviceInfo => ({
+  id: `sim:${index}`, index, backend: 'sim', kind: 'gpu', name: 'H100 SXM (simulated)', vendor: 'sim', simulated: true, uuid: `u${index}`, pci_bus_id: null, driver: null,
+  vbios: null, limit_w: 700, enforced_limit_w: 700, min_limit_w: 200, max_limit_w: 700, default_limit_w: 700,
+  sensors: { power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', update_period_ms: 100 },
+});
+/** n readings of one device at 0.1 s from t0 at a constant power. */
+const powerRows = (t0: number, n: number, w: number): Omit<Sample, 'device_id'>[] =>
+  Array.from({ length: n }, (_, k) => ({ t: t0 + k * 0.1, power_w: w, power_kind: 'instant', power_avg_w: null, energy_mj: null, sm_clock_mhz: null, mem_clock_mhz: null, temp_c: null, util_gpu: null, util_mem: null, mem_used_mb: null, limit_w: 700, throttle_reasons: null }));
 
 const load = (cfg: unknown, dir = '/nonexistent') => facilityFromYaml(stringify(cfg), { baseDir: dir, where: 'site.yaml' });
 const withJob = (job: Record<string, unknown>) => ({ ...smallTraining, jobs: [{ ...smallTraining.jobs![0], ...job }] });
@@ -90,23 +100,13 @@ describe('facility config: scenarios and sources', () => {
       const file = join(tmp.dir, 'lab.db');
       const db = openDb(file);
       const plan = Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [700], repetitions: 1 });
-      const { runIds } = createSweep(db, { name: 'a', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan));
-      const dev = (index: number): DeviceInfo => ({
-        id: `sim:${index}`, index, backend: 'sim', kind: 'gpu', name: 'H100 SXM (simulated)', vendor: 'sim', simulated: true, uuid: `u${index}`, pci_bus_id: null, driver: null,
-        vbios: null, limit_w: 700, enforced_limit_w: 700, min_limit_w: 200, max_limit_w: 700, default_limit_w: 700,
-        sensors: { power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', update_period_ms: 100 },
-      });
-      const ids = new Map<string, number>();
+      const { sweepId, runIds } = createSweep(db, { name: 'a', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan));
+      updateRun(db, runIds[0]!, { status: 'done', started_at: 5000, ended_at: 5010 });
       for (const i of [0, 1]) {
-        const id = upsertDevice(db, 'h', dev(i));
-        ids.set(`sim:${i}`, id);
+        const id = upsertDevice(db, 'h', simGpu(i));
         recordRunDevice(db, runIds[0]!, id, { energy_j: null, mean_power_w: null, energy_sensor: null, enforced_limit_w: 700 });
+        writeSamples(db, { sweep_id: sweepId }, id, powerRows(5000, 50, 300 + 100 * i));
       }
-      const samples: Sample[] = [];
-      for (let k = 0; k < 50; k++)
-        for (const i of [0, 1])
-          samples.push({ device_id: `sim:${i}`, t: 5000 + k * 0.1, power_w: 300 + 100 * i, power_kind: 'instant', power_avg_w: null, energy_mj: null, sm_clock_mhz: null, mem_clock_mhz: null, temp_c: null, util_gpu: null, util_mem: null, mem_used_mb: null, limit_w: 700, throttle_reasons: null });
-      insertSamples(db, { sweepId: null, runId: runIds[0]! }, ids, samples);
       db.close();
       const sc = load(withJob({ profile: { run: { db: 'lab.db', run_id: runIds[0]! }, node_overhead_w: 250 } }), tmp.dir)[0]!;
       const p = sc.config.jobs[0]!.profile;
@@ -117,6 +117,36 @@ describe('facility config: scenarios and sources', () => {
       const m = buildModel(sc);
       expect(m.kind === 'training' && m.m.types[0]!.profile.values[0]).toBeCloseTo(950, 6);
       expect(errorOf(() => load(withJob({ profile: { run: { db: 'lab.db', run_id: 999 } } }), tmp.dir))).toMatch(/jobs\[0\]\.profile\.run\.run_id: no run 999/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('facility config: profile from an imported dataset segment', () => {
+  it('sums the GPUs in the segment window (stored segment or dataset window), names a missing segment or device', () => {
+    const tmp = tempDir();
+    try {
+      const db = openDb(join(tmp.dir, 'lab.db'));
+      const datasetId = createDataset(db, { name: 'job 4711', source: 'job4711.csv', format: 'dcgm-csv' });
+      for (const i of [0, 1]) writeSamples(db, { dataset_id: datasetId }, upsertDevice(db, 'node7', simGpu(i)), powerRows(1000, 200, 250 + 200 * i));
+      const segmentId = addSegment(db, { dataset_id: datasetId, start: 1005, end: 1010 });
+      db.close();
+      const profile = (segment: Record<string, unknown>) => load(withJob({ profile: { segment: { db: 'lab.db', ...segment } } }), tmp.dir)[0]!.config.jobs[0]!.profile;
+      const stored = profile({ segment_id: segmentId });
+      // 1005..1010 s at 0.1 s: 51 readings, both GPUs summed, time from the window start.
+      expect(stored.t_s).toHaveLength(51);
+      expect(stored.t_s![50]).toBeCloseTo(5, 6);
+      expect(stored.power_w!.every((w) => w === 700)).toBe(true);
+      const window = profile({ dataset_id: datasetId, start: 1000, end: 1002, device_keys: ['node7/sim:1/u1'] });
+      expect(window.t_s).toHaveLength(21);
+      expect(window.power_w![0]).toBe(450);
+      expect(errorOf(() => profile({ segment_id: 99 }))).toMatch(/jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 99 in .*lab\.db/);
+      expect(errorOf(() => profile({ dataset_id: datasetId, start: 1000, end: 1002, device_keys: ['node7/sim:5/u5'] }))).toMatch(
+        /jobs\[0\]\.profile\.segment\.device_keys: dataset 1 has no samples of node7\/sim:5\/u5/,
+      );
+      expect(errorOf(() => profile({ dataset_id: datasetId, start: 5000, end: 6000 }))).toMatch(/jobs\[0\]\.profile\.segment: dataset 1 between 5000 and 6000 has no power samples/);
+      expect(errorOf(() => profile({ dataset_id: datasetId }))).toMatch(/segment_id, or dataset_id with start and end/);
     } finally {
       tmp.cleanup();
     }

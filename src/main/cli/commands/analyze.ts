@@ -1,22 +1,7 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { openDb, StoreError, type Db } from '../../lab/store/db';
-import { dbPath } from '../../lab/paths';
-import { LoadError } from '../../lab/analysis/load';
-import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { Selector, SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
-
-/** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
-export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv): Db {
-  const file = dbPath(stringOpt(args, 'db'), env);
-  try {
-    return openDb(file, { readonly: true });
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
-}
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -91,34 +76,28 @@ export const analyzeCommand: CliCommand = {
     const weight = numberOpt(args, 'weight');
     if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
 
-    const db = openReadOnly(args, io.env);
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
-      let analysed;
-      try {
-        analysed = analyzeStoredSweep(db, sweepId, {
-          overhead_w: overhead ?? null,
-          selector: selector?.data,
-          slowdown_budget: slowdown,
-          weight,
-          include_unenforced: args.values['include-unenforced'] === true,
-        });
-      } catch (e) {
-        if (e instanceof LoadError) throw new CliError(e.message);
-        throw e;
-      }
-      const { loaded, result } = analysed;
+      const result = await engine.analyzeSweep({
+        sweep_id: sweepId,
+        overhead_w: overhead,
+        selector: selector?.data,
+        slowdown_budget: slowdown,
+        weight,
+        include_unenforced: args.values['include-unenforced'] === true,
+      });
       if (args.values.json) {
         printJson(io, result);
         return 0;
       }
-      const s = loaded.sweep;
+      const s = (await engine.getSweep({ sweep_id: sweepId })).sweep;
       io.stdout.write(`sweep ${s.id} "${s.name}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${result.runs.length} runs\n\n`);
       if (result.groups.length === 0) io.stdout.write('nothing to analyse\n');
       for (const g of result.groups) io.stdout.write(describeGroup(g, result) + '\n\n');
       for (const w of result.warnings) io.stderr.write(`caplab analyze: ${w}\n`);
       return 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

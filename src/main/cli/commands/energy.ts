@@ -1,8 +1,6 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { energyInRange } from '../../lab/analysis/load';
-import { openReadOnly } from './analyze';
 
 /** A time argument: epoch seconds (e.g. 1764491157.5) or ISO-8601 (a time without an offset is local time). */
 export function parseTimeArg(name: string, text: string | undefined): number {
@@ -25,11 +23,11 @@ export const energyCommand: CliCommand = {
     if (!(to > from)) throw new CliError(`--to must be after --from (got ${from} .. ${to})`);
     const device = numberOpt(args, 'device');
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
-    if (stringOpt(args, 'dataset') !== undefined)
-      throw new CliError('--dataset is not available yet: the lab store has no query for a dataset\'s samples', 1);
-    const db = openReadOnly(args, io.env);
+    const dataset = numberOpt(args, 'dataset');
+    if (dataset !== undefined && !Number.isInteger(dataset)) throw new CliError('--dataset must be a dataset id');
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
-      const r = energyInRange(db, from, to, device);
+      const r = await engine.energyInRange({ from, to, device_index: device, dataset_id: dataset });
       if (args.values.json) {
         printJson(io, r);
         return r.energy_j === null ? 1 : 0;
@@ -44,7 +42,7 @@ export const energyCommand: CliCommand = {
       for (const w of r.warnings) io.stderr.write(`caplab energy: ${w}\n`);
       return r.energy_j === null ? 1 : 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
 import { jsonOption } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
-import { FacilityConfigError, readFacilityFile } from '../../lab/facility/config-file';
+import { readFacilityFile } from '../../lab/facility/config-file';
 import { runFacility } from '../../lab/facility/pool';
-import { FacilityInputError } from '../../../core/facility/profile';
 import type { FacilityResult } from '../../../shared/facility';
 
 const mw = (w: number | null, d = 3) => (w === null ? null : fixed(w / 1e6, d));
@@ -45,50 +44,45 @@ export const facilityCommand: CliCommand = {
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new CliError('--threads must be a whole number >= 0 (0: no worker threads)');
     const only = stringOpt(args, 'scenario');
     const csvDir = stringOpt(args, 'csv');
-    try {
-      let scenarios = readFacilityFile(file, io.env);
-      if (only) {
-        const ref = scenarios.find((s) => s.name === only)?.config.same_load_as;
-        scenarios = scenarios.filter((s) => s.name === only || s.name === ref);
-        if (scenarios.length === 0) throw new CliError(`--scenario: no scenario "${only}" in ${file}`);
-      }
-      if (replicas !== undefined) scenarios = scenarios.map((s) => ({ ...s, config: { ...s.config, replicas } }));
-      if (csvDir) mkdirSync(csvDir, { recursive: true });
-      const result = await runFacility(scenarios, { threads, csvDir, onProgress: progressPrinter(io) });
-      if (args.values.json) {
-        printJson(io, forJson(result, args.values.series === true));
-        return 0;
-      }
-      const money = result.currency;
-      io.stdout.write(`${result.name}: ${result.nodes} nodes, ${result.horizon_days} days at ${result.step_s} s, ${result.levels[0]?.replicas ?? 1} replica(s); ${result.elapsed_s.toFixed(1)} s\n`);
-      for (const s of result.scenarios) {
-        io.stdout.write(`\n${s.name}\n`);
-        io.stdout.write(
-          table(
-            ['target', 'utilization', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${money}`, 'CO2 t', 'wait h', 'incomplete req'],
-            s.levels.map((l) => [
-              `${Math.round(l.target_utilization * 100)} %`,
-              fixed(l.utilization, 3),
-              mw(l.mean_w),
-              mw(l.peak_w),
-              mw(l.p99_w),
-              mw(l.mean_total_w),
-              mw(l.ramp_1min_w),
-              mw(l.ramp_1h_w),
-              fixed(l.energy_mwh, 0),
-              fixed(l.cost, 0),
-              fixed(l.carbon_t, 0),
-              fixed(l.queue_wait_mean_h, 2),
-              fixed(l.incomplete_requests, 0),
-            ]),
-          ) + '\n',
-        );
-      }
-      if (csvDir) io.stderr.write(`caplab facility: replica 0 of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
-      return 0;
-    } catch (e) {
-      if (e instanceof FacilityConfigError || e instanceof FacilityInputError) throw new CliError(e.message);
-      throw e;
+    let scenarios = readFacilityFile(file, io.env);
+    if (only) {
+      const ref = scenarios.find((s) => s.name === only)?.config.same_load_as;
+      scenarios = scenarios.filter((s) => s.name === only || s.name === ref);
+      if (scenarios.length === 0) throw new CliError(`--scenario: no scenario "${only}" in ${file}`);
     }
+    if (replicas !== undefined) scenarios = scenarios.map((s) => ({ ...s, config: { ...s.config, replicas } }));
+    if (csvDir) mkdirSync(csvDir, { recursive: true });
+    const result = await runFacility(scenarios, { threads, csvDir, onProgress: progressPrinter(io) });
+    if (args.values.json) {
+      printJson(io, forJson(result, args.values.series === true));
+      return 0;
+    }
+    const money = result.currency;
+    io.stdout.write(`${result.name}: ${result.nodes} nodes, ${result.horizon_days} days at ${result.step_s} s, ${result.levels[0]?.replicas ?? 1} replica(s); ${result.elapsed_s.toFixed(1)} s\n`);
+    for (const s of result.scenarios) {
+      io.stdout.write(`\n${s.name}\n`);
+      io.stdout.write(
+        table(
+          ['target', 'utilization', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${money}`, 'CO2 t', 'wait h', 'incomplete req'],
+          s.levels.map((l) => [
+            `${Math.round(l.target_utilization * 100)} %`,
+            fixed(l.utilization, 3),
+            mw(l.mean_w),
+            mw(l.peak_w),
+            mw(l.p99_w),
+            mw(l.mean_total_w),
+            mw(l.ramp_1min_w),
+            mw(l.ramp_1h_w),
+            fixed(l.energy_mwh, 0),
+            fixed(l.cost, 0),
+            fixed(l.carbon_t, 0),
+            fixed(l.queue_wait_mean_h, 2),
+            fixed(l.incomplete_requests, 0),
+          ]),
+        ) + '\n',
+      );
+    }
+    if (csvDir) io.stderr.write(`caplab facility: replica 0 of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
+    return 0;
   },
 };

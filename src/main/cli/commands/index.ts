@@ -13,7 +13,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
   facility: () => import('./facility').then((m) => m.facilityCommand),
-  serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
+  serve: () => import('./serve').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),
   'sim-workload': () => import('./sim-workload').then((m) => m.simWorkloadCommand),

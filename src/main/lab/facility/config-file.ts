@@ -5,9 +5,12 @@ import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import type { YearSeries } from '../../../core/facility/overheads';
 import { describeIssues, PlanError } from '../sweep/plan-file';
-import { openDb } from '../store/db';
-import { devicesOfRun } from '../store/devices';
-import { samplesOfRun } from '../store/samples';
+import { openDb, type Db } from '../store/db';
+import { getDevice } from '../store/devices';
+import { getDataset, getSegment } from '../store/datasets';
+import { readSamples, streamsOf } from '../store/sample-blocks';
+import { loadSources } from '../analysis/sources';
+import { LoadError } from '../analysis/load';
 import { dbPath } from '../paths';
 import { readThroughput } from '../../../core/adapters';
 import { rateMaxFrom, type ServingPoint } from '../../../core/facility/rate-max';
@@ -182,36 +185,79 @@ function readProfile(src: ProfileSource, field: string, opts: LoadOptions): Prof
     return { ...src, csv: undefined, t_s: t.map((x) => x - t[0]!), power_w: numberAt(rows, pi, `${field}.csv`, src.csv) };
   }
   if (src.run !== undefined) return { ...src, run: undefined, ...readRun(src.run, field, opts), units: 'W' };
+  if (src.segment !== undefined) return { ...src, segment: undefined, ...readSegment(src.segment, field, opts), units: 'W' };
   return src;
 }
 
-/** A CapLab run's node power: its devices' power summed on the first device's sampling times (sample-and-hold). */
-function readRun(ref: { db?: string; run_id: number }, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
+type PowerRow = { t: number; power_w: number | null };
+
+/** Node power from devices' samples: their power summed on the first device's sampling times (sample-and-hold). */
+function summedPower(series: readonly (readonly PowerRow[])[], field: string, what: string): { t_s: number[]; power_w: number[] } {
+  const withPower = series.map((d) => d.filter((r) => r.power_w !== null && Number.isFinite(r.power_w)));
+  const base = withPower[0];
+  if (!base || base.length === 0) throw new FacilityConfigError(`${field}: ${what} has no power samples`);
+  const idx = withPower.map(() => 0);
+  const t0 = base[0]!.t;
+  const power_w = base.map((row) => {
+    let sum = 0;
+    withPower.forEach((s, k) => {
+      while (idx[k]! < s.length - 1 && s[idx[k]! + 1]!.t <= row.t) idx[k]!++;
+      sum += s[idx[k]!]?.power_w ?? 0;
+    });
+    return sum;
+  });
+  return { t_s: base.map((r) => r.t - t0), power_w };
+}
+
+/** The database a run or segment reference names (default the user's lab database), opened read-only. */
+function withDb<T>(ref: { db?: string }, field: string, opts: LoadOptions, read: (db: Db, file: string) => T): T {
   const file = ref.db ? pathOf(ref.db, opts) : dbPath(undefined, opts.env);
-  let db;
+  let db: Db;
   try {
     db = openDb(file, { readonly: true });
   } catch (e) {
-    throw new FacilityConfigError(`${field}.run.db: cannot open ${file}: ${(e as Error).message}`);
+    throw new FacilityConfigError(`${field}.db: cannot open ${file}: ${(e as Error).message}`);
   }
   try {
-    const devices = devicesOfRun(db, ref.run_id);
-    if (devices.length === 0) throw new FacilityConfigError(`${field}.run.run_id: no run ${ref.run_id} with samples in ${file}`);
-    const series = devices.map((d) => samplesOfRun(db, ref.run_id, d.id).filter((r) => r.power_w !== null));
-    const base = series[0]!;
-    if (base.length === 0) throw new FacilityConfigError(`${field}.run.run_id: run ${ref.run_id} has no power samples`);
-    const idx = series.map(() => 0);
-    const t0 = base[0]!.t;
-    const power_w = base.map((row) => {
-      let sum = 0;
-      series.forEach((s, k) => {
-        while (idx[k]! < s.length - 1 && s[idx[k]! + 1]!.t <= row.t) idx[k]!++;
-        sum += s[idx[k]!]?.power_w ?? 0;
-      });
-      return sum;
-    });
-    return { t_s: base.map((r) => r.t - t0), power_w };
+    return read(db, file);
   } finally {
     db.close();
   }
+}
+
+/** A CapLab run's node power: its devices' series (the analysis source of the run) summed. */
+function readRun(ref: { db?: string; run_id: number }, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
+  return withDb(ref, `${field}.run`, opts, (db, file) => {
+    let run;
+    try {
+      run = loadSources(db, [{ kind: 'run', run_id: ref.run_id }]).runs[0]!;
+    } catch (e) {
+      if (e instanceof LoadError) throw new FacilityConfigError(`${field}.run.run_id: ${e.message.replace('this database', file)}`);
+      throw e;
+    }
+    return summedPower(run.devices?.map((d) => d.samples ?? []) ?? [], `${field}.run.run_id`, `run ${ref.run_id}`);
+  });
+}
+
+/** An imported dataset segment's node power: its GPUs (or the devices named) in the segment's window, summed. */
+function readSegment(ref: NonNullable<ProfileSource['segment']>, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
+  return withDb(ref, `${field}.segment`, opts, (db, file) => {
+    const stored = ref.segment_id === undefined ? undefined : getSegment(db, ref.segment_id);
+    if (ref.segment_id !== undefined && !stored) throw new FacilityConfigError(`${field}.segment.segment_id: no dataset segment ${ref.segment_id} in ${file}`);
+    const datasetId = ref.dataset_id ?? stored!.dataset_id;
+    const [start, end] = [ref.start ?? stored!.start, ref.end ?? stored!.end];
+    if (!getDataset(db, datasetId)) throw new FacilityConfigError(`${field}.segment.dataset_id: no dataset ${datasetId} in ${file}`);
+    const keys = ref.device_keys ?? stored?.device_keys ?? null;
+    const devices = streamsOf(db, { dataset_id: datasetId })
+      .map((s) => ({ stream: s.stream_id, device: getDevice(db, s.device_row)! }))
+      .filter((s) => (keys ? keys.includes(s.device.device_key) : s.device.kind === 'gpu'));
+    const missing = (keys ?? []).filter((k) => !devices.some((d) => d.device.device_key === k));
+    if (missing.length) throw new FacilityConfigError(`${field}.segment.device_keys: dataset ${datasetId} has no samples of ${missing.join(', ')}`);
+    const series = devices.map((d) => readSamples(db, d.stream, start, end)).filter((rows) => rows.length > 0);
+    return summedPower(
+      series,
+      `${field}.segment`,
+      `dataset ${datasetId} between ${start} and ${end}`,
+    );
+  });
 }

@@ -1,16 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MethodInput, MethodOutput } from '../../../shared/api';
-import { FacilityInputError } from '../../../core/facility/profile';
 import { resourcesDir } from '../runner/workloads';
 import { FacilityConfigError, facilityFromYaml } from './config-file';
 import { runFacility } from './pool';
-
-/** Bad facility input reaches the faces as bad_request with the field named. */
-function badRequest(e: unknown): never {
-  if (e instanceof FacilityConfigError || e instanceof FacilityInputError) throw Object.assign(new Error(e.message), { code: 'bad_request' });
-  throw e;
-}
 
 export function facilityResourcesDir(env: NodeJS.ProcessEnv): string {
   return join(resourcesDir(env), 'facility');
@@ -29,19 +22,15 @@ export async function runFacilityYaml(
   env: NodeJS.ProcessEnv,
   onProgress: (done: number, total: number, label: string) => void,
 ): Promise<MethodOutput<'runFacility'>> {
-  try {
-    let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: 'facility config' });
-    if (input.scenario !== undefined) {
-      const ref = scenarios.find((s) => s.name === input.scenario)?.config.same_load_as;
-      scenarios = scenarios.filter((s) => s.name === input.scenario || s.name === ref);
-      if (scenarios.length === 0) throw new FacilityConfigError(`scenario: no scenario "${input.scenario}"`);
-    }
-    scenarios = scenarios.map((s) => ({
-      ...s,
-      config: { ...s.config, replicas: input.replicas ?? s.config.replicas, horizon_days: input.horizon_days ?? s.config.horizon_days },
-    }));
-    return await runFacility(scenarios, { onProgress });
-  } catch (e) {
-    return badRequest(e);
+  let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: 'facility config' });
+  if (input.scenario !== undefined) {
+    const ref = scenarios.find((s) => s.name === input.scenario)?.config.same_load_as;
+    scenarios = scenarios.filter((s) => s.name === input.scenario || s.name === ref);
+    if (scenarios.length === 0) throw new FacilityConfigError(`scenario: no scenario "${input.scenario}"`);
   }
+  scenarios = scenarios.map((s) => ({
+    ...s,
+    config: { ...s.config, replicas: input.replicas ?? s.config.replicas, horizon_days: input.horizon_days ?? s.config.horizon_days },
+  }));
+  return runFacility(scenarios, { onProgress });
 }

@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../cli/command';
-import { backendOption, dbOption, describeRestores, openEngine } from '../cli/open-engine';
-import { isLoopbackHost, startServer } from './server';
-import { readPlanFile } from '../lab/sweep/plan-file';
-import { resourcesDir } from '../lab/runner/workloads';
+import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../command';
+import { backendOption, dbOption, describeRestores, openEngine } from '../open-engine';
+import { isLoopbackHost, startServer } from '../../host/server';
+import { readPlanFile } from '../../lab/sweep/plan-file';
+import { resourcesDir } from '../../lab/runner/workloads';
+import type { EventPayload } from '../../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
 function packageRoot(): string {
@@ -69,7 +70,7 @@ export const serveCommand: CliCommand = {
     // --demo: the simulated backend (labelled "simulated" everywhere) unless --backend says otherwise.
     if (args.values.demo && !stringOpt(args, 'backend')) args.values.backend = 'sim';
     const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
-    const engine = await openEngine(args, io);
+    const engine = await openEngine(args, io, { restoreOnOpen: true });
     let server;
     try {
       server = await startServer({
@@ -91,6 +92,7 @@ export const serveCommand: CliCommand = {
     if (!isLoopbackHost(host)) {
       io.stderr.write(
         `caplab serve: WARNING: listening on ${host}, not only on this machine. Anyone who can reach it and has the token can start sweeps and change GPU power limits.\n` +
+          'caplab serve: WARNING: this is plain HTTP: the token and everything else travel in cleartext over the network.\n' +
           `caplab serve: prefer the default (127.0.0.1) with an SSH tunnel: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>\n`,
       );
     }
@@ -115,11 +117,16 @@ export const serveCommand: CliCommand = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
-    io.stderr.write('caplab serve: stopping; cancelling any running sweep and restoring limits…\n');
-    await server.close();
+    io.stderr.write('caplab serve: stopping; cancelling this host\'s sweeps and restoring their limits…\n');
+    // Its own sweeps restore their limits as they end; a sweep of another process (a CLI sweep) is not touched.
+    const finished: EventPayload<'sweep.finished'>[] = [];
+    engine.subscribe((name, payload) => {
+      if (name === 'sweep.finished') finished.push(payload as EventPayload<'sweep.finished'>);
+    });
     await engine.cancelAll();
-    const restored = await engine.restoreCaps({});
+    await server.close();
     await engine.close();
+    const restored = finished.flatMap((f) => f.restored);
     for (const line of describeRestores(restored)) io.stderr.write(`caplab serve: ${line}\n`);
     return 0;
   },
