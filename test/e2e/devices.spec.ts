@@ -43,7 +43,7 @@ test('the page keeps the token in its session storage, drops it from the address
   test.skip(info.project.name === 'electron', 'browser host only');
   await expect(app).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/(#\/.*)?$/);
   expect(await app.context().cookies()).toEqual([]);
-  expect(await app.evaluate(() => (sessionStorage.getItem('caplab_token') ?? '').length)).toBeGreaterThanOrEqual(32);
+  expect(await app.evaluate(() => ((globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('caplab_token') ?? '').length)).toBeGreaterThanOrEqual(32);
   // The page works on it: a call over HTTP and the event socket both authorise.
   await expect(app.getByTestId('nav-devices')).toBeVisible();
 });

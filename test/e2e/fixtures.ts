@@ -44,7 +44,7 @@ export async function callApi<T = unknown>(page: Page, method: string, input: un
       const bridge = (globalThis as unknown as { caplab?: { call(m: string, i: unknown): Promise<unknown> } }).caplab;
       if (bridge) return bridge.call(m as string, i);
       // As the page itself does: the token it keeps in session storage, as a bearer header.
-      const token = sessionStorage.getItem('caplab_token') ?? '';
+      const token = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('caplab_token') ?? '';
       const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(i) });
       if (!res.ok) throw new Error(`${m}: HTTP ${res.status} ${await res.text()}`);
       return res.json();

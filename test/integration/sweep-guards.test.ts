@@ -77,7 +77,7 @@ describe('bad input never reaches the GPU', () => {
     try {
       await waitFor('serve to print its URL', () => /serving at (\S+)/.test(out));
       const url = new URL(/serving at (\S+)/.exec(out)![1]!);
-      const token = url.searchParams.get('token')!;
+      const token = decodeURIComponent(/#token=(.+)$/.exec(url.hash)![1]!);
       const call = (method: string, body: unknown) =>
         fetch(`${url.origin}/api/${method}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
       const started = performance.now();
@@ -100,6 +100,18 @@ describe('bad input never reaches the GPU', () => {
       serve.child.kill('SIGINT');
       expect((await serve.done).code).toBe(0);
     }
+  });
+
+  it('serve --host 0.0.0.0 warns that the token travels in cleartext', { timeout: 60_000 }, async () => {
+    const dir = join(tmp.dir, 'anyhost');
+    const serve = startCli(['serve', '--api-only', '--backend', 'sim', '--port', '0', '--host', '0.0.0.0'], labEnv(dir, 'lab'));
+    let out = '';
+    serve.child.stdout!.on('data', (d) => (out += d));
+    await waitFor('serve to print its URL', () => /serving at/.test(out));
+    serve.child.kill('SIGINT');
+    const r = await serve.done;
+    expect(r.stderr).toMatch(/WARNING: listening on 0\.0\.0\.0/);
+    expect(r.stderr).toMatch(/plain HTTP: the token and everything else travel in cleartext/);
   });
 
   it('an unknown simulated GPU preset is a plain error naming it (exit 2, no stack trace)', async () => {
