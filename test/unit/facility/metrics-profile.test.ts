@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxRamp, powerStats } from '../../../src/core/facility/metrics';
+import { maxRamp, powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
 import { addPlayed, checkProfile, ProfileAccumulator, toSteps } from '../../../src/core/facility/profile';
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
@@ -24,6 +24,18 @@ describe('facility power statistics', () => {
     expect(s.ldc[100]).toBe(1e6);
     // Non-increasing.
     for (let i = 1; i < s.ldc.length; i++) expect(s.ldc[i]!).toBeLessThanOrEqual(s.ldc[i - 1]!);
+  });
+
+  it('order statistics without a full sort equal those of the sorted series (spread, piled-up and constant values)', () => {
+    const rng = new Rng(7);
+    const spread = Float64Array.from({ length: 50_000 }, () => 4e6 + 3e6 * rng.next());
+    // Most steps at one idle floor, a long thin tail: the floor's bin holds nearly everything.
+    const piled = Float64Array.from({ length: 50_000 }, (_, i) => (i % 97 === 0 ? 1e6 + 1e7 * rng.next() : 1.2e6));
+    const ranks = [0, 1, 17, 24_999, 25_000, 49_500, 49_998, 49_999];
+    for (const x of [spread, piled, new Float64Array(50_000).fill(2e6)]) {
+      const sorted = Float64Array.from(x).sort();
+      expect(valuesAtRanks(x, ranks)).toEqual(ranks.map((r) => sorted[r]));
+    }
   });
 
   it('ramps: largest change over 1 min and 1 h, null when the step is longer than the window', () => {
