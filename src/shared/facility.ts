@@ -31,7 +31,7 @@ export const ProfileSource = z
     run: z.object({ db: z.string().optional(), run_id: z.number().int().positive() }).strict().optional(),
     /**
      * An imported dataset's segment (`docs/datasets.md`): a stored segment by id, or a window of a dataset; node power =
-     * its GPUs (or the listed device keys) summed + node_overhead_w.
+     * its GPUs and CPU packages (or the listed device keys) summed + node_overhead_w.
      */
     segment: z
       .object({

@@ -124,20 +124,22 @@ describe('facility config: scenarios and sources', () => {
 });
 
 describe('facility config: profile from an imported dataset segment', () => {
-  it('sums the GPUs in the segment window (stored segment or dataset window), names a missing segment or device', () => {
+  it('sums the GPUs and CPU packages in the segment window (stored segment or dataset window), names a missing segment or device', () => {
     const tmp = tempDir();
     try {
       const db = openDb(join(tmp.dir, 'lab.db'));
       const datasetId = createDataset(db, { name: 'job 4711', source: 'job4711.csv', format: 'dcgm-csv' });
       for (const i of [0, 1]) writeSamples(db, { dataset_id: datasetId }, upsertDevice(db, 'node7', simGpu(i)), powerRows(1000, 200, 250 + 200 * i));
+      const cpu: DeviceInfo = { ...simGpu(0), id: 'rapl:0', backend: 'rapl', kind: 'cpu', name: 'package-0', uuid: null };
+      writeSamples(db, { dataset_id: datasetId }, upsertDevice(db, 'node7', cpu), powerRows(1000, 200, 100));
       const segmentId = addSegment(db, { dataset_id: datasetId, start: 1005, end: 1010 });
       db.close();
       const profile = (segment: Record<string, unknown>) => load(withJob({ profile: { segment: { db: 'lab.db', ...segment } } }), tmp.dir)[0]!.config.jobs[0]!.profile;
       const stored = profile({ segment_id: segmentId });
-      // 1005..1010 s at 0.1 s: 51 readings, both GPUs summed, time from the window start.
+      // 1005..1010 s at 0.1 s: 51 readings, both GPUs and the CPU package summed, time from the window start.
       expect(stored.t_s).toHaveLength(51);
       expect(stored.t_s![50]).toBeCloseTo(5, 6);
-      expect(stored.power_w!.every((w) => w === 700)).toBe(true);
+      expect(stored.power_w!.every((w) => w === 800)).toBe(true);
       const window = profile({ dataset_id: datasetId, start: 1000, end: 1002, device_keys: ['node7/sim:1/u1'] });
       expect(window.t_s).toHaveLength(21);
       expect(window.power_w![0]).toBe(450);

@@ -225,7 +225,7 @@ function withDb<T>(ref: { db?: string }, field: string, opts: LoadOptions, read:
   }
 }
 
-/** A CapLab run's node power: its devices' series (the analysis source of the run) summed. */
+/** A CapLab run's node power: its GPUs' and CPU packages' series (the run as the analysis reads it) summed. */
 function readRun(ref: { db?: string; run_id: number }, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
   return withDb(ref, `${field}.run`, opts, (db, file) => {
     let run;
@@ -235,11 +235,11 @@ function readRun(ref: { db?: string; run_id: number }, field: string, opts: Load
       if (e instanceof LoadError) throw new FacilityConfigError(`${field}.run.run_id: ${e.message.replace('this database', file)}`);
       throw e;
     }
-    return summedPower(run.devices?.map((d) => d.samples ?? []) ?? [], `${field}.run.run_id`, `run ${ref.run_id}`);
+    return summedPower([...(run.devices ?? []), ...(run.cpu ?? [])].map((d) => d.samples ?? []), `${field}.run.run_id`, `run ${ref.run_id}`);
   });
 }
 
-/** An imported dataset segment's node power: its GPUs (or the devices named) in the segment's window, summed. */
+/** An imported dataset segment's node power: its GPUs and CPU packages (or the devices named) in its window, summed. */
 function readSegment(ref: NonNullable<ProfileSource['segment']>, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
   return withDb(ref, `${field}.segment`, opts, (db, file) => {
     const stored = ref.segment_id === undefined ? undefined : getSegment(db, ref.segment_id);
@@ -250,7 +250,8 @@ function readSegment(ref: NonNullable<ProfileSource['segment']>, field: string, 
     const keys = ref.device_keys ?? stored?.device_keys ?? null;
     const devices = streamsOf(db, { dataset_id: datasetId })
       .map((s) => ({ stream: s.stream_id, device: getDevice(db, s.device_row)! }))
-      .filter((s) => (keys ? keys.includes(s.device.device_key) : s.device.kind === 'gpu'));
+      .filter((s) => (keys ? keys.includes(s.device.device_key) : s.device.kind === 'gpu' || s.device.kind === 'cpu'))
+      .sort((a, b) => Number(b.device.kind === 'gpu') - Number(a.device.kind === 'gpu'));
     const missing = (keys ?? []).filter((k) => !devices.some((d) => d.device.device_key === k));
     if (missing.length) throw new FacilityConfigError(`${field}.segment.device_keys: dataset ${datasetId} has no samples of ${missing.join(', ')}`);
     const series = devices.map((d) => readSamples(db, d.stream, start, end)).filter((rows) => rows.length > 0);
