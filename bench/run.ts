@@ -7,8 +7,9 @@ import { machine, passes, type BenchResult } from './harness';
 import { run as storeSamples } from './store-samples';
 import { run as samplerSim } from './sampler-sim';
 import { run as facility } from './facility';
+import { run as importLogs } from './import';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, facility };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, facility };
 const only = process.argv[2];
 const results: BenchResult[] = [];
 const tmp = tempDir('caplab-bench-');

@@ -171,6 +171,8 @@ export const EnergyResult = z.object({
   /** Readings used (inside the window, plus the bracketing ones for counters). */
   samples: z.number().int(),
   sensor: SensorKind.nullable(),
+  /** How the energy was computed from that sensor (counter delta, trapezoid, boxcar tiles, ...). */
+  method: z.string().nullable().optional(),
   duration_s: z.number(),
   warnings: z.array(z.string()),
   flags: z.array(AnalysisFlag),

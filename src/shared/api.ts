@@ -4,7 +4,8 @@ import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
 import { Source } from './source';
 import { ApiErrorCode } from './errors';
-import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
+import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
+import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 import { FacilityResult } from './facility';
 
 /**
@@ -82,6 +83,56 @@ export const methods = {
       .refine((i) => i.to > i.from, { message: 'to must be after from', path: ['to'] }),
     output: RangeEnergy,
   },
+  /** Imported datasets, newest first (without their import reports). */
+  listDatasets: { input: z.object({}).strict(), output: z.array(DatasetRecord) },
+  getDataset: { input: z.object({ dataset_id: z.number().int() }).strict(), output: DatasetRecord },
+  deleteDataset: { input: z.object({ dataset_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
+  /**
+   * Imports files as one dataset (same code as `caplab import`): `paths` on this machine (the desktop app's drops),
+   * or `files` sent with their text (the browser host's drops). Progress comes as `import.progress` events.
+   */
+  importDataset: {
+    input: z
+      .object({
+        import_id: z.string().max(64),
+        paths: z.array(z.string().max(4096)).max(10_000).optional(),
+        files: z.array(z.object({ name: z.string().max(255), text: z.string().max(256 * 1024 * 1024) })).max(100).optional(),
+        format: z.union([z.literal('auto'), ImportFormat]).default('auto'),
+        tz: z.string().max(64).optional(),
+        name: z.string().max(200).optional(),
+      })
+      .strict(),
+    output: z.object({ dataset: DatasetRecord.nullable(), duplicate_of: z.object({ dataset_id: z.number().int(), name: z.string(), path: z.string() }).nullable(), reports: z.array(ImportReport) }),
+  },
+  /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */
+  getDatasetTrace: {
+    input: z.object({ dataset_id: z.number().int(), from: z.number().optional(), to: z.number().optional(), max_points: z.number().int().min(10).max(100_000).default(2000) }).strict(),
+    output: z.object({
+      dataset_id: z.number().int(),
+      from: z.number(),
+      to: z.number(),
+      devices: z.array(z.object({ device_id: z.string(), name: z.string(), kind: z.string(), power_w: Series, util_gpu: Series, sm_clock_mhz: Series, temp_c: Series })),
+    }),
+  },
+  /** Adds a segment (a brushed window, for instance) or changes one; delete with delete: true. */
+  saveSegment: {
+    input: z
+      .object({
+        dataset_id: z.number().int(),
+        segment_id: z.number().int().optional(),
+        delete: z.boolean().optional(),
+        start: z.number().optional(),
+        end: z.number().optional(),
+        label: z.string().max(200).nullable().optional(),
+        origin: SegmentOrigin.optional(),
+        workload: z.string().max(200).nullable().optional(),
+        cap_w: z.number().positive().max(100_000).nullable().optional(),
+        units: z.string().max(64).nullable().optional(),
+        units_in_window: z.number().min(0).nullable().optional(),
+      })
+      .strict(),
+    output: z.object({ segments: z.array(Segment) }),
+  },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),
@@ -128,6 +179,7 @@ export const events = {
   'samples': LiveSamples,
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
+  'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
   'facility.progress': z.object({ done: z.number().int(), total: z.number().int(), label: z.string() }),
 } as const;
 

@@ -7,6 +7,8 @@ import { Engine } from '../../src/main/lab/engine';
 import { addSegment, createDataset, insertDatasetMetrics } from '../../src/main/lab/store/datasets';
 import { readWindow, SampleWriter, streamFor, streamsOf } from '../../src/main/lab/store/sample-blocks';
 import { getRun } from '../../src/main/lab/store/sweeps';
+import { getDevice } from '../../src/main/lab/store/devices';
+import { insertDatasetDevice } from '../../src/main/lab/store/dataset-records';
 import { tempDir } from '../helpers/tmp';
 
 const tmp = tempDir();
@@ -24,7 +26,12 @@ beforeAll(async () => {
   // "Import" the run's GPU and CPU samples as a dataset, as an importer would: columnar batches per device.
   const dataset = createDataset(db, { name: 'imported log', source: 'test', format: 'test' });
   const writer = new SampleWriter(db);
-  for (const s of streamsOf(db, { sweep_id: run.sweep_id })) writer.append(streamFor(db, { dataset_id: dataset }, s.device_row), readWindow(db, s.stream_id, run.started_at!, run.ended_at!));
+  for (const [i, s] of streamsOf(db, { sweep_id: run.sweep_id }).entries()) {
+    // Imported devices get rows of their own (host dataset:<id>), as the importers register them.
+    const d = getDevice(db, s.device_row)!;
+    const row = insertDatasetDevice(db, dataset, 'test', { key: d.device_key, kind: d.kind === 'cpu' ? 'cpu' : 'gpu', name: d.name, index: d.idx, uuid: null, pci_bus_id: null, rows: 0, max_gap_s: 0 }, i);
+    writer.append(streamFor(db, { dataset_id: dataset }, row), readWindow(db, s.stream_id, run.started_at!, run.ended_at!));
+  }
   writer.close();
   const gpus = 1;
   const units = run.throughput! * gpus * (run.measure_end! - run.measure_start!);

@@ -18,8 +18,14 @@ import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCom
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { LabError } from '../../shared/errors';
+import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
+import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
+import { ImportError } from '../../core/import';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { energyInRange } from './analysis/load';
+import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
+import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
+import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
@@ -316,7 +322,52 @@ export class Engine implements LabApi {
   }
 
   async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
-    return energyInRange(this.db, input.from, input.to, input.device_index, input.dataset_id);
+    if (input.dataset_id !== undefined) return datasetEnergy(this.db, input.dataset_id, input.from, input.to, input.device_index);
+    return energyInRange(this.db, input.from, input.to, input.device_index);
+  }
+
+  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units (CLI). */
+  analyzeDataset(datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
+    return analyzeDataset(this.db, datasetId, opts);
+  }
+
+  /** Imports files or directory trees on this machine as one dataset (`caplab import`). */
+  importPaths(paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
+    this.writable('import');
+    return importPaths(this.db, paths, opts);
+  }
+
+  async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {
+    return datasetRecords(this.db);
+  }
+
+  async getDataset(input: MethodInput<'getDataset'>): Promise<MethodOutput<'getDataset'>> {
+    const d = datasetRecord(this.db, input.dataset_id);
+    if (!d) throw new DatasetError(`no dataset ${input.dataset_id} in this database`, 'not_found');
+    return d;
+  }
+
+  async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    return { deleted: removeDataset(this.db, input.dataset_id) };
+  }
+
+  async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
+    try {
+      return await importDataset(this.db, input, (p) =>
+        this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
+      );
+    } catch (e) {
+      if (e instanceof ImportError) throw new DatasetError(`cannot import ${e.message}`);
+      throw e;
+    }
+  }
+
+  async getDatasetTrace(input: MethodInput<'getDatasetTrace'>): Promise<MethodOutput<'getDatasetTrace'>> {
+    return datasetTrace(this.db, input);
+  }
+
+  async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    return saveSegment(this.db, input);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

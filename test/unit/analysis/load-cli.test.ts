@@ -36,7 +36,6 @@ beforeAll(() => {
   const created = createSweep(db, { name: 'paper-vit', plan, host: 'test', backend: 'sim', simulated: true }, planned);
   sweepId = created.sweepId;
   const devId = upsertDevice(db, 'test', device);
-  const ids = new Map([[device.id, devId]]);
   let t0 = 2_000_000_000;
   created.runIds.forEach((runId, k) => {
     const p = planned[k]!;

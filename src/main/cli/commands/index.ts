@@ -13,6 +13,8 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
   facility: () => import('./facility').then((m) => m.facilityCommand),
+  import: () => import('./import').then((m) => m.importCommand),
+  datasets: () => import('./datasets').then((m) => m.datasetsCommand),
   serve: () => import('./serve').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),

@@ -8,8 +8,6 @@ import { scheduleRuns } from '../../../core/schedule';
 import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../../shared/records';
 import { windowEnergy } from '../../../core/analysis/energy';
-import { getDataset } from '../store/datasets';
-import { streamsOf } from '../store/sample-blocks';
 
 /** Recorded data that cannot be read for analysis: not there (not_found) or unusable as asked (invalid). */
 export class LoadError extends LabError {
@@ -123,24 +121,27 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
 
 /**
  * Energy over [from, to] from stored samples, with the same code the runs use (windowEnergy). Devices: those with
- * index `deviceIndex` (any backend/host), else every GPU with samples in the range; only the samples of one
- * imported dataset when `datasetId` is given.
+ * index `deviceIndex` (any backend/host), else every GPU with samples in the range (a dataset's: datasetEnergy).
  */
-export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number, datasetId?: number): RangeEnergy {
+export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
+  // Imported datasets' devices are queried through their dataset (caplab energy --dataset), not by wall time.
+  const all = listStoredDevices(db).filter((d) => !d.device_key.startsWith('dataset:') && (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  const r = energyOverDevices(db, all.map((d) => ({ row: d.id, index: d.idx, name: d.name, key: d.device_key })), from, to, deviceIndex !== undefined && all.length === 1);
+  if (all.length === 0) r.warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
+  else if (r.devices.length === 0) r.warnings.push('no samples in this time range');
+  return r;
+}
+
+/** Energy over [from, to] of the given devices (those without samples there are left out unless keepEmpty). */
+export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string }[], from: number, to: number, keepEmpty = false): RangeEnergy {
   const pad = 5;
-  if (datasetId !== undefined && !getDataset(db, datasetId)) throw new LoadError(`no dataset ${datasetId} in this database`);
-  const inDataset = datasetId === undefined ? null : new Set(streamsOf(db, { dataset_id: datasetId }).map((s) => s.device_row));
-  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex) && (!inDataset || inDataset.has(d.id)));
-  const warnings: string[] = [];
   const devices: RangeEnergy['devices'] = [];
-  for (const d of all) {
-    const rows = samplesInRange(db, d.id, from - pad, to + pad, datasetId);
-    if (rows.length === 0 && (deviceIndex === undefined || all.length > 1)) continue;
-    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.device_key });
-    devices.push({ ...e, index: d.idx, name: d.name, device_key: d.device_key });
+  for (const d of devs) {
+    const rows = samplesInRange(db, d.row, from - pad, to + pad);
+    if (rows.length === 0 && !keepEmpty) continue;
+    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key });
+    devices.push({ ...e, index: d.index, name: d.name, device_key: d.key });
   }
-  if (all.length === 0) warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
-  else if (devices.length === 0) warnings.push('no samples in this time range');
   const ok = devices.length > 0 && devices.every((d) => d.energy_j !== null);
   const energy = ok ? devices.reduce((s, d) => s + (d.energy_j as number), 0) : null;
   const sensors = [...new Set(devices.map((d) => d.sensor))];
@@ -154,6 +155,6 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
     samples: devices.reduce((s, d) => s + d.samples, 0),
     sensor: sensors.length === 1 ? sensors[0]! : sensors.length ? (sensors.includes(null) ? null : 'mixed') : null,
     devices,
-    warnings,
+    warnings: [],
   };
 }

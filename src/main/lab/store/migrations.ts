@@ -161,7 +161,24 @@ export const migrations: Migration[] = [
   );
   CREATE INDEX dataset_segments_dataset ON dataset_segments(dataset_id, start);
   `,
-  // v3 -> v4: runs store facts (work units in the window, GPUs, measured CPU energy); throughput, mean power and
+  // v3 -> v4: what an import records: its files (content hash, for dedupe), its report, and where segments came from.
+  `
+  ALTER TABLE datasets ADD COLUMN report TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE datasets ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE datasets ADD COLUMN t_start REAL;
+  ALTER TABLE datasets ADD COLUMN t_end REAL;
+  CREATE TABLE dataset_files (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    format TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    content_hash TEXT NOT NULL
+  );
+  CREATE INDEX dataset_files_hash ON dataset_files(content_hash);
+  ALTER TABLE dataset_segments ADD COLUMN origin TEXT NOT NULL DEFAULT 'structure';
+  `,
+  // v4 -> v5: runs store facts (work units in the window, GPUs, measured CPU energy); throughput, mean power and
   // efficiency are computed from them in src/core (figures.ts). Earlier runs get their facts back from the figures
   // they stored.
   `
@@ -174,6 +191,6 @@ export const migrations: Migration[] = [
   UPDATE runs SET cpu_energy_j = (SELECT SUM(rd.energy_j) FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'cpu')
     WHERE NOT EXISTS (SELECT 1 FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'cpu' AND rd.energy_j IS NULL);
   `,
-  // v4 -> v5: stored plans carry the plan schema version they were written with (0.1.0's are 1); read leniently.
+  // v5 -> v6: stored plans carry the plan schema version they were written with (0.1.0's are 1); read leniently.
   `ALTER TABLE sweeps ADD COLUMN plan_version INTEGER NOT NULL DEFAULT 1;`,
 ];
