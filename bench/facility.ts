@@ -94,6 +94,7 @@ export async function run(dir: string): Promise<BenchResult[]> {
       ratio: yearRatio,
       target: 50,
       better: 'higher',
+      goal: { label: 'TypeScript CPU s for the year', value: tsYear.cpu_s!, limit: 0.3, better: 'lower' },
       details: {
         ts_year_cpu_s: tsYear.cpu_s!,
         ts_year_first_cpu_s: tsYear.cpu_first_s!,
