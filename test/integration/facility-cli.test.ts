@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
@@ -81,4 +82,33 @@ describe('caplab facility', () => {
       tmp.cleanup();
     }
   }, 60_000);
+
+  it('a node profile from a dataset imported with caplab import (its automatic segment, the default database)', async () => {
+    const tmp = tempDir();
+    try {
+      const env = { CAPLAB_DB: join(tmp.dir, 'lab.db'), CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
+      const imp = await runCli(['import', 'test/fixtures/import/nvidia-smi-seed.csv', '--json'], env);
+      expect(imp.code).toBe(0);
+      const segment = JSON.parse(imp.stdout).dataset.segments[0] as { id: number };
+      const site = (profile: Record<string, unknown>) => ({
+        mode: 'training', seed: 3, horizon_days: 2, step_s: 60, nodes: 50, idle_w: 400, rated_w: 3520, targets: [0.5],
+        jobs: [{ name: 'h100x2', share: 1, nodes: { dist: 'fixed', value: 2 }, duration_h: { dist: 'fixed', value: 2 }, profile: { ...profile, node_overhead_w: 500 } }],
+      });
+      writeFileSync(join(tmp.dir, 'site.yaml'), stringify(site({ segment: { segment_id: segment.id } })));
+      const r = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json'], env);
+      expect(r.stderr).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      const l = JSON.parse(r.stdout).levels[0];
+      // Busy nodes draw the two GPUs' ~1,215 W + 500 W, idle ones 400 W: the mean lies between.
+      const busy = l.utilization * 50 * 1715;
+      expect(l.mean_w).toBeGreaterThan(0.9 * (busy + (1 - l.utilization) * 50 * 400));
+      expect(l.mean_w).toBeLessThan(1.1 * (busy + (1 - l.utilization) * 50 * 400));
+      writeFileSync(join(tmp.dir, 'bad.yaml'), stringify(site({ segment: { segment_id: 42 } })));
+      const bad = await runCli(['facility', join(tmp.dir, 'bad.yaml')], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 42/);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 120_000);
 });
