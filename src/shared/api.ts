@@ -55,6 +55,8 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
       })
       .strict(),
     output: AnalysisResult,
@@ -70,6 +72,8 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
         use_measured_cpu: z.boolean().optional(),
       })
       .strict(),

@@ -246,7 +246,7 @@ function GroupView({
             layout={{ xaxis: capAxis, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare, shapes: rangeShape(effBest) }}
           />
           <p className="small muted legend-line" data-testid="efficiency-ci" data-ci-count={ciCount}>
-            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps indistinguishable from the best. <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
+            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps that may be the best (within the margin, or too few repetitions to tell). <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
           </p>
         </div>
         <div className="card">

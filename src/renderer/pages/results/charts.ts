@@ -120,7 +120,7 @@ export function clockTraces(caps: readonly CapPoint[]): PlotData[] {
   ];
 }
 
-/** A shaded band over the caps indistinguishable from the best (none when the range is a single cap). */
+/** A shaded band over the caps that may be the best (none when the range is a single cap). */
 export function rangeShape(o: Optimum | null): Record<string, unknown>[] {
   if (!o?.range_w || o.range_w[0] === o.range_w[1]) return [];
   return [{ type: 'rect', xref: 'x', yref: 'paper', x0: o.range_w[0] - 10, x1: o.range_w[1] + 10, y0: 0, y1: 1, fillcolor: 'rgba(237,201,72,0.14)', line: { width: 0 }, layer: 'below' }];
