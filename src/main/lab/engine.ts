@@ -42,6 +42,7 @@ import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
+import { listFacilityConfigs, runFacilityYaml } from './facility/engine-facility';
 
 export interface EngineOptions {
   dbPath: string;
@@ -400,6 +401,14 @@ export class Engine implements LabApi {
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
     return listWorkloadSummaries(this.env);
+  }
+
+  async listFacilityConfigs(_input: MethodInput<'listFacilityConfigs'>): Promise<MethodOutput<'listFacilityConfigs'>> {
+    return listFacilityConfigs(this.env);
+  }
+
+  async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
+    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }));
   }
 
   async close(): Promise<void> {
