@@ -4,7 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import type { YearSeries } from '../../../core/facility/overheads';
-import { describeIssues, PlanError } from '../sweep/plan-file';
+import { PlanError } from '../sweep/plan-file';
+import { issueLines, planIssuesOf } from '../sweep/plan-issues';
 import { openDb, type Db } from '../store/db';
 import { getDevice } from '../store/devices';
 import { getDataset, getSegment } from '../store/datasets';
@@ -34,7 +35,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function parse(value: unknown, where: string): FacilityConfig {
   const r = FacilityConfig.safeParse(value);
   if (!r.success) {
-    const errors = describeIssues(r.error.issues);
+    const errors = issueLines(planIssuesOf(r.error.issues, value));
     throw new FacilityConfigError(`${where}: invalid facility config\n  ${errors.join('\n  ')}`, errors);
   }
   return r.data;
