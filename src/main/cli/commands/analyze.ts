@@ -7,6 +7,12 @@ import type { DatasetAnalysis } from '../../lab/datasets/analysis';
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
 
+/** The workload's unit, singular or plural ("image", "images"), for the value column's unit. */
+function unitName(g: AnalysisGroup, n: number): string {
+  const u = g.units ?? 'units';
+  return n === 1 ? u.replace(/s$/, '') : u;
+}
+
 function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   const lines: string[] = [];
   lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; node overhead ${r.options.overhead_w} W; 95 % CI (Student t)`);
@@ -29,7 +35,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push('');
   lines.push(
     table(
-      ['selector', 'best cap W', 'value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
+      ['selector', 'best cap W', 'value', 'unit of value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
       SELECTORS.map((s) => {
         const o = g.optima[s];
         const mark = s === r.options.selector ? ' *' : '';
@@ -38,6 +44,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
           s + mark,
           o.cap_w,
           o.value === null ? null : o.value.toPrecision(5),
+          o.metric.replace(/\bunits?\b/g, (u) => (u === 'unit' ? unitName(g, 1) : unitName(g, 2))),
           eq ? eq.equivalent_caps.join(', ') || '–' : 'n=1',
           eq ? eq.undetermined_caps.join(', ') || '–' : 'n=1',
           o.at_edge ? `at ${o.at_edge} edge of grid` : null,
@@ -45,6 +52,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
       }),
     ),
   );
+  lines.push(`* the selector asked for (--selector, default ${SELECTORS[0]}); the other rows are shown for comparison.`);
   const primary = g.optima[r.options.selector].equivalence;
   if (primary) lines.push(`  ${primary.statement}`);
   lines.push('');

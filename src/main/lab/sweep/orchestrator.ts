@@ -2,6 +2,7 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
+import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
 import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
@@ -14,6 +15,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import type { CapOwnership } from './cap-guard';
 import { killTagged, newRunTag, RUN_TAG_ENV } from '../runner/tagged-processes';
 import { scheduleRuns } from '../../../core/schedule';
+import { SweepProgressMeter } from '../../../core/progress';
 import { windowEnergy } from '../../../core/analysis/energy';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { loadSweepInput } from '../analysis/load';
@@ -92,6 +94,7 @@ export class SweepOrchestrator {
   private deviceIds = new Map<string, number>();
   private wake: (() => void) | null = null;
   private runsDone = 0;
+  private readonly meter = new SweepProgressMeter();
 
   constructor(
     private readonly deps: SweepDeps,
@@ -102,7 +105,7 @@ export class SweepOrchestrator {
     for (const d of [...deps.devices, ...(deps.cpu?.devices ?? [])]) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
     const created = createSweep(
       deps.db,
-      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated },
+      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated, environment: collectEnvironment() },
       this.planned,
     );
     this.sweepId = created.sweepId;
@@ -156,7 +159,7 @@ export class SweepOrchestrator {
     return this.deps.devices.map((d) => d.index);
   }
 
-  private progress(runIndex: number | null, phase: EventPayload<'sweep.progress'>['phase'], within = 0): void {
+  private progress(runIndex: number | null, phase: EventPayload<'sweep.progress'>['phase']): void {
     const r = runIndex === null ? null : this.planned[runIndex]!;
     this.deps.emit('sweep.progress', {
       sweep_id: this.sweepId,
@@ -167,7 +170,7 @@ export class SweepOrchestrator {
       cap_w: r?.cap_w ?? null,
       repetition: r?.repetition ?? null,
       phase,
-      fraction: Math.min(1, (this.runsDone + within) / this.planned.length),
+      fraction: this.meter.at(runIndex ?? this.runsDone, phase, this.planned.length),
     });
   }
 
@@ -230,7 +233,7 @@ export class SweepOrchestrator {
           break;
         }
         if (!this.halted && this.plan.cooldown_s > 0) {
-          this.progress(i, 'cooldown', 0.99);
+          this.progress(i, 'cooldown');
           await this.sleep(this.plan.cooldown_s);
         }
       }
@@ -374,7 +377,7 @@ export class SweepOrchestrator {
       } else if (sig.type === 'metric') metrics.push({ t: sig.t, name: sig.name, value: sig.value });
       else if (sig.type === 'warmup-end') {
         boundary = boundary.then(readCounters);
-        this.progress(i, 'measure', 0.3);
+        this.progress(i, 'measure');
       } else if (sig.type === 'window-complete') {
         boundary = boundary.then(readCounters);
         void run.kill();
@@ -391,7 +394,7 @@ export class SweepOrchestrator {
       onLine: (line) => progress.pushLine(line).forEach(onSignal),
     });
     this.current = run;
-    this.progress(i, 'warmup', 0.05);
+    this.progress(i, 'warmup');
     // Hang and time-out are judged on the wall clock, also for simulated devices: start-up latency is real time.
     const startedWall = Date.now() / 1000;
     const watchdog = setInterval(() => {

@@ -1,5 +1,5 @@
 // How the results page words and groups the engine's analysis (analyzeSweep). Pure: no React, no DOM; unit-tested.
-import type { AnalysisFlag, AnalysisGroup, CapPoint, Optimum, Selector } from '../../shared/analysis';
+import type { AnalysisFlag, AnalysisGroup, CapPoint, Optimum, Selector } from './analysis';
 import { sig } from './format';
 
 export type FlagSeverity = 'error' | 'warn' | 'info';
