@@ -7,10 +7,11 @@ import { machine, passes, type BenchResult } from './harness';
 import { run as storeSamples } from './store-samples';
 import { run as samplerSim } from './sampler-sim';
 import { runCsv as exportCsv, runParquet as exportParquet } from './export-samples';
+import { run as facility } from './facility';
 import { run as importLogs } from './import';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet };
-// `npm run bench -- export-csv,export-parquet` runs only those (and records them in a file of their own).
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet, facility };
+// `npm run bench -- export-csv,facility` runs only those (and records them in a file of their own).
 const only = process.argv[2]?.split(',');
 const results: BenchResult[] = [];
 const tmp = tempDir('caplab-bench-');
@@ -27,7 +28,7 @@ const m = machine();
 const lines = [
   `# Benchmarks — ${m.date}`,
   '',
-  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}`,
+  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}, load average ${m.load_1m} at the end`,
   '',
   '| benchmark | ratio | value | target | goal | ok | details |',
   '| --- | --- | --- | --- | --- | --- | --- |',

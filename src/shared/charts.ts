@@ -3,7 +3,7 @@
 // inline SVG (core/report/svg.ts), so both show the same numbers.
 import type { AnalysisGroup, CapPoint, Optimum, Stat } from './analysis';
 import { capSeverity, FLAG_INFO, SELECTOR_ORDER, sortedFlags } from './analysis-view';
-import { colorFor } from './format';
+import { colorFor, seriesColor } from './format';
 
 export type MarkerState = 'ok' | 'warn' | 'error';
 
@@ -94,7 +94,7 @@ function statSeries(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat, name
     name,
     type: 'line',
     axis: 'y',
-    color: colorFor(i),
+    color: seriesColor(i),
     dashed: i > 0,
     faded: false,
     legend: true,
@@ -106,7 +106,7 @@ function statSeries(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat, name
 
 function bandOf(o: Optimum | null): ChartBand[] {
   if (!o?.range_w || o.range_w[0] === o.range_w[1]) return [];
-  return [{ from: o.range_w[0], to: o.range_w[1], label: 'indistinguishable from the best (95 %)' }];
+  return [{ from: o.range_w[0], to: o.range_w[1], label: 'may be the best (within the margin, or too few repetitions to tell)' }];
 }
 
 /** Efficiency vs cap with 95 % CI bars; the primary input's best cap ringed and its indistinguishable range shaded. */
@@ -160,8 +160,8 @@ export function paretoChart(inputs: readonly ChartInput[]): ChartSpec {
     y: axis(`${units} per joule`, `${units}/J, node`),
     y2: null,
     series: inputs.flatMap((x, i) => [
-      { name: `${x.name} dominated`, type: 'points' as const, axis: 'y' as const, color: colorFor(i), dashed: false, faded: true, legend: false, points: x.group.pareto.points.filter((p) => !p.on_front).map(pt) },
-      { name: `${x.name} Pareto front`, type: 'line' as const, axis: 'y' as const, color: colorFor(i), dashed: true, faded: false, legend: true, points: x.group.pareto.front.map(pt) },
+      { name: `${x.name} dominated`, type: 'points' as const, axis: 'y' as const, color: seriesColor(i), dashed: false, faded: true, legend: false, points: x.group.pareto.points.filter((p) => !p.on_front).map(pt) },
+      { name: `${x.name} Pareto front`, type: 'line' as const, axis: 'y' as const, color: seriesColor(i), dashed: true, faded: false, legend: true, points: x.group.pareto.front.map(pt) },
     ]),
     bands: [],
     legend: true,

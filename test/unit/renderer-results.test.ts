@@ -72,17 +72,19 @@ describe('results page over the engine analysis', () => {
     expect(bars!.y).toContain(100);
   });
 
-  it('words each selector’s best cap with its indistinguishable range', () => {
+  it('words each selector’s best cap with the caps within the margin, worse, or not yet known', () => {
     const o = g.optima['max-efficiency'];
     expect(optimumValue(o, 'images')).toMatch(/images\/J$/);
     expect(optimumValue(g.optima['min-energy-slowdown'], 'images')).toMatch(/J per image .*% slower than 700 W/);
-    expect(rangeText(o)).toMatch(/distinguishable|indistinguishable/);
-    const wide = { ...o, cap_w: 300, indistinguishable_caps: [300, 400], range_w: [300, 400] as [number, number] };
-    expect(rangeText(wide)).toBe('indistinguishable (95 %): 300–400 W (300, 400 W)');
+    expect(rangeText(o)).toMatch(/within 2 %|no other cap shown within 2 %/);
+    expect(rangeText(o)).toMatch(/Bonferroni/);
+    const eq = { ...o.equivalence!, equivalent_caps: [400], undetermined_caps: [500], worse_caps: [200] };
+    const wide = { ...o, cap_w: 300, indistinguishable_caps: [300, 400, 500], range_w: [300, 500] as [number, number], equivalence: eq };
+    expect(rangeText(wide)).toBe(`within 2 %: 400 W; too few repetitions to tell: 500 W; worse by more than 2 %: 200 W (${eq.correction})`);
     const shaded = (opt: typeof wide) => efficiencyChart([{ name: '#1', group: { ...g, optima: { ...g.optima, 'max-efficiency': opt } } }]).bands;
-    expect(shaded(wide)).toEqual([{ from: 300, to: 400, label: expect.stringMatching(/indistinguishable/) }]);
+    expect(shaded(wide)).toEqual([{ from: 300, to: 500, label: expect.stringMatching(/may be the best/) }]);
     expect(shaded({ ...o, range_w: [300, 300] } as typeof wide)).toEqual([]);
-    expect(rangeText({ ...o, indistinguishable_caps: null })).toMatch(/not testable/);
+    expect(rangeText({ ...o, indistinguishable_caps: null, equivalence: null })).toMatch(/not testable/);
   });
 
   it('flags a cap that was not enforced, excludes it from the best cap and marks it on the plot', () => {

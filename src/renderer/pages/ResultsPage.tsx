@@ -14,6 +14,7 @@ import { useSweep } from '../state/sweep';
 import { plotlyFigure } from './results/charts';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
+import { NoSweepsYet } from '../components/EmptyState';
 import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
 
 interface Loaded {
@@ -76,7 +77,7 @@ export function ResultsPage({ param }: { param: string | null }) {
     return (
       <section className="page">
         <h2>Results</h2>
-        <p className="muted">No sweeps yet.</p>
+        <NoSweepsYet what="results" />
       </section>
     );
   }
@@ -166,6 +167,12 @@ interface CompareWith {
   sweep: SweepRecord;
 }
 
+/** "#3 · H100 ViT sweep · H100 SXM": a compared series' legend entry (sweep names shortened). */
+export function seriesLabel(id: number, name: string, model: string): string {
+  const short = name.length > 28 ? `${name.slice(0, 27)}…` : name;
+  return `#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
+}
+
 function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: CompareWith | null; overhead: number; onDrill(r: RunRecord): void }) {
   const [tab, setTab] = useState(0);
   const runsById = useMemo(() => new Map(data.runs.map((r) => [r.id, r])), [data.runs]);
@@ -183,7 +190,7 @@ function AnalysisView({ result, data, compare, overhead, onDrill }: { result: An
           ))}
         </div>
       )}
-      <GroupView g={g} result={result} sweepId={data.sweep.id} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
+      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
     </div>
   );
 }
@@ -192,6 +199,7 @@ function GroupView({
   g,
   result,
   sweepId,
+  sweepName,
   compare,
   overhead,
   runsById,
@@ -200,6 +208,7 @@ function GroupView({
   g: AnalysisGroup;
   result: AnalysisResult;
   sweepId: number;
+  sweepName: string;
   compare: { g: AnalysisGroup; sweep: SweepRecord } | null;
   overhead: number;
   runsById: Map<number, RunRecord>;
@@ -208,8 +217,9 @@ function GroupView({
   const units = g.units ?? 'units';
   const opts = result.options;
   const effBest = g.optima['max-efficiency'];
-  const name = `#${sweepId}`;
-  const cname = compare ? `#${compare.sweep.id}` : '';
+  // Series say which sweep and device they are, not just its number.
+  const name = seriesLabel(sweepId, sweepName, g.device_model);
+  const cname = compare ? seriesLabel(compare.sweep.id, compare.sweep.name, compare.g.device_model) : '';
   const inputs = useMemo<ChartInput[]>(() => [{ name, group: g }, ...(compare ? [{ name: cname, group: compare.g }] : [])], [g, compare, name, cname]);
   const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
   const thr = useMemo(() => throughputChart(inputs), [inputs]);
@@ -242,13 +252,13 @@ function GroupView({
       <div className="results-side">
         <Sensitivity g={g} overhead={overhead} />
         <Flags g={g} result={result} />
-        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={`${cname} ${compare.sweep.name}`} units={units} />}
+        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={cname} units={units} />}
       </div>
       <div className="plots">
         <div className="card">
           <ChartCard spec={eff} testId="efficiency-plot" />
           <p className="small muted legend-line" data-testid="efficiency-ci" data-ci-count={ciCount}>
-            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps indistinguishable from the best. <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
+            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps that may be the best (within the margin, or too few repetitions to tell). <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
           </p>
         </div>
         <div className="card">
@@ -425,6 +435,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
   return (
     <div className="card">
       <h3>Per cap</h3>
+      <div className="table-scroll">
       <table className="table" data-testid="cap-table">
         <thead>
           <tr>
@@ -474,6 +485,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

@@ -14,6 +14,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   compare: () => import('./compare').then((m) => m.compareCommand),
   report: () => import('./report').then((m) => m.reportCommand),
   export: () => import('./export').then((m) => m.exportCommand),
+  facility: () => import('./facility').then((m) => m.facilityCommand),
   import: () => import('./import').then((m) => m.importCommand),
   datasets: () => import('./datasets').then((m) => m.datasetsCommand),
   serve: () => import('./serve').then((m) => m.serveCommand),

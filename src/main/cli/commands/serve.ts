@@ -8,6 +8,7 @@ import { backendOption, dbOption, describeRestores, openEngine } from '../open-e
 import { isLoopbackHost, startServer } from '../../host/server';
 import { readPlanFile } from '../../lab/sweep/plan-file';
 import { resourcesDir } from '../../lab/runner/workloads';
+import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
@@ -81,6 +82,8 @@ export const serveCommand: CliCommand = {
         token: io.env.CAPLAB_TOKEN || undefined,
         allowNonLoopback: hostFlag !== undefined,
         allowedHosts: isLoopbackHost(host) ? [] : localNames(),
+        uploadDir: join(dataDir(io.env), 'uploads'),
+        maxUploadBytes: io.env.CAPLAB_MAX_UPLOAD_BYTES ? Number(io.env.CAPLAB_MAX_UPLOAD_BYTES) : undefined,
       });
     } catch (e) {
       await engine.close();

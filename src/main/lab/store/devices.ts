@@ -54,9 +54,10 @@ export interface StoredDevice {
   simulated: number;
   min_limit_w: number | null;
   max_limit_w: number | null;
+  default_limit_w: number | null;
 }
 
-const deviceColumns = 'd.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated, d.min_limit_w, d.max_limit_w';
+const deviceColumns = 'd.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated, d.min_limit_w, d.max_limit_w, d.default_limit_w';
 
 export function getDevice(db: Db, id: number): StoredDevice | undefined {
   return db.prepare(`SELECT ${deviceColumns} FROM devices d WHERE d.id = ?`).get(id) as StoredDevice | undefined;
