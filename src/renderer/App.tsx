@@ -15,6 +15,7 @@ import { DevicesPage } from './pages/DevicesPage';
 import { HistoryPage } from './pages/HistoryPage';
 import { DatasetsPage } from './pages/DatasetsPage';
 import { ResultsPage } from './pages/ResultsPage';
+import { FacilityPage } from './pages/FacilityPage';
 import { useSettings } from './state/settings';
 import { isRunning, useSweep } from './state/sweep';
 import { toast } from './state/toasts';
@@ -68,7 +69,7 @@ export function App() {
   }, [route.page, running]);
   useEffect(() => void useSweep.getState().discover(), []);
 
-  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:facility', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
     if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
     else if (c === 'theme:toggle') toggleTheme();
     else setHelp((h) => !h);
@@ -116,6 +117,7 @@ export function App() {
         {route.page === 'results' && <ResultsPage param={route.param} />}
         {route.page === 'history' && <HistoryPage />}
         {route.page === 'datasets' && <DatasetsPage param={route.param} />}
+        {route.page === 'facility' && <FacilityPage />}
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       {guide !== null && <GuideDialog section={guide} onClose={() => setGuide(null)} />}

@@ -6,10 +6,12 @@ import { Source } from './source';
 import { ApiErrorCode } from './errors';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
+import { ExportedFile, ExportRequest } from './export';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
 export type PlanIssue = z.infer<typeof PlanIssue>;
+import { FacilityResult } from './facility';
 
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
@@ -69,6 +71,8 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
       })
       .strict(),
     output: AnalysisResult,
@@ -97,6 +101,8 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
         use_measured_cpu: z.boolean().optional(),
       })
       .strict(),
@@ -160,9 +166,32 @@ export const methods = {
       .strict(),
     output: z.object({ segments: z.array(Segment) }),
   },
+  /** A report (PDF, HTML) or an export (CSV, JSON) of a sweep or a comparison, with the page's analysis options. */
+  exportFile: { input: ExportRequest, output: ExportedFile },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),
+  },
+  /** The facility configs shipped in resources/facility (NLR reconstructions), with their YAML. */
+  listFacilityConfigs: {
+    input: z.object({}).strict(),
+    output: z.array(z.object({ name: z.string(), file: z.string(), yaml: z.string() })),
+  },
+  /**
+   * Runs a facility config (same code as `caplab facility`); relative paths in it are read from base_dir (default
+   * the shipped resources/facility). Progress streams as `facility.progress`.
+   */
+  runFacility: {
+    input: z
+      .object({
+        yaml: z.string().max(5_000_000),
+        base_dir: z.string().max(4096).optional(),
+        scenario: z.string().max(200).optional(),
+        replicas: z.number().int().min(1).max(64).optional(),
+        horizon_days: z.number().positive().max(366).optional(),
+      })
+      .strict(),
+    output: FacilityResult,
   },
 } as const;
 
@@ -186,6 +215,7 @@ export const events = {
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
   'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
+  'facility.progress': z.object({ done: z.number().int(), total: z.number().int(), label: z.string() }),
 } as const;
 
 export type MethodName = keyof typeof methods;

@@ -24,7 +24,7 @@ interface SweepJson {
   status: string;
   simulated: boolean;
   restored: { before_w: number; restored_w: number; ok: boolean }[];
-  runs: { workload: string; cap_w: number; repetition: number; status: string; throughput: number; mean_power_w: number; energy_j: number; efficiency: number; energy_sensor: string }[];
+  runs: { run_id: number; workload: string; cap_w: number; repetition: number; status: string; throughput: number; mean_power_w: number; energy_j: number; efficiency: number; energy_sensor: string }[];
 }
 
 describe('caplab sweep on the simulated backend (real pty, real SQLite)', () => {
@@ -73,7 +73,11 @@ describe('caplab sweep on the simulated backend (real pty, real SQLite)', () => 
     db.close();
 
     const runs = await runCli(['runs', '--json', '--sweep', String(out.sweep_id)], env);
-    expect(JSON.parse(runs.stdout)[0].runs).toHaveLength(12);
+    const listed = JSON.parse(runs.stdout)[0].runs as { id: number; run_id: number }[];
+    expect(listed).toHaveLength(12);
+    // `caplab runs --json` names a run as `caplab sweep --json` does (run_id), keeping `id` beside it.
+    for (const r of listed) expect(r.run_id).toBe(r.id);
+    expect(listed.map((r) => r.run_id).sort()).toEqual(out.runs.map((r) => r.run_id).sort());
   });
 
   it('after kill -9 mid-sweep, the limit stays changed and restore-caps puts back the journalled value; samples up to the kill are stored', async () => {

@@ -32,6 +32,7 @@ export function buildMenu(getWindow: () => BrowserWindow | null): Menu {
         { label: 'Results', accelerator: 'CmdOrCtrl+4', click: cmd('nav:results') },
         { label: 'History', accelerator: 'CmdOrCtrl+5', click: cmd('nav:history') },
         { label: 'Datasets', accelerator: 'CmdOrCtrl+6', click: cmd('nav:datasets') },
+        { label: 'Facility', accelerator: 'CmdOrCtrl+7', click: cmd('nav:facility') },
         { type: 'separator' },
         { label: 'Toggle Dark/Light Theme', accelerator: 'CmdOrCtrl+Shift+L', click: cmd('theme:toggle') },
         { type: 'separator' },

@@ -34,11 +34,15 @@ import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
+import { exportForApp } from './exporters/app-export';
+import { findBrowser, printPdfWithChromium } from './exporters/chromium';
+import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
+import { listFacilityConfigs, runFacilityYaml } from './facility/engine-facility';
 
 export interface EngineOptions {
   dbPath: string;
@@ -54,6 +58,8 @@ export interface EngineOptions {
   onPty?: PtyHandler;
   /** Open the database read-only (commands that only read); methods that would write refuse. */
   readOnly?: boolean;
+  /** Prints report HTML to PDF (the desktop app: Electron's printToPDF). Default: a headless Chromium found on this machine. */
+  printPdf?: PdfPrinter;
 }
 
 export interface BeginOptions {
@@ -384,8 +390,25 @@ export class Engine implements LabApi {
     return saveSegment(this.db, input);
   }
 
+  async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {
+    const printer = async (): Promise<PdfPrinter> => {
+      if (this.opts.printPdf) return this.opts.printPdf;
+      const browser = await findBrowser(undefined, this.env);
+      return (html, o) => printPdfWithChromium(browser, html, o);
+    };
+    return exportForApp(this.db, input, printer);
+  }
+
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
     return listWorkloadSummaries(this.env);
+  }
+
+  async listFacilityConfigs(_input: MethodInput<'listFacilityConfigs'>): Promise<MethodOutput<'listFacilityConfigs'>> {
+    return listFacilityConfigs(this.env);
+  }
+
+  async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
+    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 // Hash routes, pure (unit-tested without a DOM).
-export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets'] as const;
+export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'facility'] as const;
 export type Page = (typeof PAGES)[number];
 
 export const PAGE_TITLES: Record<Page, string> = {
@@ -9,6 +9,7 @@ export const PAGE_TITLES: Record<Page, string> = {
   results: 'Results',
   history: 'History',
   datasets: 'Datasets',
+  facility: 'Facility',
 };
 
 export interface Route {

@@ -5,12 +5,14 @@ import { api } from '../api/client';
 import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
-import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../lib/analysis-view';
+import { ExportMenu } from '../components/ExportMenu';
+import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
-import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from './results/charts';
+import { plotlyFigure } from './results/charts';
+import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
 import { NoSweepsYet } from '../components/EmptyState';
 import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
@@ -101,6 +103,11 @@ export function ResultsPage({ param }: { param: string | null }) {
               ))}
             </select>
           </label>
+          {data && (
+            <ExportMenu
+              request={{ sweep_id: id, compare_ids: compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
+            />
+          )}
           <label className="field">
             <span>Compare with</span>
             <select value={compareId ?? ''} onChange={(e) => setCompareId(e.target.value ? Number(e.target.value) : null)} data-testid="results-compare">
@@ -213,11 +220,11 @@ function GroupView({
   // Series say which sweep and device they are, not just its number.
   const name = seriesLabel(sweepId, sweepName, g.device_model);
   const cname = compare ? seriesLabel(compare.sweep.id, compare.sweep.name, compare.g.device_model) : '';
-  const capAxis = { title: { text: 'power cap (W)' } };
-  const effData = useMemo(() => [...efficiencyTraces(g.caps, name, 0, effBest), ...(compare ? efficiencyTraces(compare.g.caps, cname, 1, null) : [])], [g, compare, name, cname, effBest]);
-  const thrData = useMemo(() => [...throughputTraces(g.caps, name, 0), ...(compare ? throughputTraces(compare.g.caps, cname, 1) : [])], [g, compare, name, cname]);
-  const parData = useMemo(() => [...paretoTraces(g.pareto, name, 0), ...(compare ? paretoTraces(compare.g.pareto, cname, 1) : [])], [g, compare, name, cname]);
-  const clkData = useMemo(() => clockTraces(g.caps), [g]);
+  const inputs = useMemo<ChartInput[]>(() => [{ name, group: g }, ...(compare ? [{ name: cname, group: compare.g }] : [])], [g, compare, name, cname]);
+  const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
+  const thr = useMemo(() => throughputChart(inputs), [inputs]);
+  const par = useMemo(() => paretoChart(inputs), [inputs]);
+  const clk = useMemo(() => clockChart(g), [g]);
   const ciCount = g.caps.filter((c) => c.efficiency.ci != null).length;
   return (
     <>
@@ -249,43 +256,33 @@ function GroupView({
       </div>
       <div className="plots">
         <div className="card">
-          <h3>Efficiency vs cap</h3>
-          <Plot
-            testId="efficiency-plot"
-            data={effData}
-            layout={{ xaxis: capAxis, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare, shapes: rangeShape(effBest) }}
-          />
+          <ChartCard spec={eff} testId="efficiency-plot" />
           <p className="small muted legend-line" data-testid="efficiency-ci" data-ci-count={ciCount}>
-            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps indistinguishable from the best. <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
+            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps that may be the best (within the margin, or too few repetitions to tell). <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
           </p>
         </div>
         <div className="card">
-          <h3>Throughput vs cap</h3>
-          <Plot testId="throughput-plot" data={thrData} layout={{ xaxis: capAxis, yaxis: { title: { text: `${units}/s per GPU` }, rangemode: 'tozero' }, showlegend: !!compare }} />
+          <ChartCard spec={thr} testId="throughput-plot" />
         </div>
         <div className="card">
-          <h3>Pareto: throughput vs efficiency</h3>
-          <Plot testId="pareto-plot" data={parData} layout={{ xaxis: { title: { text: `${units}/s per GPU` } }, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare }} />
+          <ChartCard spec={par} testId="pareto-plot" />
         </div>
         <div className="card">
-          <h3>Clocks vs cap</h3>
-          <Plot
-            testId="clock-plot"
-            data={clkData}
-            layout={{
-              xaxis: capAxis,
-              yaxis: { title: { text: 'mean SM clock in window (MHz)' } },
-              // explicit ticks: an overlaying axis otherwise syncs its ticks to the left axis' grid (31 %, 65 %...).
-              yaxis2: { title: { text: 'power-cap throttled (% of window)' }, overlaying: 'y', side: 'right', range: [0, 105], tickmode: 'array', tickvals: [0, 25, 50, 75, 100], showgrid: false, zeroline: false },
-              margin: { l: 56, r: 56, t: 36, b: 40 },
-              showlegend: true,
-              legend: { orientation: 'h', x: 0, y: 1.12 },
-              barmode: 'overlay',
-            }}
-          />
+          <ChartCard spec={clk} testId="clock-plot" />
         </div>
       </div>
       <CapTable caps={g.caps} units={units} runsById={runsById} best={effBest.cap_w} onDrill={onDrill} />
+    </>
+  );
+}
+
+/** A chart spec's title and its Plotly figure. */
+function ChartCard({ spec, testId }: { spec: ChartSpec; testId: string }) {
+  const fig = useMemo(() => plotlyFigure(spec), [spec]);
+  return (
+    <>
+      <h3>{spec.title}</h3>
+      <Plot testId={testId} data={fig.data} layout={fig.layout} />
     </>
   );
 }
@@ -301,6 +298,7 @@ function FlagChip({ cap, flag }: { cap: CapPoint; flag: AnalysisFlag }) {
 
 function Sensitivity({ g, overhead }: { g: AnalysisGroup; overhead: number }) {
   const rows = g.sensitivity.table;
+  const fig = useMemo(() => plotlyFigure(sensitivityChart(g)), [g]);
   const at = nearestOverhead(
     rows.map((r) => r.overhead_w),
     overhead,
@@ -337,6 +335,7 @@ function Sensitivity({ g, overhead }: { g: AnalysisGroup; overhead: number }) {
           ? g.sensitivity.changes.map((c) => `${c.selector}: ${c.from_cap_w ?? '–'} → ${c.to_cap_w ?? '–'} W between ${c.overhead_lo} and ${c.overhead_hi} W`).join(' · ')
           : `No selector’s best cap moves between ${g.sensitivity.from_w} and ${g.sensitivity.to_w} W of overhead.`}
       </p>
+      <Plot testId="sensitivity-plot" data={fig.data} layout={{ ...fig.layout, margin: { l: 56, r: 16, t: 10, b: 84 }, legend: { orientation: 'h', y: -0.45 } }} height={260} />
     </div>
   );
 }

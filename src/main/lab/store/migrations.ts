@@ -193,4 +193,6 @@ export const migrations: Migration[] = [
   `,
   // v5 -> v6: stored plans carry the plan schema version they were written with (0.1.0's are 1); read leniently.
   `ALTER TABLE sweeps ADD COLUMN plan_version INTEGER NOT NULL DEFAULT 1;`,
+  // The run record's software side (host, OS, CapLab version and commit) as JSON, taken when the sweep starts.
+  `ALTER TABLE sweeps ADD COLUMN environment TEXT;`,
 ];

@@ -4,7 +4,7 @@ import { deviceLabel } from '../../lib/device-label';
 import type { PlotData } from 'plotly.js-strict-dist-min';
 import type { RunAnalysis } from '../../../shared/analysis';
 import type { RunRecord, RunTraces } from '../../../shared/records';
-import { FLAG_INFO, sortedFlags } from '../../lib/analysis-view';
+import { FLAG_INFO, sortedFlags } from '../../../shared/analysis-view';
 import { Plot } from '../../components/Plot';
 import { colorFor, fmt, sig } from '../../lib/format';
 import { loadTraces } from './traces';
