@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import type { YearSeries } from '../../../core/facility/overheads';
-import { describeIssues, PlanError } from '../sweep/plan-file';
+import { PlanError } from '../sweep/plan-file';
 import { openDb, type Db } from '../store/db';
 import { getDevice } from '../store/devices';
 import { getDataset, getSegment } from '../store/datasets';
@@ -29,6 +29,11 @@ export interface LoadOptions {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** zod issues as `field.path: message` lines (the facility schema words its own messages). */
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(config)'}: ${i.message}`);
 }
 
 function parse(value: unknown, where: string): FacilityConfig {
