@@ -5,6 +5,7 @@ import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import type { YearSeries } from '../../../core/facility/overheads';
 import { PlanError } from '../sweep/plan-file';
+import { issueLines, planIssuesOf } from '../sweep/plan-issues';
 import { openDb, type Db } from '../store/db';
 import { getDevice } from '../store/devices';
 import { getDataset, getSegment } from '../store/datasets';
@@ -31,15 +32,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** zod issues as `field.path: message` lines (the facility schema words its own messages). */
-function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
-  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(config)'}: ${i.message}`);
-}
-
 function parse(value: unknown, where: string): FacilityConfig {
   const r = FacilityConfig.safeParse(value);
   if (!r.success) {
-    const errors = describeIssues(r.error.issues);
+    const errors = issueLines(planIssuesOf(r.error.issues, value));
     throw new FacilityConfigError(`${where}: invalid facility config\n  ${errors.join('\n  ')}`, errors);
   }
   return r.data;
