@@ -47,6 +47,18 @@ export const SimOptions = z.object({
   devices: z.array(z.string()).optional(),
 });
 
+/** How `caplab cluster submit` splits a plan into Slurm array tasks (one task per shard, each on a node of its own). */
+export const ClusterOptions = z
+  .object({
+    /**
+     * node: every node runs the whole plan (node-to-node comparison); caps: the caps are dealt out across the
+     * nodes; repetitions: the repetitions are.
+     */
+    shard_by: z.enum(['node', 'caps', 'repetitions']).default('node'),
+  })
+  .strict();
+export type ClusterOptions = z.infer<typeof ClusterOptions>;
+
 export const Plan = z
   .object({
     name: z.string().default('sweep'),
@@ -70,6 +82,8 @@ export const Plan = z
     /** Hard limit on one run's wall-clock time, seconds. */
     run_timeout_s: positive.default(3600),
     sim: SimOptions.default({ speedup: 1 }),
+    /** Cluster sweeps only (`caplab cluster submit`); a local sweep ignores it. */
+    cluster: ClusterOptions.optional(),
   })
   .strict();
 export type Plan = z.infer<typeof Plan>;

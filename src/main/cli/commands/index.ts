@@ -12,6 +12,8 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
+  cluster: () => import('./cluster').then((m) => m.clusterCommand),
+  exporter: () => import('./exporter').then((m) => m.exporterCommand),
   serve: () => import('../../host/serve-command').then((m) => m.serveCommand),
   throughput: () => import('./throughput').then((m) => m.throughputCommand),
   workloads: () => import('./workloads').then((m) => m.workloadsCommand),

@@ -19,6 +19,11 @@ export interface SimBackendOptions {
   clock?: SimClock;
   /** Seed of the sensor noise. */
   seed?: number;
+  /**
+   * The (virtual) node these GPUs belong to, part of their UUIDs: several Slurm nodes on one host each get GPUs
+   * of their own. Default CAPLAB_SIM_NODE (the cluster job script sets it), else none.
+   */
+  node?: string;
 }
 
 /** NVML clocks_event_reasons bit for software thermal slowdown. */
@@ -53,6 +58,7 @@ export class SimBackend implements GpuBackend {
   private readonly dir: string;
   private readonly clock: SimClock;
   private readonly seed: number;
+  private readonly node: string | undefined;
   private devices: DeviceRuntime[] = [];
   private loads = new Map<number, DeviceLoad>();
   private lastScanMs = -Infinity;
@@ -61,6 +67,7 @@ export class SimBackend implements GpuBackend {
     this.dir = opts.stateDir;
     this.clock = opts.clock ?? SimClock.fromEnv(process.env) ?? SimClock.realTime();
     this.seed = opts.seed ?? 1;
+    this.node = opts.node ?? (process.env.CAPLAB_SIM_NODE || undefined);
     this.adoptState(this.guard(() => loadOrInitState(this.dir, opts.presets, process.env)));
   }
 
@@ -78,7 +85,7 @@ export class SimBackend implements GpuBackend {
       name: d.preset.name,
       vendor: 'sim',
       simulated: true,
-      uuid: `SIM-${d.preset.id}-${index}`,
+      uuid: this.node ? `SIM-${this.node}-${d.preset.id}-${index}` : `SIM-${d.preset.id}-${index}`,
       pci_bus_id: null,
       driver: 'caplab-sim',
       vbios: null,
