@@ -50,10 +50,7 @@ export const SimOptions = z.object({
 /** How `caplab cluster submit` splits a plan into Slurm array tasks (one task per shard, each on a node of its own). */
 export const ClusterOptions = z
   .object({
-    /**
-     * node: every node runs the whole plan (node-to-node comparison); caps: the caps are dealt out across the
-     * nodes; repetitions: the repetitions are.
-     */
+    /** node: every node runs the whole plan (node-to-node comparison); caps: a task per cap; repetitions: a task per repetition. */
     shard_by: z.enum(['node', 'caps', 'repetitions']).default('node'),
   })
   .strict();

@@ -24,9 +24,9 @@ function shardName(plan: Plan, i: number, n: number): string {
 }
 
 /**
- * node: every one of `nodes` tasks runs the whole plan. caps: the plan's caps are dealt out round-robin in
- * ascending order, so each node gets low and high caps. repetitions: the repetitions are split as evenly as
- * possible. Tasks that would get nothing are not made (4 caps on 8 nodes give 4 tasks).
+ * node: `nodes` tasks, each running the whole plan (the node-to-node comparison). caps: one task per cap.
+ * repetitions: one task per repetition. The array runs at most `nodes` tasks at once, one per node, and Slurm
+ * hands the next task to whichever node comes free.
  */
 export function shardPlan(plan: Plan, nodes: number): Shard[] {
   if (!Number.isInteger(nodes) || nodes < 1) throw new ShardError(`--nodes must be a whole number >= 1, got ${nodes}`);
@@ -39,19 +39,9 @@ export function shardPlan(plan: Plan, nodes: number): Shard[] {
       throw new ShardError('cluster.shard_by: caps cannot split adaptive caps (the refinement needs every cap on one node); use shard_by: node or repetitions');
     }
     const caps = planCaps(plan.caps);
-    const groups = Array.from({ length: Math.min(nodes, caps.length) }, () => [] as number[]);
-    caps.forEach((c, i) => groups[i % groups.length]!.push(c));
-    return groups.map((g, i) => ({ index: i, plan: { ...plan, name: shardName(plan, i, groups.length), caps: g }, repetition_offset: 0 }));
+    return caps.map((c, i) => ({ index: i, plan: { ...plan, name: shardName(plan, i, caps.length), caps: [c] }, repetition_offset: 0 }));
   }
-  const n = Math.min(nodes, plan.repetitions);
-  const base = Math.floor(plan.repetitions / n);
-  const extra = plan.repetitions % n;
-  let offset = 0;
-  return Array.from({ length: n }, (_, i) => {
-    const reps = base + (i < extra ? 1 : 0);
-    // Each shard draws its own randomised order: the same seed would give every node the same sequence.
-    const shard = { index: i, plan: { ...plan, name: shardName(plan, i, n), repetitions: reps, seed: plan.seed + i }, repetition_offset: offset };
-    offset += reps;
-    return shard;
-  });
+  const n = plan.repetitions;
+  // Each shard draws its own randomised order: the same seed would give every task the same sequence.
+  return Array.from({ length: n }, (_, i) => ({ index: i, plan: { ...plan, name: shardName(plan, i, n), repetitions: 1, seed: plan.seed + i }, repetition_offset: i }));
 }
