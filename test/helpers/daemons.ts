@@ -199,6 +199,7 @@ export interface Prometheus {
 
 /** Prometheus with its own storage folder, scraping `targets` every second. */
 export async function startPrometheus(dir: string, targets: string[]): Promise<Prometheus> {
+  mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const config = join(dir, 'prometheus.yml');
   writeFileSync(
