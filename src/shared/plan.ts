@@ -4,32 +4,73 @@ import { ParamValue } from './workload';
 
 const positive = z.number().positive();
 
+/**
+ * Hard bounds of a plan, checked arithmetically before any grid is expanded (docs/reliability.md): a plan beyond
+ * them is refused at once, with the number it would have made.
+ */
+export const PLAN_LIMITS = {
+  /** Runs of one plan: workloads x caps x repetitions, plus what adaptive refinement may add. */
+  max_runs: 10_000,
+  max_cap_w: 100_000,
+  min_cap_step_w: 0.01,
+  max_workloads: 64,
+  max_devices: 64,
+  max_warmup_s: 6 * 3600,
+  max_window_s: 24 * 3600,
+  max_steps: 10_000_000,
+  max_cooldown_s: 3600,
+  max_hang_timeout_s: 24 * 3600,
+  max_run_timeout_s: 48 * 3600,
+} as const;
+
+const watts = positive.max(PLAN_LIMITS.max_cap_w, `at most ${PLAN_LIMITS.max_cap_w} W`);
+const capStep = z.number().min(PLAN_LIMITS.min_cap_step_w, `a step of at least ${PLAN_LIMITS.min_cap_step_w} W`);
+
+/** How many caps a range names, without listing them (a 1e15-step range is counted, never expanded). */
+export function rangeCount(r: { from: number; to: number; step: number }): number {
+  return Math.floor((r.to - r.from) / r.step + 1e-9) + 1;
+}
+
 export const CapRange = z
-  .object({ from: positive, to: positive, step: positive })
+  .object({ from: watts, to: watts, step: capStep })
   .refine((r) => r.to >= r.from, { message: 'caps.to must be >= caps.from' });
 export type CapRange = z.infer<typeof CapRange>;
 
 export const AdaptiveCaps = z.object({
   adaptive: z.object({
     /** Coarse grid to start from. */
-    from: positive,
-    to: positive,
-    step: positive,
+    from: watts,
+    to: watts,
+    step: capStep,
     /** Stop when the best cap is known to within this many watts. */
     width_w: positive.default(25),
     /** Most runs the refinement may add. */
-    max_runs: z.number().int().positive().default(12),
+    max_runs: z.number().int().positive().max(PLAN_LIMITS.max_runs).default(12),
   }),
 });
 
-export const CapsSpec = z.union([z.array(positive).min(1), CapRange, AdaptiveCaps]);
+const CAPS_FORMS = 'a list of watts ([250, 300]), a range ({from: 200, to: 700, step: 50}) or {adaptive: {from, to, step}}';
+
+/** The form the input was meant as decides which form's error is shown (zod alone says only "Invalid input"). */
+function capsError(iss: { input?: unknown; errors?: { path: PropertyKey[]; message: string }[][] }): string {
+  const input = iss.input;
+  const form = Array.isArray(input) ? 0 : input && typeof input === 'object' ? ('adaptive' in input ? 2 : 1) : -1;
+  const inner = form >= 0 ? iss.errors?.[form]?.[0] : undefined;
+  if (inner) return `${inner.path.length ? `at ${inner.path.map(String).join('.')}: ` : ''}${inner.message} (caps are ${CAPS_FORMS})`;
+  return `must be ${CAPS_FORMS}; got ${JSON.stringify(input)?.slice(0, 60) ?? typeof input}`;
+}
+
+export const CapsSpec = z.union([z.array(watts).min(1).max(PLAN_LIMITS.max_runs), CapRange, AdaptiveCaps], { error: capsError });
 export type CapsSpec = z.infer<typeof CapsSpec>;
 
 /** Warm-up and measurement windows are given in seconds or in workload steps. */
-export const Span = z.union([
-  z.object({ seconds: positive }).strict(),
-  z.object({ steps: z.number().int().positive() }).strict(),
-]);
+function span(maxSeconds: number) {
+  return z.union([
+    z.object({ seconds: positive.max(maxSeconds, `at most ${maxSeconds} s`) }).strict(),
+    z.object({ steps: z.number().int().positive().max(PLAN_LIMITS.max_steps, `at most ${PLAN_LIMITS.max_steps} steps`) }).strict(),
+  ]);
+}
+export const Span = span(PLAN_LIMITS.max_window_s);
 export type Span = z.infer<typeof Span>;
 
 export const WorkloadRef = z.object({
@@ -58,33 +99,56 @@ export type ClusterOptions = z.infer<typeof ClusterOptions>;
 
 export const Plan = z
   .object({
-    name: z.string().default('sweep'),
+    name: z.string().max(200).default('sweep'),
     backend: BackendChoice.default('auto'),
     /** Device indexes the workload uses; one process group over all of them. */
-    devices: z.array(z.number().int().nonnegative()).min(1).default([0]),
-    workloads: z.array(WorkloadRef).min(1),
+    devices: z
+      .array(z.number().int().nonnegative())
+      .min(1)
+      .max(PLAN_LIMITS.max_devices)
+      .refine((d) => new Set(d).size === d.length, { message: 'a device is listed twice' })
+      .default([0]),
+    workloads: z.array(WorkloadRef).min(1).max(PLAN_LIMITS.max_workloads),
     caps: CapsSpec,
     repetitions: z.number().int().min(1).max(100).default(1),
     order: z.enum(['sequential', 'randomized']).default('sequential'),
     seed: z.number().int().default(1),
-    warmup: Span.default({ seconds: 10 }),
-    window: Span.default({ seconds: 30 }),
-    cooldown_s: z.number().min(0).default(5),
+    warmup: span(PLAN_LIMITS.max_warmup_s).default({ seconds: 10 }),
+    window: span(PLAN_LIMITS.max_window_s).default({ seconds: 30 }),
+    cooldown_s: z.number().min(0).max(PLAN_LIMITS.max_cooldown_s).default(5),
     sample_interval_ms: z.number().min(10).max(10_000).default(100),
     overhead_w: z.number().min(0).default(100),
     observe_only: z.boolean().default(false),
     on_failure: z.enum(['continue', 'stop']).default('continue'),
     /** A run that shows no progress (no protocol step) for this many wall-clock seconds is killed as hung. */
-    hang_timeout_s: positive.default(120),
+    hang_timeout_s: positive.max(PLAN_LIMITS.max_hang_timeout_s).default(120),
     /** Hard limit on one run's wall-clock time, seconds. */
-    run_timeout_s: positive.default(3600),
+    run_timeout_s: positive.max(PLAN_LIMITS.max_run_timeout_s).default(3600),
     sim: SimOptions.default({ speedup: 1 }),
     /** Cluster sweeps only (`caplab cluster submit`); a local sweep ignores it. */
     cluster: ClusterOptions.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    const runs = planRunCount(p);
+    if (runs > PLAN_LIMITS.max_runs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['caps'],
+        message: `the plan would make ${!Number.isFinite(runs) ? 'infinitely many' : runs < 1e9 ? runs.toLocaleString('en-US') : runs.toExponential(1)} runs (workloads x caps x repetitions${'adaptive' in p.caps ? ' + adaptive max_runs' : ''}); a plan may have at most ${PLAN_LIMITS.max_runs.toLocaleString('en-US')}`,
+      });
+    }
+  });
 export type Plan = z.infer<typeof Plan>;
 export type PlanInput = z.input<typeof Plan>;
+
+/** Runs a plan can make, counted without expanding anything (Infinity for an unbounded range). */
+export function planRunCount(p: { workloads: readonly unknown[]; caps: CapsSpec; repetitions: number }): number {
+  const caps = p.caps;
+  const count = Array.isArray(caps) ? caps.length : rangeCount('adaptive' in caps ? caps.adaptive : caps);
+  const extra = Array.isArray(caps) || !('adaptive' in caps) ? 0 : caps.adaptive.max_runs;
+  return p.workloads.length * count * p.repetitions + extra;
+}
 
 /** Caps a plan names explicitly (the coarse grid for adaptive plans), ascending, without duplicates. */
 export function planCaps(caps: CapsSpec): number[] {
@@ -92,8 +156,9 @@ export function planCaps(caps: CapsSpec): number[] {
   if (Array.isArray(caps)) list = caps;
   else {
     const r = 'adaptive' in caps ? caps.adaptive : caps;
-    list = [];
-    for (let c = r.from; c <= r.to + 1e-9; c += r.step) list.push(Math.round(c * 1000) / 1000);
+    const n = rangeCount(r);
+    if (!(n <= PLAN_LIMITS.max_runs)) throw new Error(`caps: a range of ${n} caps is over the limit of ${PLAN_LIMITS.max_runs}`);
+    list = Array.from({ length: n }, (_, k) => Math.round((r.from + k * r.step) * 1000) / 1000);
   }
   return [...new Set(list)].sort((a, b) => a - b);
 }

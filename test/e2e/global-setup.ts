@@ -33,6 +33,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     CAPLAB_DATA_DIR: join(dir, 'data'),
     CAPLAB_DB: join(dir, 'lab.db'),
     CAPLAB_SIM_STATE_DIR: join(dir, 'sim'),
+    // Leases and the host journal of this run only (they are host-wide by design).
+    CAPLAB_LEASE_DIR: join(dir, 'leases'),
+    CAPLAB_LEASE_NS: `e2e-${process.pid}`,
   };
   const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'caplab.mjs'), 'serve', '--backend', 'sim', '--port', '0'], {
     cwd: root,

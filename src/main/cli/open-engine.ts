@@ -47,12 +47,15 @@ function terminalPtyBridge(io: CliIO): PtyHandler | undefined {
   };
 }
 
-/** Opens the engine on --db / CAPLAB_DB / the default database; limits left by a killed sweep are restored first. */
+/**
+ * Opens the engine on --db / CAPLAB_DB / the default database. With restoreOnOpen (commands that may change
+ * limits anyway), limits left by killed sweeps (dead owners only, any database of the host) are restored first.
+ */
 export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean } = {}): Promise<Engine> {
   const file = dbPath(stringOpt(args, 'db'), io.env);
   let engine: Engine;
   try {
-    engine = await Engine.open({ dbPath: file, backend: backendOpt(args), env: io.env, restoreOnOpen: opts.restoreOnOpen ?? true, onPty: terminalPtyBridge(io) });
+    engine = await Engine.open({ dbPath: file, backend: backendOpt(args), env: io.env, restoreOnOpen: opts.restoreOnOpen ?? false, onPty: terminalPtyBridge(io) });
   } catch (e) {
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;

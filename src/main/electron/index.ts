@@ -121,7 +121,7 @@ if (!app.requestSingleInstanceLock()) {
     app.setAppUserModelId('org.caplab.app');
     secureSession();
     // CAPLAB_DB / CAPLAB_DATA_DIR as for the CLI, so the app and `caplab` share one lab database by default.
-    engine = await Engine.open({ dbPath: dbPath(undefined, process.env) });
+    engine = await Engine.open({ dbPath: dbPath(undefined, process.env), restoreOnOpen: true });
     for (const r of engine.restoredAtOpen) console.warn(`caplab: restored ${r.device_name} (${r.device_id}) to ${r.before_w} W after an interrupted sweep`);
     const unwire = wireIpc(engine);
     Menu.setApplicationMenu(buildMenu(() => win));

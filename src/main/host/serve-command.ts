@@ -8,6 +8,7 @@ import { backendOption, dbOption, describeRestores, openEngine } from '../cli/op
 import { isLoopbackHost, startServer } from './server';
 import { readPlanFile } from '../lab/sweep/plan-file';
 import { resourcesDir } from '../lab/runner/workloads';
+import type { EventPayload } from '../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
 function packageRoot(): string {
@@ -69,7 +70,7 @@ export const serveCommand: CliCommand = {
     // --demo: the simulated backend (labelled "simulated" everywhere) unless --backend says otherwise.
     if (args.values.demo && !stringOpt(args, 'backend')) args.values.backend = 'sim';
     const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
-    const engine = await openEngine(args, io);
+    const engine = await openEngine(args, io, { restoreOnOpen: true });
     let server;
     try {
       server = await startServer({
@@ -115,11 +116,16 @@ export const serveCommand: CliCommand = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
-    io.stderr.write('caplab serve: stopping; cancelling any running sweep and restoring limits…\n');
-    await server.close();
+    io.stderr.write('caplab serve: stopping; cancelling this host\'s sweeps and restoring their limits…\n');
+    // Its own sweeps restore their limits as they end; a sweep of another process (a CLI sweep) is not touched.
+    const finished: EventPayload<'sweep.finished'>[] = [];
+    engine.subscribe((name, payload) => {
+      if (name === 'sweep.finished') finished.push(payload as EventPayload<'sweep.finished'>);
+    });
     await engine.cancelAll();
-    const restored = await engine.restoreCaps({});
+    await server.close();
     await engine.close();
+    const restored = finished.flatMap((f) => f.restored);
     for (const line of describeRestores(restored)) io.stderr.write(`caplab serve: ${line}\n`);
     return 0;
   },

@@ -3,13 +3,16 @@ import { openDb, type Db } from './store/db';
 import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep } from './store/sweeps';
 import { devicesOfRun, getDevice } from './store/devices';
 import { metricsOfRun, samplesOfRun } from './store/samples';
-import { restoreJournal } from './sweep/cap-guard';
+import { CapOwnership, restoreDeadOwners, type CapContext } from './sweep/cap-guard';
+import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease';
+import { deviceLeaseKey } from './lease/host-journal';
+import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
-import { knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
+import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { LoadError } from './analysis/load';
@@ -17,7 +20,7 @@ import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
-import type { BackendChoice } from '../../shared/device';
+import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
 
 export interface EngineOptions {
@@ -25,10 +28,19 @@ export interface EngineOptions {
   /** Overrides the backend a plan names (the CLI's --backend). */
   backend?: BackendChoice;
   env?: NodeJS.ProcessEnv;
-  /** Restore limits left changed by a killed sweep when the engine opens (default true). */
+  /**
+   * Restore limits left changed by killed sweeps (dead owners only) when the engine opens. Default false: only
+   * what may change limits anyway (sweep, restore-caps, serve, the app) asks for it; read-only commands never set one.
+   */
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+}
+
+export interface BeginOptions {
+  /** Wait for devices another sweep holds instead of refusing. */
+  wait?: boolean;
+  onWait?: (message: string) => void;
 }
 
 type Listener = (name: EventName, payload: unknown) => void;
@@ -53,7 +65,7 @@ export class Engine implements LabApi {
   static async open(opts: EngineOptions): Promise<Engine> {
     const engine = new Engine(openDb(opts.dbPath), opts);
     markInterruptedSweeps(engine.db, isAlive);
-    if (opts.restoreOnOpen ?? true) engine.restoredAtOpen = await engine.restoreCaps({});
+    if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
 
@@ -107,7 +119,7 @@ export class Engine implements LabApi {
       const plan = parsePlan(input.plan);
       const lab = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
       try {
-        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env));
+        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env), checkWorkloadParams(plan, lab.backend, this.env));
       } finally {
         await lab.backend.close();
       }
@@ -136,30 +148,65 @@ export class Engine implements LabApi {
     return { sweep_id: (await this.beginSweep(input.plan)).sweepId };
   }
 
+  private get capContext(): CapContext {
+    return { db: this.db, dbPath: this.opts.dbPath, host: this.host, env: this.env, open: (name, o) => reopenBackend(name, o, this.env, this.handlePty) };
+  }
+
+  /**
+   * Leases the plan's devices host-wide. A device leased by another live sweep: LeaseHeldError naming it, or with
+   * `wait`, a retry every second (onWait hears who is waited for, each time the owner changes).
+   */
+  private async takeCaps(lab: LabBackend, devices: DeviceInfo[], opts: BeginOptions): Promise<CapOwnership> {
+    let last = '';
+    for (;;) {
+      try {
+        return await CapOwnership.take(this.capContext, lab.backend, lab.reopenOpts, devices, newRunTag());
+      } catch (e) {
+        if (!(e instanceof LeaseHeldError) || !opts.wait) throw e;
+        if (e.message !== last) opts.onWait?.(e.message);
+        last = e.message;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  /** Observe-only sweeps take no lease, but say when another sweep is capping a device they watch. */
+  private async observeNotices(lab: LabBackend, devices: DeviceInfo[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const d of devices) {
+      const held = await probeLease(deviceLeaseKey(d, lab.reopenOpts), this.env);
+      if (held) out.push(`${d.name} (#${d.index}) is being capped by ${describeOwner(held.owner)}: this observe-only sweep records that sweep's caps`);
+    }
+    return out;
+  }
+
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
-  async beginSweep(planValue: unknown): Promise<SweepOrchestrator> {
+  async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
     const plan = parsePlan(planValue);
     if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
+    let caps: CapOwnership | null = null;
     try {
       const all = await lab.backend.listDevices();
-      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env));
+      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env), checkWorkloadParams(plan, lab.backend, this.env));
+      const notices = plan.observe_only ? await this.observeNotices(lab, devices) : [];
+      if (!plan.observe_only) caps = await this.takeCaps(lab, devices, opts);
       const cpu = await openCpuPower(lab, this.env);
       const sweep = new SweepOrchestrator(
         {
           db: this.db,
           host: this.host,
           backend: lab.backend,
-          backendOpts: lab.reopenOpts,
+          caps,
           timeScale: lab.timeScale,
           devices,
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
-          openBackend: (name, o) => reopenBackend(name, o, this.env, this.handlePty),
           emit: (name, payload) => this.emit(name, payload),
         },
         plan,
       );
+      sweep.notices.push(...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
       this.active.set(sweep.sweepId, sweep);
       void sweep.done.finally(() => {
         this.active.delete(sweep.sweepId);
@@ -168,6 +215,7 @@ export class Engine implements LabApi {
       });
       return sweep;
     } catch (e) {
+      await caps?.release();
       await lab.backend.close();
       throw e;
     }
@@ -226,7 +274,7 @@ export class Engine implements LabApi {
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
-    return restoreJournal(this.db, this.host, (name, o) => reopenBackend(name, o, this.env, this.handlePty));
+    return restoreDeadOwners(this.capContext);
   }
 
   async sampleDevices(input: MethodInput<'sampleDevices'>): Promise<MethodOutput<'sampleDevices'>> {

@@ -1,4 +1,5 @@
 import { readPlanFile, PlanError } from '../../lab/sweep/plan-file';
+import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliCommand, type CliIO } from '../command';
 import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
@@ -52,8 +53,8 @@ function progressPrinter(io: CliIO) {
 export const sweepCommand: CliCommand = {
   name: 'sweep',
   summary: 'Run a power-cap sweep from a plan file (workloads x caps x repetitions)',
-  usage: 'sweep PLAN.yaml [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--json]',
-  options: { ...backendOption, ...dbOption, ...jsonOption },
+  usage: 'sweep PLAN.yaml [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--wait] [--json]',
+  options: { ...backendOption, ...dbOption, ...jsonOption, wait: { type: 'boolean' } },
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a plan file: caplab sweep PLAN.yaml');
@@ -64,7 +65,7 @@ export const sweepCommand: CliCommand = {
       if (e instanceof PlanError) throw new CliError(e.message);
       throw e;
     }
-    const engine = await openEngine(args, io);
+    const engine = await openEngine(args, io, { restoreOnOpen: true });
     const unsubscribe = engine.subscribe(progressPrinter(io) as (n: EventName, p: unknown) => void);
     let signalled: NodeJS.Signals | null = null;
     const onSignal = (sig: NodeJS.Signals) => {
@@ -78,23 +79,29 @@ export const sweepCommand: CliCommand = {
     try {
       let sweep;
       try {
-        sweep = await engine.beginSweep(plan);
+        sweep = await engine.beginSweep(plan, {
+          wait: args.values.wait === true,
+          onWait: (why) => io.stderr.write(`caplab: waiting: ${why}\n`),
+        });
       } catch (e) {
         if (e instanceof PlanError) throw new CliError(`${file}: ${e.message}`);
+        if (e instanceof LeaseHeldError) throw new CliError(`${e.message}; nothing was changed (wait for it with --wait)`);
         throw e;
       }
+      for (const notice of sweep.notices) io.stderr.write(`caplab: ${notice}\n`);
       let restored: EventPayload<'sweep.finished'>['restored'] = [];
       engine.subscribe((name, payload) => {
         if (name === 'sweep.finished') restored = (payload as EventPayload<'sweep.finished'>).restored;
       });
       const status = await sweep.done;
       const { sweep: record, runs } = await engine.getSweep({ sweep_id: sweep.sweepId });
+      const error = sweep.error ?? record.error;
       for (const line of describeRestores(restored)) io.stderr.write(`caplab: ${line}\n`);
       if (args.values.json) {
-        printJson(io, { sweep_id: record.id, name: record.name, status, simulated: record.simulated, backend: record.backend, error: record.error, restored, runs: runs.map(runJson) });
+        printJson(io, { sweep_id: record.id, name: record.name, status, simulated: record.simulated, backend: record.backend, error, restored, notices: sweep.notices, runs: runs.map(runJson) });
       } else {
         io.stdout.write(
-          `sweep ${record.id} "${record.name}": ${status}${record.simulated ? ' [simulated]' : ''}${record.error ? ` — ${record.error}` : ''}\n` +
+          `sweep ${record.id} "${record.name}": ${status}${record.simulated ? ' [simulated]' : ''}${error ? ` — ${error}` : ''}\n` +
             table(
               ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
               runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),

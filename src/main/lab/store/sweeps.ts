@@ -1,7 +1,7 @@
 import type { Db } from './db';
 import { Plan } from '../../../shared/plan';
 import type { PlannedRun } from '../../../shared/plan';
-import type { RunRecord, RunStatus, SweepRecord, SweepStatus } from '../../../shared/records';
+import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
 
 export interface NewSweep {
   name: string;
@@ -60,8 +60,9 @@ export function updateRun(db: Db, runId: number, u: RunUpdate): void {
   db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...u, id: runId });
 }
 
-export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
-  db.prepare('UPDATE runs SET status = ? WHERE id = ?').run(status, runId);
+/** Every run of a sweep that has not ended becomes 'cancelled': one statement, fast for the largest plans. */
+export function cancelOpenRuns(db: Db, sweepId: number): void {
+  db.prepare("UPDATE runs SET status = 'cancelled' WHERE sweep_id = ? AND status IN ('pending', 'running')").run(sweepId);
 }
 
 interface SweepRow {

@@ -2,14 +2,16 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
-import { appendRuns, createSweep, finishSweep, recordRunDevice, setRunStatus, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { reserveSpace } from '../store/reserve';
+import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { PtyRun } from '../runner/pty-run';
 import { RunProgress, windowFromAdapter, type MeasuredWindow, type ProgressSignal } from '../runner/progress';
 import { readThroughput } from '../../../core/adapters';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { journalLimits, restoreJournal, setAndVerify, type BackendOpener } from './cap-guard';
+import type { CapOwnership } from './cap-guard';
+import { killTagged, newRunTag, RUN_TAG_ENV } from '../runner/tagged-processes';
 import { scheduleRuns } from '../../../core/schedule';
 import { windowEnergy } from '../../../core/analysis/energy';
 import { analyzeSweep } from '../../../core/analysis/analyze';
@@ -35,15 +37,14 @@ export interface SweepDeps {
   db: Db;
   host: string;
   backend: GpuBackend;
-  /** Options that reopen this backend later (journal restore after a crash). */
-  backendOpts: Record<string, unknown>;
   /** Backend seconds per wall second (the simulated speed-up; 1 for real devices). */
   timeScale: number;
   devices: DeviceInfo[];
   /** CPU packages (RAPL) recorded beside the GPUs, so node energy can be measured rather than assumed. */
   cpu: { backend: GpuBackend; devices: DeviceInfo[] } | null;
   workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => Promise<WorkloadCommand>;
-  openBackend: BackendOpener;
+  /** The leases and journal of the devices' limits; null for observe-only sweeps, which never set one. */
+  caps: CapOwnership | null;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 }
 
@@ -54,6 +55,12 @@ interface RunOutcome {
 
 const FLUSH_MS = 250;
 
+/** A database error (full disk, file size limit, I/O error): the sweep cannot record, so it stops. */
+function isStoreError(e: unknown): boolean {
+  const err = e as { name?: string; code?: unknown } | null;
+  return err?.name === 'SqliteError' || (typeof err?.code === 'string' && err.code.startsWith('SQLITE_'));
+}
+
 /** Runs one sweep: journal limits, then per run set cap, run the workload in a pty, measure, cool down; restore. */
 export class SweepOrchestrator {
   readonly sweepId: number;
@@ -63,6 +70,17 @@ export class SweepOrchestrator {
   /** Runs of the plan as written (adaptive refinement appends after them). */
   private readonly coarseRuns: number;
   private cancelled = false;
+  /** Cancelled or failed: no further run starts, and limits are being restored. */
+  private halted = false;
+  /** Why the sweep stopped on its own (a store error); null otherwise. */
+  private failure: string | null = null;
+  /** Things the user should know before reading the results (another sweep capping an observed device, …). */
+  readonly notices: string[] = [];
+  /** The sweep's final error, also when it could not be written to the database. */
+  error: string | null = null;
+  private reserve: { release(): void } | null = null;
+  /** Tag in every workload's environment: what the run leaves behind is found by it (tagged-processes). */
+  private readonly tag: string;
   private current: PtyRun | null = null;
   /** The run being set up or measured (also while its cap is being set). */
   activeRunId: number | null = null;
@@ -84,6 +102,8 @@ export class SweepOrchestrator {
       this.planned,
     );
     this.sweepId = created.sweepId;
+    deps.caps?.setSweep(this.sweepId);
+    this.tag = deps.caps?.tag ?? newRunTag();
     this.recorder = new SampleRecorder(deps.db, this.sweepId, this.deviceIds, (run_id, samples) =>
       deps.emit('samples', { sweep_id: this.sweepId, run_id, samples }),
     );
@@ -94,8 +114,31 @@ export class SweepOrchestrator {
   /** Stops the current workload and every later run; limits are restored before `done` resolves. */
   cancel(): void {
     this.cancelled = true;
+    this.halt();
+  }
+
+  /** Stops the sweep; the limits are restored at once, before any other bookkeeping (a signal may follow). */
+  private halt(): void {
+    this.halted = true;
+    void this.deps.caps?.restore();
     this.wake?.();
     void this.current?.kill();
+  }
+
+  /** A store error: the sweep cannot keep its record, so it stops and fails with the error. */
+  private fail(e: unknown): void {
+    this.failure ??= `could not write to the database: ${(e as Error).message}`;
+    // A full disk: free the space held back, so that the sweep's end can still be recorded.
+    this.reserve?.release();
+    this.halt();
+  }
+
+  private flushSamples(): void {
+    try {
+      this.recorder.flush();
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   /** Input for the running workload's terminal; false when no workload is running. */
@@ -153,15 +196,17 @@ export class SweepOrchestrator {
     const cpuSampler = cpu
       ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.recorder.collect(s) })
       : null;
-    const flusher = setInterval(() => this.recorder.flush(), FLUSH_MS);
+    const flusher = setInterval(() => this.flushSamples(), FLUSH_MS);
     let status: SweepStatus = 'done';
     let error: string | null = null;
     let restored: CapRestore[] = [];
+    const caps = this.deps.caps;
+    this.reserve = reserveSpace(db.name);
     try {
-      if (!this.plan.observe_only) await journalLimits(db, this.deps.host, this.sweepId, backend, this.deps.devices, this.deps.backendOpts);
+      await caps?.journal(this.sweepId);
       sampler.start();
       cpuSampler?.start();
-      for (let i = 0; !this.cancelled; i++) {
+      for (let i = 0; !this.halted; i++) {
         if (i >= this.planned.length && !this.refine()) break;
         const outcome = await this.runOne(i);
         this.runsDone++;
@@ -172,32 +217,49 @@ export class SweepOrchestrator {
           error = `run ${i + 1} (${run.workload} at ${run.cap_w} W) failed: ${run.error ?? 'unknown'}; the plan says on_failure: stop`;
           break;
         }
-        if (!this.cancelled && this.plan.cooldown_s > 0) {
+        if (!this.halted && this.plan.cooldown_s > 0) {
           this.progress(i, 'cooldown', 0.99);
           await this.sleep(this.plan.cooldown_s);
         }
       }
       if (this.cancelled) status = 'cancelled';
     } catch (e) {
+      if (isStoreError(e)) this.fail(e);
       status = 'failed';
       error = (e as Error).message;
     } finally {
+      this.halted = true;
       sampler.stop();
       cpuSampler?.stop();
       clearInterval(flusher);
+      // Limits first: whatever the bookkeeping below meets (a full disk, a signal), the devices are already back.
+      if (caps) {
+        restored = await caps.restore();
+        await caps.release();
+      }
+      if (this.failure) {
+        status = 'failed';
+        error = this.failure;
+      }
+      const failed = restored.filter((r) => !r.ok);
+      const problems = [error, ...failed.map((f) => `could not restore ${f.device_name} to ${f.before_w} W: ${f.error}`)];
       this.recorder.runId = null;
-      this.recorder.flush();
-      for (const id of this.runIds) {
-        const r = getRun(db, id);
-        if (r && (r.status === 'pending' || r.status === 'running')) setRunStatus(db, id, 'cancelled');
+      for (const step of [() => this.recorder.flush(), () => cancelOpenRuns(db, this.sweepId)]) {
+        try {
+          step();
+        } catch (e) {
+          problems.push(`could not record the sweep's end: ${(e as Error).message}`);
+        }
       }
-      if (!this.plan.observe_only) {
-        restored = await restoreJournal(db, this.deps.host, this.deps.openBackend);
-        const failed = restored.filter((r) => !r.ok);
-        if (failed.length) error = [error, ...failed.map((f) => `could not restore ${f.device_name} to ${f.before_w} W: ${f.error}`)].filter(Boolean).join('; ');
+      error = [...new Set(problems.filter(Boolean))].join('; ') || null;
+      this.error = error;
+      try {
+        finishSweep(db, this.sweepId, status, error);
+      } catch (e) {
+        this.error = `${error ? `${error}; ` : ''}could not record the sweep's end: ${(e as Error).message}`;
       }
-      finishSweep(db, this.sweepId, status, error);
-      emit('sweep.finished', { sweep_id: this.sweepId, status, error, restored });
+      this.reserve?.release();
+      emit('sweep.finished', { sweep_id: this.sweepId, status, error: this.error, restored });
     }
     return status;
   }
@@ -232,19 +294,20 @@ export class SweepOrchestrator {
   }
 
   private async runOne(i: number): Promise<RunOutcome> {
-    const { db, backend } = this.deps;
+    const { db } = this.deps;
     const planned = this.planned[i]!;
     const runId = this.runIds[i]!;
     this.activeRunId = runId;
     let outcome: RunOutcome;
     try {
       this.progress(i, 'setting-cap');
-      if (!this.plan.observe_only) for (const idx of this.indexes) await setAndVerify(backend, idx, planned.cap_w);
+      if (this.deps.caps) for (const idx of this.indexes) await this.deps.caps.set(idx, planned.cap_w);
       outcome = await this.measure(i);
     } catch (e) {
+      if (isStoreError(e)) throw e;
       outcome = { status: 'failed', update: { error: (e as Error).message } };
     }
-    if (outcome.status === 'failed' && this.cancelled) outcome = { status: 'cancelled', update: { ...outcome.update, error: 'cancelled' } };
+    if (outcome.status === 'failed' && this.halted) outcome = { status: 'cancelled', update: { ...outcome.update, error: 'cancelled' } };
     updateRun(db, runId, { ...outcome.update, status: outcome.status });
     return outcome;
   }
@@ -301,7 +364,7 @@ export class SweepOrchestrator {
     };
     const run = new PtyRun({
       argv: cmd.argv,
-      env: cmd.env,
+      env: { ...cmd.env, [RUN_TAG_ENV]: this.tag },
       onData: (data) => {
         lastOutput = Date.now() / 1000;
         log?.write(data.replace(/\r\n/g, '\n'));
@@ -328,6 +391,8 @@ export class SweepOrchestrator {
     }, 250);
     const exit = await run.exited;
     clearInterval(watchdog);
+    // Whatever the run started and left behind (daemons that left the process tree) ends with the run.
+    await killTagged(this.tag);
     await cmd.cleanup?.();
     this.current = null;
     await boundary;

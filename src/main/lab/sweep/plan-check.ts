@@ -6,8 +6,8 @@ import { PlanError } from './plan-file';
  * Checks a plan against the devices and workloads that exist, before anything runs or is written.
  * Returns the plan's devices. Every problem is listed, each naming the field it concerns.
  */
-export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>): DeviceInfo[] {
-  const errors: string[] = [];
+export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>, paramProblems: readonly string[] = []): DeviceInfo[] {
+  const errors: string[] = [...paramProblems];
   const chosen: DeviceInfo[] = [];
   const gpus = devices.filter((d) => d.kind === 'gpu');
   plan.devices.forEach((index, i) => {

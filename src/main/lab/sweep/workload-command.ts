@@ -6,9 +6,10 @@ import type { LabBackend } from '../gpu/lab-backend';
 import { SIM_CLOCK_ENV } from '../gpu/sim-clock';
 import { selfCommand } from '../self-command';
 import { dataDir } from '../paths';
-import { buildCommand, loadWorkloads } from '../runner/workloads';
+import { buildCommand, loadWorkloads, resolveParams, WorkloadParamError } from '../runner/workloads';
 import { cidfilePath, cleanupContainer, containerRunName, prepareContainerRun } from '../runner/container';
-import { WORKLOAD_IDS } from '../../../core/sim/workloads';
+import { findWorkload, resolveParams as resolveSimParams, WORKLOAD_IDS } from '../../../core/sim/workloads';
+import type { Plan } from '../../../shared/plan';
 import type { WorkloadCommand } from './orchestrator';
 
 /** Workload ids a backend can run: simulated models on the simulated backend, definitions elsewhere. */
@@ -29,6 +30,48 @@ function vendorOf(backend: GpuBackend): 'nvidia' | 'amd' | 'none' {
 
 /** Simulated-workload parameters that inject a fault (for trying failure handling), as sim-workload flags. */
 const SIM_FAULTS: Record<string, string> = { fail_after_s: '--fail-after-s', hang_after_s: '--hang-after-s', garbage: '--garbage' };
+
+function simFaultProblem(key: string, v: unknown): string | null {
+  if (key === 'garbage') return typeof v === 'boolean' ? null : 'must be true or false';
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 86_400 ? null : 'must be a number of seconds between 0 and 86400';
+}
+
+/**
+ * Every workload's parameters checked against its definition (types, ranges, unknown keys) before anything
+ * runs: `workloads.N.params.KEY: why` per problem. Simulated GPUs also take the fault-injection parameters and
+ * check what the simulation models (batch_size, seq_len).
+ */
+export function checkWorkloadParams(plan: Plan, backend: GpuBackend, env: NodeJS.ProcessEnv = process.env): string[] {
+  const catalog = loadWorkloads({ env });
+  const problems: string[] = [];
+  plan.workloads.forEach((ref, i) => {
+    const at = (p: string) => `workloads.${i}.${p}`;
+    const given = { ...ref.params };
+    if (backend.simulated) {
+      for (const key of Object.keys(SIM_FAULTS)) {
+        if (!(key in given)) continue;
+        const problem = simFaultProblem(key, given[key]);
+        if (problem) problems.push(at(`params.${key}: ${problem}`));
+        delete given[key];
+      }
+      const model = findWorkload(ref.id);
+      try {
+        if (model) resolveSimParams(model, Object.fromEntries(Object.entries(given).filter(([, v]) => !Array.isArray(v))) as Record<string, string | number | boolean>);
+      } catch (e) {
+        problems.push(at(`params: ${(e as Error).message}`));
+      }
+    }
+    const def = catalog.definitions.find((w) => w.def.id === ref.id)?.def;
+    if (!def) return;
+    try {
+      resolveParams(def, given);
+    } catch (e) {
+      if (e instanceof WorkloadParamError) problems.push(...e.problems.map((p) => at(p)));
+      else throw e;
+    }
+  });
+  return problems;
+}
 
 /** Simulated GPUs run CapLab's own simulated workload: a real child process in a pty printing the line protocol. */
 function simulatedCommand(lab: LabBackend & { sim: NonNullable<LabBackend['sim']> }, ref: WorkloadRef, devices: number[], runId: number, env: NodeJS.ProcessEnv): WorkloadCommand {

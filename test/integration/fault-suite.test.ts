@@ -1,0 +1,221 @@
+// The fault suite (README, "Reliability"): SIGKILL at random moments of sweeps and of restores, a file-size limit
+// and a full disk under the database. After every fault: the limit equals the journalled pre-sweep value (after
+// the next start, for SIGKILL), no process of the run is left, the database passes integrity_check, and samples
+// read more than ~1 s before the fault are stored. Real CLI processes, real SQLite files, simulated GPUs.
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { CLI, runCli, startCli, type CliResult } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+import { labEnv, processesMentioning, setSimLimit, simLimit, waitFor, writePlan } from '../helpers/lab-env';
+
+const tmp = tempDir('caplab-faults-');
+afterAll(() => tmp.cleanup());
+
+/** At least 100 SIGKILLs in all (CAPLAB_FAULT_KILLS raises it), spread over parallel lanes (separate "hosts"). */
+const KILLS = Math.max(100, Number(process.env.CAPLAB_FAULT_KILLS ?? 100));
+const LANES = 3;
+const SPEEDUP = 20;
+
+const lanePlan = `backend: sim
+workloads: [{id: resnet50}]
+caps: [250, 300, 350]
+warmup: {seconds: 6}
+window: {seconds: 12}
+cooldown_s: 1
+sample_interval_ms: 100
+sim: {speedup: ${SPEEDUP}, devices: [h100-sxm]}
+`;
+
+/** A seeded generator, so a failing sequence can be replayed (the seed is in the failure message). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function integrity(db: string): string {
+  const d = new Database(db, { readonly: true });
+  try {
+    return d.pragma('integrity_check', { simple: true }) as string;
+  } finally {
+    d.close();
+  }
+}
+
+/** The simulated clock of the lane's running workload (its `--clock ORIGIN:SPEEDUP`), to place samples in wall time. */
+function workloadClock(simDir: string): { origin: number; speedup: number } | null {
+  for (const pid of processesMentioning(simDir)) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const at = argv.indexOf('--clock');
+      if (at >= 0) {
+        const [origin, speedup] = argv[at + 1]!.split(':').map(Number);
+        return { origin: origin!, speedup: speedup! };
+      }
+    } catch {
+      // Gone.
+    }
+  }
+  return null;
+}
+
+interface LaneStats {
+  kills: number;
+  sweepKills: number;
+  restoreKills: number;
+  sampleChecks: number;
+  restoredAfter: number;
+}
+
+async function lane(index: number, kills: number, seed: number): Promise<LaneStats> {
+  const random = rng(seed);
+  const dir = join(tmp.dir, `lane${index}`);
+  mkdirSync(dir, { recursive: true });
+  const env = labEnv(dir, 'lab');
+  const simDir = env.CAPLAB_SIM_STATE_DIR!;
+  const plan = writePlan(dir, 'plan', lanePlan);
+  const stats: LaneStats = { kills: 0, sweepKills: 0, restoreKills: 0, sampleChecks: 0, restoredAfter: 0 };
+  for (let cycle = 0; stats.kills < kills; cycle++) {
+    const where = `lane ${index} cycle ${cycle} (seed ${seed})`;
+    const pre = 560 + 10 * Math.floor(random() * 14);
+    await setSimLimit(env, pre);
+    const sweep = startCli(['sweep', plan, '--json'], env);
+    // Random moments: before the journal, while setting caps, mid-run, during cool-down and the final restore.
+    const delay = 150 + random() * 3500;
+    const until = Date.now() + delay;
+    let clock: { origin: number; speedup: number } | null = null;
+    while (Date.now() < until) {
+      clock ??= workloadClock(simDir);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const killedAt = Date.now() / 1000;
+    sweep.child.kill('SIGKILL');
+    stats.kills++;
+    stats.sweepKills++;
+    await sweep.done;
+
+    // Every third cycle, also kill a restore part-way.
+    if (cycle % 3 === 1 && stats.kills < kills) {
+      const restore = startCli(['restore-caps', '--json'], env);
+      await new Promise((r) => setTimeout(r, random() * 900));
+      restore.child.kill('SIGKILL');
+      stats.kills++;
+      stats.restoreKills++;
+      await restore.done;
+    }
+
+    // The next start restores what a dead owner left.
+    const next: CliResult = await runCli(['restore-caps', '--json'], env);
+    expect(next.code, `${where}: ${next.stderr}`).toBe(0);
+    if ((JSON.parse(next.stdout) as unknown[]).length > 0) stats.restoredAfter++;
+    expect(await simLimit(env), `${where}: limit after the next start`).toBe(pre);
+    await waitFor(`${where}: no process of the run left`, () => processesMentioning(simDir).length === 0, 10_000);
+
+    if (existsSync(env.CAPLAB_DB!)) {
+      expect(integrity(env.CAPLAB_DB!), where).toBe('ok');
+      const d = new Database(env.CAPLAB_DB!, { readonly: true });
+      try {
+        const journal = d.prepare('SELECT before_w FROM cap_journal WHERE sweep_id = (SELECT MAX(id) FROM sweeps)').get() as { before_w: number } | undefined;
+        if (journal) expect(journal.before_w, `${where}: journalled pre-sweep value`).toBe(pre);
+        const open = d.prepare('SELECT COUNT(*) n FROM cap_journal WHERE restored_at IS NULL').get() as { n: number };
+        expect(open.n, `${where}: open journal rows`).toBe(0);
+        if (clock) {
+          const span = d.prepare('SELECT MIN(t) lo, MAX(t) hi FROM samples WHERE sweep_id = (SELECT MAX(id) FROM sweeps)').get() as { lo: number | null; hi: number | null };
+          const wall = (t: number) => clock!.origin + (t - clock!.origin) / clock!.speedup;
+          // Sampling had been going on for over a second: what was read up to a second before the kill is stored.
+          if (span.lo !== null && span.hi !== null && wall(span.lo) < killedAt - 1.5) {
+            expect(wall(span.hi), `${where}: last stored sample vs the kill`).toBeGreaterThanOrEqual(killedAt - 1.0);
+            stats.sampleChecks++;
+          }
+        }
+      } finally {
+        d.close();
+      }
+    }
+  }
+  return stats;
+}
+
+/** Runs a sweep under a shell that first limits the size of any file it writes (ulimit -f, in KiB). */
+function sweepWithFileLimit(planFile: string, env: NodeJS.ProcessEnv, kib: number): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `ulimit -f ${kib} && exec "$0" "$1" sweep "$2" --json`, process.execPath, CLI, planFile], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+interface FailedSweep {
+  status: string;
+  error: string | null;
+  restored: { before_w: number; ok: boolean }[];
+}
+
+async function expectCleanWriteFailure(r: CliResult, env: NodeJS.ProcessEnv, pre: number): Promise<void> {
+  expect(r.signal, r.stderr).toBeNull();
+  expect(r.code, r.stderr).toBe(1);
+  const out = JSON.parse(r.stdout) as FailedSweep;
+  expect(out.status).toBe('failed');
+  expect(out.error).toMatch(/could not write to the database/);
+  expect(out.restored).toEqual([expect.objectContaining({ before_w: pre, ok: true })]);
+  expect(await simLimit(env)).toBe(pre);
+  expect(processesMentioning(env.CAPLAB_SIM_STATE_DIR!)).toEqual([]);
+  expect(integrity(env.CAPLAB_DB!)).toBe('ok');
+}
+
+const longPlan = lanePlan.replace('caps: [250, 300, 350]', 'caps: {from: 250, to: 650, step: 50}\nrepetitions: 4');
+
+describe('fault suite', () => {
+  it(`${KILLS} SIGKILLs at random moments across sweeps and restores: limits back, nothing left running, database intact, samples kept`, { timeout: 600_000 }, async () => {
+    const seed = Number(process.env.CAPLAB_FAULT_SEED ?? Date.now() % 100_000);
+    const per = Math.ceil(KILLS / LANES);
+    const all = await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i, per, seed + i)));
+    const total = all.reduce((a, s) => ({ kills: a.kills + s.kills, sweepKills: a.sweepKills + s.sweepKills, restoreKills: a.restoreKills + s.restoreKills, sampleChecks: a.sampleChecks + s.sampleChecks, restoredAfter: a.restoredAfter + s.restoredAfter }));
+    console.log(`fault suite: ${JSON.stringify(total)} (seed ${seed})`);
+    expect(total.kills).toBeGreaterThanOrEqual(100);
+    // The random moments must really hit sweeps that had changed a limit and were sampling.
+    expect(total.restoredAfter).toBeGreaterThan(total.sweepKills / 3);
+    expect(total.sampleChecks).toBeGreaterThan(total.sweepKills / 4);
+  });
+
+  it('a file-size limit (ulimit -f) hit by the sample writer: the sweep stops, restores first, fails with the error in its JSON', { timeout: 120_000 }, async () => {
+    for (const kib of [160, 400]) {
+      const dir = join(tmp.dir, `fsize${kib}`);
+      const env = labEnv(dir, 'lab');
+      const pre = 615;
+      await setSimLimit(env, pre);
+      const r = await sweepWithFileLimit(writePlan(dir, 'plan', longPlan), env, kib);
+      await expectCleanWriteFailure(r, env, pre);
+    }
+  });
+
+  const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+  it.skipIf(!canMount)('a full disk under the database (a 1 MB tmpfs; needs root to mount): the sweep stops, restores first, and records its failure', { timeout: 120_000 }, async () => {
+    const dir = join(tmp.dir, 'full');
+    const mnt = join(dir, 'mnt');
+    mkdirSync(mnt, { recursive: true });
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]).status).toBe(0);
+    try {
+      const env = labEnv(dir, 'lab', join(mnt, 'lab.db'));
+      const pre = 625;
+      await setSimLimit(env, pre);
+      const r = await runCli(['sweep', writePlan(dir, 'plan', longPlan), '--json'], env);
+      await expectCleanWriteFailure(r, env, pre);
+      const d = new Database(env.CAPLAB_DB!, { readonly: true });
+      const row = d.prepare('SELECT status, error FROM sweeps ORDER BY id DESC LIMIT 1').get() as { status: string; error: string };
+      d.close();
+      expect(row.status).toBe('failed');
+      expect(row.error).toMatch(/could not write to the database/);
+    } finally {
+      spawnSync('umount', ['-l', mnt]);
+    }
+  });
+});
