@@ -163,7 +163,7 @@ async function task(args: CliArgs, io: CliIO): Promise<number> {
   const index = numberOpt(args, 'task');
   if (!out || index === undefined) throw new CliError('cluster task needs --task I and --out FILE');
   const plan = await guarded(async () => planFromYaml(readFileSync(file, 'utf8'), file));
-  const engine = await openEngine(args, io);
+  const engine = await openEngine(args, io, { restoreOnOpen: true });
   let signalled: NodeJS.Signals | null = null;
   let running: { cancel(): void } | null = null;
   const onSignal = (sig: NodeJS.Signals) => {
