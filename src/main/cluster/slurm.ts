@@ -56,7 +56,8 @@ function taskIndexes(id: string): number[] | null {
   return out;
 }
 
-function parseTable(text: string): SlurmTask[] {
+/** `squeue -o '%i|%T|%N'` / `sacct -P` lines -> tasks (exported for its tests). */
+export function parseTable(text: string): SlurmTask[] {
   const out: SlurmTask[] = [];
   for (const line of text.split('\n')) {
     const [id, state, node] = line.trim().split('|');
