@@ -3,6 +3,7 @@ import { BackendChoice, DeviceInfo, Sample } from './device';
 import { AnalysisResult, Selector } from './analysis';
 import { Plan } from './plan';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
+import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
 
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
@@ -55,6 +56,19 @@ export const methods = {
       .strict(),
     output: AnalysisResult,
   },
+  /** Cluster jobs this database submitted (`caplab cluster submit`), newest first. */
+  listClusterJobs: { input: z.object({}).strict(), output: z.array(ClusterJob) },
+  /** squeue/sacct and the tasks' result files: each array task's state and runs. */
+  clusterStatus: { input: z.object({ job: z.string().min(1).max(4096) }).strict(), output: ClusterStatus },
+  /** Merges the tasks' results into one sweep with a node dimension (idempotent; partial while the job runs). */
+  collectCluster: { input: z.object({ job: z.string().min(1).max(4096) }).strict(), output: CollectResult },
+  /** scancel; every node restores its own limits. */
+  cancelCluster: {
+    input: z.object({ job: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ job_id: z.string(), cancelled: z.boolean(), remaining: z.number().int() }),
+  },
+  /** Node-to-node analysis of a sweep: spread across nodes and GPUs, outlier nodes, best cap per node and fleet. */
+  analyzeNodes: { input: z.object({ sweep_id: z.number().int() }).strict(), output: NodeAnalysis },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),

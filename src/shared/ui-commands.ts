@@ -8,6 +8,7 @@ export const UI_COMMANDS = [
   'nav:console',
   'nav:results',
   'nav:history',
+  'nav:cluster',
   'sweep:start',
   'sweep:cancel',
   'plan:open',

@@ -31,6 +31,7 @@ export function buildMenu(getWindow: () => BrowserWindow | null): Menu {
         { label: 'Run Console', accelerator: 'CmdOrCtrl+3', click: cmd('nav:console') },
         { label: 'Results', accelerator: 'CmdOrCtrl+4', click: cmd('nav:results') },
         { label: 'History', accelerator: 'CmdOrCtrl+5', click: cmd('nav:history') },
+        { label: 'Cluster', accelerator: 'CmdOrCtrl+6', click: cmd('nav:cluster') },
         { type: 'separator' },
         { label: 'Toggle Dark/Light Theme', accelerator: 'CmdOrCtrl+Shift+L', click: cmd('theme:toggle') },
         { type: 'separator' },

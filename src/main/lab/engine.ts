@@ -16,6 +16,8 @@ import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCom
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { LoadError } from './analysis/load';
+import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from '../cluster/service';
+import { analyzeSweepNodes } from '../cluster/node-analysis';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
@@ -304,6 +306,26 @@ export class Engine implements LabApi {
       if (e instanceof LoadError) throw new PlanError(e.message);
       throw e;
     }
+  }
+
+  async listClusterJobs(_input: MethodInput<'listClusterJobs'>): Promise<MethodOutput<'listClusterJobs'>> {
+    return clusterJobs(this.db);
+  }
+
+  async clusterStatus(input: MethodInput<'clusterStatus'>): Promise<MethodOutput<'clusterStatus'>> {
+    return clusterStatus(this.db, input.job, { env: this.env });
+  }
+
+  async collectCluster(input: MethodInput<'collectCluster'>): Promise<MethodOutput<'collectCluster'>> {
+    return clusterCollect(this.db, input.job, { env: this.env });
+  }
+
+  async cancelCluster(input: MethodInput<'cancelCluster'>): Promise<MethodOutput<'cancelCluster'>> {
+    return clusterCancel(this.db, input.job, { env: this.env });
+  }
+
+  async analyzeNodes(input: MethodInput<'analyzeNodes'>): Promise<MethodOutput<'analyzeNodes'>> {
+    return analyzeSweepNodes(this.db, input.sweep_id);
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

@@ -10,6 +10,7 @@ export const SHORTCUTS: { keys: string; command: Command; label: string }[] = [
   { keys: '3', command: 'nav:console', label: 'Run console' },
   { keys: '4', command: 'nav:results', label: 'Results' },
   { keys: '5', command: 'nav:history', label: 'History' },
+  { keys: '6', command: 'nav:cluster', label: 'Cluster' },
   { keys: 'Ctrl+Enter', command: 'sweep:start', label: 'Start the designed sweep' },
   { keys: 'Ctrl+.', command: 'sweep:cancel', label: 'Cancel the running sweep' },
   { keys: 'Ctrl+O', command: 'plan:open', label: 'Open a plan YAML' },
