@@ -10,6 +10,9 @@ import { toast, toastError } from '../state/toasts';
 import { nodeEfficiencyTraces, spreadTraces } from './cluster/node-charts';
 
 const POLL_MS = 2000;
+/** Legend below the cap axis title, not on it. */
+const LEGEND = { orientation: 'h' as const, y: -0.35 };
+const MARGIN = { l: 56, r: 16, t: 36, b: 80 };
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)} %`);
 
 function NodeAnalysisView({ a }: { a: NodeAnalysis }) {
@@ -25,8 +28,8 @@ function NodeAnalysisView({ a }: { a: NodeAnalysis }) {
             Outlier nodes: <strong data-testid="outlier-nodes">{g.outlier_nodes.join(', ') || 'none'}</strong>.
           </p>
           <div className="grid2">
-            <Plot testId="node-efficiency-plot" data={nodeEfficiencyTraces(g)} layout={{ title: { text: 'Efficiency per node (outliers in red)' }, xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: 'units per joule' } } }} height={280} />
-            <Plot testId="node-spread-plot" data={spreadTraces(g)} layout={{ title: { text: 'Spread across nodes and GPUs, (max − min) / mean' }, barmode: 'group', xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: '%' }, rangemode: 'tozero' } }} height={280} />
+            <Plot testId="node-efficiency-plot" data={nodeEfficiencyTraces(g)} layout={{ title: { text: 'Efficiency per node (outliers in red)' }, legend: LEGEND, margin: MARGIN, xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: 'units per joule' } } }} height={280} />
+            <Plot testId="node-spread-plot" data={spreadTraces(g)} layout={{ title: { text: 'Spread across nodes and GPUs, (max − min) / mean' }, legend: LEGEND, margin: MARGIN, barmode: 'group', xaxis: { title: { text: 'power cap (W)' } }, yaxis: { title: { text: '%' }, rangemode: 'tozero' } }} height={280} />
           </div>
           <table className="table" data-testid="node-best-table">
             <thead>
