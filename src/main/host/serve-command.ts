@@ -8,6 +8,7 @@ import { backendOption, dbOption, describeRestores, openEngine } from '../cli/op
 import { isLoopbackHost, startServer } from './server';
 import { readPlanFile } from '../lab/sweep/plan-file';
 import { resourcesDir } from '../lab/runner/workloads';
+import { attachMetrics, type HostMetrics } from '../cluster/host-metrics';
 import type { EventPayload } from '../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
@@ -53,7 +54,7 @@ function localNames(): string[] {
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Serve the CapLab user interface and API to a browser (127.0.0.1, token required)',
-  usage: 'serve [--port N] [--host H] [--db FILE] [--backend B] [--demo] [--api-only]',
+  usage: 'serve [--port N] [--host H] [--db FILE] [--backend B] [--demo] [--api-only] [--metrics] [--interval MS]',
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -61,6 +62,8 @@ export const serveCommand: CliCommand = {
     ...backendOption,
     demo: { type: 'boolean' },
     'api-only': { type: 'boolean' },
+    metrics: { type: 'boolean' },
+    interval: { type: 'string' },
   },
   async run(args, io) {
     const port = numberOpt(args, 'port') ?? 0;
@@ -72,6 +75,13 @@ export const serveCommand: CliCommand = {
     const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
     const engine = await openEngine(args, io, { restoreOnOpen: true });
     let server;
+    let hostMetrics: HostMetrics | null = null;
+    if (args.values.metrics) {
+      const interval = numberOpt(args, 'interval') ?? 1000;
+      if (interval < 50 || interval > 600_000) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
+      hostMetrics = attachMetrics(engine, interval, (e) => io.stderr.write(`caplab serve: metrics: ${e.message}\n`));
+      await hostMetrics.ready;
+    }
     try {
       server = await startServer({
         engine,
@@ -81,8 +91,10 @@ export const serveCommand: CliCommand = {
         token: io.env.CAPLAB_TOKEN || undefined,
         allowNonLoopback: hostFlag !== undefined,
         allowedHosts: isLoopbackHost(host) ? [] : localNames(),
+        metrics: hostMetrics ? { contentType: hostMetrics.metrics.contentType, text: () => hostMetrics!.metrics.text() } : undefined,
       });
     } catch (e) {
+      hostMetrics?.stop();
       await engine.close();
       const err = e as NodeJS.ErrnoException;
       if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is in use; pick another with --port (0 = any free port)`, 1);
@@ -105,6 +117,7 @@ export const serveCommand: CliCommand = {
       }
     }
     io.stdout.write(`CapLab is serving at ${server.url}\n`);
+    if (hostMetrics) io.stderr.write(`caplab serve: Prometheus metrics at ${server.origin}/metrics (Authorization: Bearer <the token>)\n`);
     io.stderr.write('caplab serve: open the URL above (it carries the access token); Ctrl+C stops and restores any changed power limits.\n');
 
     await new Promise<void>((done) => {
@@ -124,6 +137,7 @@ export const serveCommand: CliCommand = {
     });
     await engine.cancelAll();
     await server.close();
+    hostMetrics?.stop();
     await engine.close();
     const restored = finished.flatMap((f) => f.restored);
     for (const line of describeRestores(restored)) io.stderr.write(`caplab serve: ${line}\n`);

@@ -34,6 +34,8 @@ export interface ServerOptions {
   allowedHosts?: string[];
   /** Largest accepted request body, bytes. */
   maxBodyBytes?: number;
+  /** Serve Prometheus metrics at GET /metrics (token required, as a Bearer header): `caplab serve --metrics`. */
+  metrics?: { contentType: string; text(): Promise<string> };
 }
 
 export interface RunningServer {
@@ -226,6 +228,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     sendResult(res, await dispatch(engine, name, input));
   }
 
+  async function serveMetrics(req: IncomingMessage, res: ServerResponse, url: URL, metrics: NonNullable<ServerOptions['metrics']>): Promise<void> {
+    if (req.method !== 'GET') {
+      res.writeHead(405, { Allow: 'GET' }).end();
+      return;
+    }
+    if (!authorized(req, url)) return sendResult(res, callError('unauthorized', 'missing or wrong token: give it as `Authorization: Bearer TOKEN` (Prometheus: authorization.credentials)'));
+    const body = await metrics.text();
+    res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }).end(body);
+  }
+
   async function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
@@ -300,7 +312,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.writeHead(400).end();
       return;
     }
-    const p = url.pathname === '/api' || url.pathname.startsWith('/api/') ? handleApi(req, res, url) : serveStatic(req, res, url);
+    const p =
+      url.pathname === '/api' || url.pathname.startsWith('/api/')
+        ? handleApi(req, res, url)
+        : url.pathname === '/metrics' && opts.metrics
+          ? serveMetrics(req, res, url, opts.metrics)
+          : serveStatic(req, res, url);
     p.catch((e) => {
       if (!res.headersSent) sendJson(res, 500, { error: (e as Error).message, code: 'failed' });
       else res.destroy();
