@@ -4,7 +4,7 @@
 // read more than ~1 s before the fault are stored. Real CLI processes, real SQLite files, simulated GPUs.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, runCli, startCli, type CliResult } from '../helpers/cli';
@@ -64,6 +64,29 @@ function workloadClock(simDir: string): { origin: number; speedup: number } | nu
   return null;
 }
 
+function lastSweepId(db: string): number | null {
+  if (!existsSync(db)) return null;
+  const d = new Database(db, { readonly: true });
+  try {
+    return (d.prepare('SELECT MAX(id) id FROM sweeps').get() as { id: number | null }).id;
+  } finally {
+    d.close();
+  }
+}
+
+/** Pids that own host journal entries of a lab (sweeps that have journalled and not yet restored). */
+function journalOwners(env: NodeJS.ProcessEnv): number[] {
+  const dir = join(env.CAPLAB_LEASE_DIR!, 'journal');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    try {
+      return [(JSON.parse(readFileSync(join(dir, n), 'utf8')) as { owner: { pid: number } }).owner.pid];
+    } catch {
+      return [];
+    }
+  });
+}
+
 interface LaneStats {
   kills: number;
   sweepKills: number;
@@ -80,24 +103,36 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
   const simDir = env.CAPLAB_SIM_STATE_DIR!;
   const plan = writePlan(dir, 'plan', lanePlan);
   const stats: LaneStats = { kills: 0, sweepKills: 0, restoreKills: 0, sampleChecks: 0, restoredAfter: 0 };
+  // A limit a killed sweep left behind, which the next start must restore to this value (null: nothing pending).
+  let pending: number | null = null;
   for (let cycle = 0; stats.kills < kills; cycle++) {
     const where = `lane ${index} cycle ${cycle} (seed ${seed})`;
-    const pre = 560 + 10 * Math.floor(random() * 14);
-    await setSimLimit(env, pre);
+    const pre: number = pending ?? 560 + 10 * Math.floor(random() * 14);
+    if (pending === null) await setSimLimit(env, pre);
+    const lastBefore = lastSweepId(env.CAPLAB_DB!);
     const sweep = startCli(['sweep', plan, '--json'], env);
-    // Random moments: before the journal, while setting caps, mid-run, during cool-down and the final restore.
-    const delay = 150 + random() * 3500;
-    const until = Date.now() + delay;
+    // Random moments: one cycle in four anywhere from the start (start-up, restoring what the last one left,
+    // journal, first cap); the others some time after the sweep journalled (cap changes, mid-run, cool-down, the
+    // final restore).
     let clock: { origin: number; speedup: number } | null = null;
-    while (Date.now() < until) {
-      clock ??= workloadClock(simDir);
-      await new Promise((r) => setTimeout(r, 40));
+    const watch = async (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until) {
+        clock ??= workloadClock(simDir);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    };
+    if (random() < 0.25) await watch(100 + random() * 3000);
+    else {
+      await waitFor(`${where}: the sweep's journal`, () => journalOwners(env).includes(sweep.child.pid!), 30_000);
+      await watch(200 + random() * 3300);
     }
     const killedAt = Date.now() / 1000;
     sweep.child.kill('SIGKILL');
     stats.kills++;
     stats.sweepKills++;
     await sweep.done;
+    await waitFor(`${where}: no process of the run left`, () => processesMentioning(simDir).length === 0, 10_000);
 
     // Every third cycle, also kill a restore part-way.
     if (cycle % 3 === 1 && stats.kills < kills) {
@@ -109,33 +144,42 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
       await restore.done;
     }
 
-    // The next start restores what a dead owner left.
-    const next: CliResult = await runCli(['restore-caps', '--json'], env);
-    expect(next.code, `${where}: ${next.stderr}`).toBe(0);
-    if ((JSON.parse(next.stdout) as unknown[]).length > 0) stats.restoredAfter++;
-    expect(await simLimit(env), `${where}: limit after the next start`).toBe(pre);
-    await waitFor(`${where}: no process of the run left`, () => processesMentioning(simDir).length === 0, 10_000);
+    // The next start restores what a dead owner left: every other cycle restore-caps, else the next sweep, whose
+    // journal then shows the value it found (checked below, in the next cycle).
+    const last = stats.kills >= kills;
+    if (cycle % 2 === 0 || last) {
+      const next: CliResult = await runCli(['restore-caps', '--json'], env);
+      expect(next.code, `${where}: ${next.stderr}`).toBe(0);
+      if ((JSON.parse(next.stdout) as unknown[]).length > 0) stats.restoredAfter++;
+      expect(await simLimit(env), `${where}: limit after the next start`).toBe(pre);
+      pending = null;
+    } else pending = pre;
 
-    if (existsSync(env.CAPLAB_DB!)) {
-      expect(integrity(env.CAPLAB_DB!), where).toBe('ok');
-      const d = new Database(env.CAPLAB_DB!, { readonly: true });
-      try {
-        const journal = d.prepare('SELECT before_w FROM cap_journal WHERE sweep_id = (SELECT MAX(id) FROM sweeps)').get() as { before_w: number } | undefined;
-        if (journal) expect(journal.before_w, `${where}: journalled pre-sweep value`).toBe(pre);
+    if (!existsSync(env.CAPLAB_DB!)) continue;
+    expect(integrity(env.CAPLAB_DB!), where).toBe('ok');
+    const d = new Database(env.CAPLAB_DB!, { readonly: true });
+    try {
+      // This cycle's sweep, if the kill came after it was created.
+      const id = (d.prepare('SELECT MAX(id) id FROM sweeps').get() as { id: number | null }).id;
+      const mine = id !== null && id !== lastBefore ? id : -1;
+      const journal = d.prepare('SELECT before_w FROM cap_journal WHERE sweep_id = ?').get(mine) as { before_w: number } | undefined;
+      // Also where this sweep was the next start after a kill: it restored first, then journalled that value.
+      if (journal) expect(journal.before_w, `${where}: journalled pre-sweep value`).toBe(pre);
+      if (pending === null) {
         const open = d.prepare('SELECT COUNT(*) n FROM cap_journal WHERE restored_at IS NULL').get() as { n: number };
         expect(open.n, `${where}: open journal rows`).toBe(0);
-        if (clock) {
-          const span = d.prepare('SELECT MIN(t) lo, MAX(t) hi FROM samples WHERE sweep_id = (SELECT MAX(id) FROM sweeps)').get() as { lo: number | null; hi: number | null };
-          const wall = (t: number) => clock!.origin + (t - clock!.origin) / clock!.speedup;
-          // Sampling had been going on for over a second: what was read up to a second before the kill is stored.
-          if (span.lo !== null && span.hi !== null && wall(span.lo) < killedAt - 1.5) {
-            expect(wall(span.hi), `${where}: last stored sample vs the kill`).toBeGreaterThanOrEqual(killedAt - 1.0);
-            stats.sampleChecks++;
-          }
-        }
-      } finally {
-        d.close();
       }
+      if (clock) {
+        const span = d.prepare('SELECT MIN(t) lo, MAX(t) hi FROM samples WHERE sweep_id = ?').get(mine) as { lo: number | null; hi: number | null };
+        const wall = (t: number) => clock!.origin + (t - clock!.origin) / clock!.speedup;
+        // Sampling had been going on for over a second: what was read up to a second before the kill is stored.
+        if (span.lo !== null && span.hi !== null && wall(span.lo) < killedAt - 1.5) {
+          expect(wall(span.hi), `${where}: last stored sample vs the kill`).toBeGreaterThanOrEqual(killedAt - 1.0);
+          stats.sampleChecks++;
+        }
+      }
+    } finally {
+      d.close();
     }
   }
   return stats;
@@ -182,8 +226,8 @@ describe('fault suite', () => {
     console.log(`fault suite: ${JSON.stringify(total)} (seed ${seed})`);
     expect(total.kills).toBeGreaterThanOrEqual(100);
     // The random moments must really hit sweeps that had changed a limit and were sampling.
-    expect(total.restoredAfter).toBeGreaterThan(total.sweepKills / 3);
-    expect(total.sampleChecks).toBeGreaterThan(total.sweepKills / 4);
+    expect(total.restoredAfter).toBeGreaterThan(total.sweepKills / 4);
+    expect(total.sampleChecks).toBeGreaterThan(total.sweepKills / 5);
   });
 
   it('a file-size limit (ulimit -f) hit by the sample writer: the sweep stops, restores first, fails with the error in its JSON', { timeout: 120_000 }, async () => {

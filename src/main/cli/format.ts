@@ -1,6 +1,11 @@
+/** Text from a database or plan shown on a terminal: control characters (escape sequences) shown as \uXXXX. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Plain-text table with right-aligned numbers, for human output. */
 export function table(headers: string[], rows: (string | number | null)[][]): string {
-  const cells = rows.map((r) => r.map((c) => (c === null ? '–' : String(c))));
+  const cells = rows.map((r) => r.map((c) => (c === null ? '–' : printable(String(c)))));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => r.map((c, i) => (/^[-+]?[\d.]+$/.test(c) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
   return [fmt(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(fmt)].join('\n');

@@ -104,6 +104,7 @@ export const serveCommand: CliCommand = {
     if (!isLoopbackHost(host)) {
       io.stderr.write(
         `caplab serve: WARNING: listening on ${host}, not only on this machine. Anyone who can reach it and has the token can start sweeps and change GPU power limits.\n` +
+          'caplab serve: WARNING: this is plain HTTP: the token and everything else travel in cleartext over the network.\n' +
           `caplab serve: prefer the default (127.0.0.1) with an SSH tunnel: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>\n`,
       );
     }

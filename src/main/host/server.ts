@@ -182,20 +182,28 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     else sendJson(res, r.status, r.error);
   }
 
+  /**
+   * The request body, up to maxBody bytes. A larger one is refused with 413 (declared by Content-Length, or found
+   * while reading); the rest is read and dropped, so the client gets the answer instead of a reset connection.
+   */
   function readBody(req: IncomingMessage): Promise<string> {
     return new Promise((resolveBody, reject) => {
+      const tooLarge = () => Object.assign(new Error(`request body over ${maxBody} bytes`), { status: 413 });
+      const declared = Number(req.headers['content-length'] ?? NaN);
       const chunks: Buffer[] = [];
       let size = 0;
+      let over = declared > maxBody;
       req.on('data', (c: Buffer) => {
+        if (over) return;
         size += c.length;
         if (size > maxBody) {
-          reject(Object.assign(new Error(`request body over ${maxBody} bytes`), { status: 413 }));
-          req.destroy();
+          over = true;
+          chunks.length = 0;
           return;
         }
         chunks.push(c);
       });
-      req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+      req.on('end', () => (over ? reject(tooLarge()) : resolveBody(Buffer.concat(chunks).toString('utf8'))));
       req.on('error', reject);
     });
   }

@@ -1,6 +1,6 @@
 import { numberOpt, printJson, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
-import { fixed, table } from '../format';
+import { fixed, printable, table } from '../format';
 
 export const runsCommand: CliCommand = {
   name: 'runs',
@@ -19,7 +19,7 @@ export const runsCommand: CliCommand = {
       }
       if (detailed.length === 0) io.stdout.write('no sweeps recorded yet\n');
       for (const s of detailed) {
-        io.stdout.write(`sweep ${s.id} "${s.name}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
+        io.stdout.write(`sweep ${s.id} "${printable(s.name)}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
         io.stdout.write(
           table(
             ['run', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],

@@ -2,7 +2,7 @@ import { readPlanFile, PlanError } from '../../lab/sweep/plan-file';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliCommand, type CliIO } from '../command';
 import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
-import { fixed, progressBar, table } from '../format';
+import { fixed, printable, progressBar, table } from '../format';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { RunRecord } from '../../../shared/records';
 
@@ -101,7 +101,7 @@ export const sweepCommand: CliCommand = {
         printJson(io, { sweep_id: record.id, name: record.name, status, simulated: record.simulated, backend: record.backend, error, restored, notices: sweep.notices, runs: runs.map(runJson) });
       } else {
         io.stdout.write(
-          `sweep ${record.id} "${record.name}": ${status}${record.simulated ? ' [simulated]' : ''}${error ? ` — ${error}` : ''}\n` +
+          `sweep ${record.id} "${printable(record.name)}": ${status}${record.simulated ? ' [simulated]' : ''}${error ? ` — ${error}` : ''}\n` +
             table(
               ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
               runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),

@@ -268,6 +268,9 @@ export class RunProgress {
       if (done) {
         const seconds = ev.t - this._warmupEnd!;
         const rate = seconds > 0 ? this.windowUnits / seconds : 0;
+        if (!(seconds > 0) || !Number.isFinite(rate)) {
+          return this.fail('garbage', `the measurement window is ${seconds} s long with ${this.windowUnits} units: no finite throughput (check the steps' t and dt)`);
+        }
         this._window = {
           start: this._warmupEnd!,
           end: ev.t,

@@ -3,6 +3,7 @@
 // reports loaded power), then prints CapLab's line protocol (docs/line-protocol.md) mixed with ordinary log
 // lines, one step at a time, paced by the simulated clock. Throughput follows the limit held in the state file,
 // re-read every step, so a cap changed mid-run takes effect as on a real GPU.
+import { spawn } from 'node:child_process';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatProtocolEvent, type ProtocolEvent } from '../../../shared/protocol';
 import { findPreset, type GpuPreset } from '../../../core/sim/presets';
@@ -25,11 +26,12 @@ export const SIM_WORKLOAD_OPTIONS = {
   'fail-after-s': { type: 'string' },
   'hang-after-s': { type: 'string' },
   garbage: { type: 'boolean' },
+  daemon: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export const SIM_WORKLOAD_USAGE =
   'sim-workload --workload ID --devices 0,1 --state-dir DIR --clock ORIGIN:SPEEDUP [--param key=value ...] ' +
-  '[--max-steps N] [--seed N] [--fail-after-s S] [--hang-after-s S] [--garbage]';
+  '[--max-steps N] [--seed N] [--fail-after-s S] [--hang-after-s S] [--garbage] [--daemon]';
 
 type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -50,6 +52,8 @@ interface SimWorkloadConfig {
   failAfterS: number | null;
   hangAfterS: number | null;
   garbage: boolean;
+  /** Leave a daemon behind (fork -> setsid -> fork, re-parented away from the run), as some servers do. */
+  daemon: boolean;
 }
 
 class ConfigError extends Error {}
@@ -133,6 +137,7 @@ function configFrom(values: OptionValues, env: NodeJS.ProcessEnv): SimWorkloadCo
     failAfterS: num(values, 'fail-after-s', (n) => n >= 0, 'a number of seconds >= 0'),
     hangAfterS: num(values, 'hang-after-s', (n) => n >= 0, 'a number of seconds >= 0'),
     garbage: values.garbage === true,
+    daemon: values.daemon === true,
   };
 }
 
@@ -234,6 +239,11 @@ export async function runSimWorkloadWith(values: OptionValues, out: NodeJS.Writa
   }
 }
 
+/** A double-forked sleeper: the shell is its own session leader and exits at once, leaving `sleep` orphaned. */
+function startDaemon(): void {
+  spawn('/bin/sh', ['-c', 'sleep 600 >/dev/null 2>&1 & exit 0'], { detached: true, stdio: 'ignore' }).unref();
+}
+
 async function runSteps(
   cfg: SimWorkloadConfig,
   started: number,
@@ -262,6 +272,7 @@ async function runSteps(
     return null;
   };
 
+  if (cfg.daemon) startDaemon();
   emit({ ev: 'start', t: started, workload: model.id, units: model.units, gpus: devices.length, batch_size: params.batch_size });
   line(`caplab-sim: ${model.label} on ${devices.map((d) => `sim:${d.index} ${d.preset.name}`).join(', ')}`);
   line('caplab-sim: simulated workload: throughput and power come from a model, not from hardware');

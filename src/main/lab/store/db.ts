@@ -23,6 +23,8 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
   }
   try {
     db.pragma('busy_timeout = 5000');
+    // A newer CapLab's database is refused before anything is changed (journal mode included).
+    checkVersion(db);
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -36,11 +38,15 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
   return db;
 }
 
-function migrate(db: Db): void {
+function checkVersion(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new StoreError(`database schema version ${current} is newer than this CapLab (${migrations.length}); upgrade CapLab`);
   }
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
   for (let v = current; v < migrations.length; v++) {
     db.transaction(() => {
       db.exec(migrations[v]!);

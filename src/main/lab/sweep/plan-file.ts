@@ -12,6 +12,14 @@ export class PlanError extends Error {
   }
 }
 
+/** A sweep or run id that does not exist (404 through the host, exit 2 in the CLI). */
+export class NotFoundError extends PlanError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
 /** zod issues as `field.path: message` lines. */
 export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
   return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(plan)'}: ${i.message}`);

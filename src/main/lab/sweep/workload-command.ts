@@ -29,10 +29,10 @@ function vendorOf(backend: GpuBackend): 'nvidia' | 'amd' | 'none' {
 }
 
 /** Simulated-workload parameters that inject a fault (for trying failure handling), as sim-workload flags. */
-const SIM_FAULTS: Record<string, string> = { fail_after_s: '--fail-after-s', hang_after_s: '--hang-after-s', garbage: '--garbage' };
+const SIM_FAULTS: Record<string, string> = { fail_after_s: '--fail-after-s', hang_after_s: '--hang-after-s', garbage: '--garbage', daemon: '--daemon' };
 
 function simFaultProblem(key: string, v: unknown): string | null {
-  if (key === 'garbage') return typeof v === 'boolean' ? null : 'must be true or false';
+  if (key === 'garbage' || key === 'daemon') return typeof v === 'boolean' ? null : 'must be true or false';
   return typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 86_400 ? null : 'must be a number of seconds between 0 and 86400';
 }
 
