@@ -1,5 +1,6 @@
 // The exporter against a real Prometheus (Debian's package), started here with a scrape config pointing at it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -62,5 +63,20 @@ describe.skipIf(absent.length > 0)(`caplab exporter scraped by a real Prometheus
     expect(Object.fromEntries(limits.map((r) => [r.metric.gpu, Number(r.value[1])]))).toEqual({ '0': 450, '1': devices[1]!.limit_w });
     const phase = await prom!.query('caplab_run_phase == 1');
     expect(phase.map((r) => r.metric.phase)).toEqual(['idle']);
+  });
+
+  it('every query of the Grafana dashboard is valid PromQL there, and the GPU panels get data', { timeout: 60_000 }, async () => {
+    const dash = JSON.parse(readFileSync('resources/grafana/caplab-gpus.json', 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+    // rate() needs two scrapes of a series.
+    const until = Date.now() + 30_000;
+    while ((await prom!.query('count_over_time(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION[1m]) >= 3')).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
+    for (const panel of dash.panels) {
+      for (const t of panel.targets) {
+        const expr = t.expr.replaceAll('$Hostname', '.*').replaceAll('$gpu', '.*');
+        const result = await prom!.query(expr);
+        // The run-info table is empty while no sweep runs; every other panel shows the simulated GPUs.
+        if (!expr.includes('caplab_sweep_run_info')) expect(result.length, `${panel.title}: ${expr}`).toBeGreaterThan(0);
+      }
+    }
   });
 });

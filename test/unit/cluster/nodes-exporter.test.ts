@@ -79,3 +79,16 @@ describe('CapLabMetrics', () => {
     expect(text).toContain('caplab_run_phase{Hostname="node7",phase="idle"} 1');
   });
 });
+
+describe('the Grafana dashboard (resources/grafana/caplab-gpus.json)', () => {
+  it('queries only metrics the exporter writes, with its labels', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dash = JSON.parse(readFileSync('resources/grafana/caplab-gpus.json', 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const m = new CapLabMetrics('h');
+    const text = await m.text();
+    const exported = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((x) => x[1]));
+    const used = dash.panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/\b(DCGM_FI_DEV_\w+|caplab_\w+)/g)].map((x) => x[1])));
+    expect(used.length).toBeGreaterThan(5);
+    for (const name of used) expect(exported).toContain(name);
+  });
+});
