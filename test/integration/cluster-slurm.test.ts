@@ -124,10 +124,10 @@ describe.skipIf(absent.length > 0)(`cluster sweeps on a real Slurm${absent.lengt
     const c = JSON.parse(await cli(['cluster', 'collect', sub.job_id, '--json'])) as CollectResult;
     expect(c.sweep_id).toBe(partial.sweep_id);
     expect(c.status).toBe('done');
-    const runs = (JSON.parse(await cli(['runs', '--sweep', String(c.sweep_id), '--json'])) as { runs: { workload: string; cap_w: number; repetition: number; status: string; efficiency: number }[] }[])[0]!.runs;
+    const runs = (JSON.parse(await cli(['runs', '--sweep', String(c.sweep_id), '--json'])) as { runs: { workload: string; cap_w: number; repetition: number; status: string; efficiency: number; node: string }[] }[])[0]!.runs;
     const key = (r: { workload: string; cap_w: number; repetition: number }) => `${r.workload}@${r.cap_w}#${r.repetition}`;
     expect(runs.map(key).sort()).toEqual(scheduleRuns(Plan.parse(input)).map(key).sort());
-    expect(runs.every((r) => r.status === 'done' && r.efficiency > 0)).toBe(true);
+    expect(runs.every((r) => r.status === 'done' && r.efficiency > 0 && ['n1', 'n2'].includes(r.node))).toBe(true);
     // Every node's hostname, GPUs and driver; the virtual nodes' simulated GPUs are distinct devices.
     for (const n of c.nodes) {
       expect(['n1', 'n2']).toContain(n.node);

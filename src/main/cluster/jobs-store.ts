@@ -90,7 +90,9 @@ export function saveNode(db: Db, sweepId: number, n: { task: number; node: strin
   ).run(sweepId, n.task, n.node, n.hostname, n.slurm_job_id, n.status, JSON.stringify(n.devices));
 }
 
-/** The node each merged run ran on (empty for a sweep that did not come from a cluster). */
+/** The node each merged run ran on (empty for a sweep that did not come from a cluster). Reads only. */
 export function nodeOfRuns(db: Db, sweepId: number): Map<number, { node: string; hostname: string }> {
-  return new Map(runLinks(db, sweepId).map((l) => [l.run_id, { node: l.node, hostname: l.hostname }]));
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cluster_runs'").get()) return new Map();
+  const rows = db.prepare('SELECT run_id, node, hostname FROM cluster_runs WHERE sweep_id = ?').all(sweepId) as { run_id: number; node: string; hostname: string }[];
+  return new Map(rows.map((l) => [l.run_id, { node: l.node, hostname: l.hostname }]));
 }

@@ -1,6 +1,7 @@
 import { numberOpt, printJson, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, printable, table } from '../format';
+import { nodeOfRuns } from '../../cluster/jobs-store';
 
 export const runsCommand: CliCommand = {
   name: 'runs',
@@ -12,7 +13,14 @@ export const runsCommand: CliCommand = {
     try {
       const only = numberOpt(args, 'sweep');
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
-      const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs })));
+      const detailed = await Promise.all(
+        sweeps.map(async (s) => {
+          // Cluster sweeps (`caplab cluster collect`) say which node ran each run; other sweeps ran on s.host.
+          const nodes = nodeOfRuns(engine.db, s.id);
+          const runs = (await engine.getSweep({ sweep_id: s.id })).runs.map((r) => ({ ...r, node: nodes.get(r.id)?.node ?? null, hostname: nodes.get(r.id)?.hostname ?? null }));
+          return { ...s, runs };
+        }),
+      );
       if (args.values.json) {
         printJson(io, detailed);
         return 0;
@@ -22,8 +30,8 @@ export const runsCommand: CliCommand = {
         io.stdout.write(`sweep ${s.id} "${printable(s.name)}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
         io.stdout.write(
           table(
-            ['run', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
-            s.runs.map((r) => [r.id, r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
+            ['run', 'node', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+            s.runs.map((r) => [r.id, r.node ?? '-', r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
           ) + '\n\n',
         );
       }
