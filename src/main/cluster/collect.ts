@@ -69,22 +69,12 @@ function mergeRun(db: Db, sweepId: number, runId: number, tr: TaskRun, deviceIds
   const r = tr.run;
   // A task killed mid-run never finishes its run: once the job is gone, that run failed.
   const orphaned = !jobActive && !FINAL.has(r.status);
+  // Identity fields stay as merged (the repetition is renumbered, the order is the merged sweep's).
+  const { id: _id, sweep_id: _sweep, workload: _w, cap_w: _cap, repetition: _rep, order: _order, ...outcome } = r;
   updateRun(db, runId, {
+    ...outcome,
     status: orphaned ? 'failed' : r.status,
     error: orphaned ? 'interrupted: the array task ended before this run finished' : r.error,
-    exit_code: r.exit_code,
-    started_at: r.started_at,
-    ended_at: r.ended_at,
-    warmup_end: r.warmup_end,
-    measure_start: r.measure_start,
-    measure_end: r.measure_end,
-    units: r.units,
-    throughput: r.throughput,
-    mean_power_w: r.mean_power_w,
-    energy_j: r.energy_j,
-    efficiency: r.efficiency,
-    energy_sensor: r.energy_sensor,
-    enforced_limit_w: r.enforced_limit_w,
   });
   if (!FINAL.has(r.status)) return;
   for (const d of tr.devices) {

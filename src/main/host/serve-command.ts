@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../cli/command';
+import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand, type CliIO } from '../cli/command';
 import { backendOption, dbOption, describeRestores, openEngine } from '../cli/open-engine';
 import { isLoopbackHost, startServer } from './server';
 import { readPlanFile } from '../lab/sweep/plan-file';
@@ -121,15 +121,7 @@ export const serveCommand: CliCommand = {
     if (hostMetrics) io.stderr.write(`caplab serve: Prometheus metrics at ${server.origin}/metrics (Authorization: Bearer <the token>)\n`);
     io.stderr.write('caplab serve: open the URL above (it carries the access token); Ctrl+C stops and restores any changed power limits.\n');
 
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopSignal();
     io.stderr.write('caplab serve: stopping; cancelling this host\'s sweeps and restoring their limits…\n');
     // Its own sweeps restore their limits as they end; a sweep of another process (a CLI sweep) is not touched.
     const finished: EventPayload<'sweep.finished'>[] = [];

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { CliError, numberOpt, stringOpt, type CliCommand } from '../command';
+import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand } from '../command';
 import { backendOpt, backendOption, dbOption } from '../open-engine';
 import { openLabBackend } from '../../lab/gpu/lab-backend';
 import { BackendError } from '../../lab/gpu/backend';
@@ -61,15 +61,7 @@ export const exporterCommand: CliCommand = {
     const bound = (server.address() as { port: number }).port;
     if (!isLoopbackHost(host)) io.stderr.write(`caplab exporter: listening on ${host}: anyone who can reach it can read these GPU readings (nothing can be changed through it)\n`);
     io.stdout.write(`CapLab exporter at http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics (every ${interval} ms)\n`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopSignal();
     await new Promise<void>((r) => server.close(() => r()));
     await poller.stop();
     await lab.backend.close();
