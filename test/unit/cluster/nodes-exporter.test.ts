@@ -92,3 +92,18 @@ describe('the Grafana dashboard (resources/grafana/caplab-gpus.json)', () => {
     for (const name of used) expect(exported).toContain(name);
   });
 });
+
+describe('part-to-part variation of simulated GPUs on cluster nodes', () => {
+  it('is none without a node, and a fixed factor within +-4 % per node and GPU', async () => {
+    const { partScale, nodePart, PART_SPREAD } = await import('../../../src/core/sim/variation');
+    const { findPreset } = await import('../../../src/core/sim/presets');
+    const h100 = findPreset('h100-sxm')!;
+    expect(partScale(undefined, 0)).toBe(1);
+    expect(nodePart(h100, undefined, 0)).toBe(h100);
+    const scales = ['n1', 'n2', 'n3', 'node17'].flatMap((n) => [0, 1].map((i) => partScale(n, i)));
+    for (const s of scales) expect(Math.abs(s - 1)).toBeLessThanOrEqual(PART_SPREAD);
+    expect(new Set(scales).size).toBe(scales.length);
+    expect(partScale('n1', 0)).toBe(partScale('n1', 0));
+    expect(nodePart(h100, 'n1', 0).dynamic_scale).toBeCloseTo(h100.dynamic_scale * partScale('n1', 0), 12);
+  });
+});

@@ -3,6 +3,7 @@
 // labelled "(simulated)" and reports vendor 'sim', so simulated numbers are never mistaken for measurements.
 import { THROTTLE_SW_POWER_CAP, type DeviceInfo, type Sample } from '../../../shared/device';
 import { findPreset, type GpuPreset } from '../../../core/sim/presets';
+import { nodePart } from '../../../core/sim/variation';
 import { findWorkload, resolveParams } from '../../../core/sim/workloads';
 import { operatingPoint, type OperatingPoint, type SimLoad } from '../../../core/sim/model';
 import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
@@ -173,8 +174,9 @@ export class SimBackend implements GpuBackend {
   private adoptState(state: SimGpuState): void {
     const now = this.clock.now();
     this.devices = state.devices.map((s) => {
-      const preset = findPreset(s.preset);
-      if (!preset) throw new BackendError(`unknown simulated GPU preset "${s.preset}" in ${this.dir}`, 'sim', 'unavailable');
+      const found = findPreset(s.preset);
+      if (!found) throw new BackendError(`unknown simulated GPU preset "${s.preset}" in ${this.dir}`, 'sim', 'unavailable');
+      const preset = nodePart(found, this.node, s.index);
       const old = this.devices[s.index];
       if (old && old.preset.id === preset.id) return { ...old, limit_w: s.limit_w };
       return { preset, limit_w: s.limit_w, energy_mj: 0, temp_c: steadyTempC(preset, preset.idle_w), t: now };
