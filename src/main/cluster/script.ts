@@ -31,9 +31,17 @@ export function shellQuote(s: string): string {
 
 const SLURM_VALUE = /^[A-Za-z0-9_.:,@%+=/-]+$/;
 
+/** A submit option that cannot go into the script as given. */
+export class ScriptOptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScriptOptionError';
+  }
+}
+
 /** Checks a value that goes on an #SBATCH line (no spaces or shell syntax there). */
 export function sbatchValue(flag: string, v: string): string {
-  if (!SLURM_VALUE.test(v)) throw new Error(`--${flag} "${v}": only letters, digits and _ . : , @ % + = / - are allowed`);
+  if (!SLURM_VALUE.test(v)) throw new ScriptOptionError(`--${flag} "${v}": only letters, digits and _ . : , @ % + = / - are allowed`);
   return v;
 }
 

@@ -7,6 +7,7 @@ import { prepareJob, ShardError, submitJob } from '../../cluster/submit';
 import { clusterCancel, clusterCollect, clusterStatus, ClusterError } from '../../cluster/service';
 import { CollectError } from '../../cluster/collect';
 import { SlurmError } from '../../cluster/slurm';
+import { ScriptOptionError } from '../../cluster/script';
 import { startClusterTask } from '../../cluster/task';
 import { analyzeSweepNodes, NodeAnalysisError } from '../../cluster/node-analysis';
 import type { Engine } from '../../lab/engine';
@@ -29,7 +30,7 @@ async function guarded<T>(f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof PlanError || e instanceof ShardError || e instanceof ClusterError || e instanceof CollectError || e instanceof NodeAnalysisError) throw new CliError(e.message);
+    if (e instanceof PlanError || e instanceof ShardError || e instanceof ScriptOptionError || e instanceof ClusterError || e instanceof CollectError || e instanceof NodeAnalysisError) throw new CliError(e.message);
     if (e instanceof SlurmError) throw new CliError(e.message, 1);
     throw e;
   }
