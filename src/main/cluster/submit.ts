@@ -1,5 +1,5 @@
 // `caplab cluster submit`: plan -> shards -> one sbatch array script in a job folder on shared storage -> sbatch.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { shardPlan, ShardError } from '../../core/cluster/shard';
 import type { Plan } from '../../shared/plan';
@@ -54,7 +54,8 @@ export function prepareJob(plan: Plan, o: SubmitOptions): Prepared {
     gpusPerNode: o.gpusPerNode,
     time: o.time,
     account: o.account,
-    caplab: selfCommand(o.env).map((a, i) => (i === 0 ? a : resolve(a))),
+    // Absolute paths: the task starts in Slurm's working directory, not this one.
+    caplab: selfCommand(o.env).map((a) => (existsSync(a) ? resolve(a) : a)),
     workloadsDir: userWorkloadsDir(o.env),
     version: VERSION,
     createdAt: now,
