@@ -5,11 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { missing, SLURM_BINARIES, startSlurm, type SlurmCluster } from '../helpers/daemons';
+import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/daemons';
 import { runCli } from '../helpers/cli';
 
-const absent = missing(SLURM_BINARIES);
-test.skip(absent.length > 0, `Slurm is not installed (${absent.join(', ')}); .ci/run installs slurm-wlm and munge`);
+const unavailable = slurmUnavailable();
+test.skip(unavailable !== null, `no local Slurm: ${unavailable}`);
 
 let dir: string;
 let slurm: SlurmCluster | undefined;

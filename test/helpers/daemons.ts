@@ -83,6 +83,14 @@ export interface SlurmCluster {
 
 export const SLURM_BINARIES = ['munged', 'slurmctld', 'slurmd', 'sbatch', 'squeue', 'scancel', 'sinfo'];
 
+/** Why a local Slurm cannot start here (missing binaries, not root), or null when it can. */
+export function slurmUnavailable(): string | null {
+  const absent = missing(SLURM_BINARIES);
+  if (absent.length) return `${absent.join(', ')} not installed; .ci/run installs slurm-wlm and munge`;
+  if (process.getuid?.() !== 0) return 'slurmctld and slurmd run as root here (no cgroups); run the tests as root';
+  return null;
+}
+
 /**
  * A Slurm cluster on this host: virtual nodes (one slurmd -N NAME each, own port) in partition `all`, plus
  * partition `first` with the first node alone. Runs as root without cgroups (proctrack/linuxproc, task/none).

@@ -6,12 +6,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
-import { missing, SLURM_BINARIES, startSlurm, type SlurmCluster } from '../helpers/daemons';
+import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/daemons';
 import { scheduleRuns } from '../../src/core/schedule';
 import { Plan, type PlanInput } from '../../src/shared/plan';
 import type { CollectResult, ClusterStatus, TaskResult } from '../../src/shared/cluster';
 
-const absent = missing(SLURM_BINARIES);
+const unavailable = slurmUnavailable();
 const H100_DEFAULT_W = 700;
 
 let tmp: ReturnType<typeof tempDir>;
@@ -74,7 +74,7 @@ async function until<T>(what: string, f: () => T | null | undefined | false | Pr
 const status = async (job: string) => JSON.parse(await cli(['cluster', 'status', job, '--json'])) as ClusterStatus;
 const squeueCount = (job: string) => execFileSync('squeue', ['-h', '-r', '-j', job], { env }).toString().trim().split('\n').filter(Boolean).length;
 
-describe.skipIf(absent.length > 0)(`cluster sweeps on a real Slurm${absent.length ? ` (skipped: ${absent.join(', ')} not installed; .ci/run installs slurm-wlm and munge)` : ''}`, () => {
+describe.skipIf(unavailable !== null)(`cluster sweeps on a real Slurm${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   beforeAll(async () => {
     tmp = tempDir('caplab-slurm-');
     const sdir = join(tmp.dir, 'slurm');
