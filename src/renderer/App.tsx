@@ -94,7 +94,7 @@ export function App() {
       <main className="main">
         {conn === 'unauthorized' && (
           <div className="banner warn" role="alert">
-            Not authorised: open the URL with <code>?token=…</code> that <code>caplab serve</code> printed.
+            Not authorised: open the URL with <code>#token=…</code> that <code>caplab serve</code> printed.
           </div>
         )}
         {route.page === 'devices' && <DevicesPage />}

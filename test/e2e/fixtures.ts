@@ -43,7 +43,9 @@ export async function callApi<T = unknown>(page: Page, method: string, input: un
     async ([m, i]) => {
       const bridge = (globalThis as unknown as { caplab?: { call(m: string, i: unknown): Promise<unknown> } }).caplab;
       if (bridge) return bridge.call(m as string, i);
-      const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(i) });
+      // As the page itself does: the token it keeps in session storage, as a bearer header.
+      const token = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('caplab_token') ?? '';
+      const res = await fetch(`/api/${m}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(i) });
       if (!res.ok) throw new Error(`${m}: HTTP ${res.status} ${await res.text()}`);
       return res.json();
     },

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { SimBackend } from '../../src/main/lab/gpu/sim';
@@ -35,6 +35,7 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
 
 export function writePlan(dir: string, name: string, yaml: string): string {
   const file = join(dir, `${name}.yaml`);
+  mkdirSync(dir, { recursive: true });
   writeFileSync(file, yaml);
   return file;
 }

@@ -129,9 +129,11 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
     }
     const killedAt = Date.now() / 1000;
     sweep.child.kill('SIGKILL');
-    stats.kills++;
-    stats.sweepKills++;
-    await sweep.done;
+    // Counted only where the kill really ended the process (not one that had already finished).
+    if ((await sweep.done).signal === 'SIGKILL') {
+      stats.kills++;
+      stats.sweepKills++;
+    }
     await waitFor(`${where}: no process of the run left`, () => processesMentioning(simDir).length === 0, 10_000);
 
     // Every third cycle, also kill a restore part-way.
@@ -139,9 +141,10 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
       const restore = startCli(['restore-caps', '--json'], env);
       await new Promise((r) => setTimeout(r, random() * 900));
       restore.child.kill('SIGKILL');
-      stats.kills++;
-      stats.restoreKills++;
-      await restore.done;
+      if ((await restore.done).signal === 'SIGKILL') {
+        stats.kills++;
+        stats.restoreKills++;
+      }
     }
 
     // The next start restores what a dead owner left: every other cycle restore-caps, else the next sweep, whose

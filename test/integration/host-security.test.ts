@@ -82,8 +82,8 @@ describe('browser host security', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('binds to loopback and prints a URL with the token', () => {
-    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?token=`));
+  it('binds to loopback and prints a URL with the token in its fragment (never sent to a server)', () => {
+    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=`));
     expect(server.token.length).toBeGreaterThanOrEqual(32);
   });
 
@@ -98,7 +98,7 @@ describe('browser host security', () => {
   it('refuses a wrong token (401)', async () => {
     const r = await http(server, '/api/health', { headers: { Authorization: 'Bearer ' + 'x'.repeat(43) } });
     expect(r.status).toBe(401);
-    const c = await http(server, '/api/health', { headers: { Cookie: `caplab_token_${server.port}=nope` } });
+    const c = await http(server, '/api/health', { headers: { Authorization: 'Bearer nope-nope-nope-nope' } });
     expect(c.status).toBe(401);
   });
 
@@ -108,16 +108,15 @@ describe('browser host security', () => {
     expect(JSON.parse(r.body)).toEqual({ ok: true, version: 'test', backend: 'sim' });
   });
 
-  it('turns ?token= into an HttpOnly SameSite=Strict cookie that then authorises', async () => {
+  it('sets no cookie (browsers send 127.0.0.1 cookies to every port): an old ?token= link moves the token to the fragment, and cookies do not authorise', async () => {
     const r = await http(server, `/?token=${encodeURIComponent(server.token)}`);
     expect(r.status).toBe(302);
-    expect(r.headers.location).toBe('/');
-    const cookie = String(r.headers['set-cookie']);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const pair = cookie.split(';')[0]!;
-    const ok = await http(server, '/api/health', { headers: { Cookie: pair } });
-    expect(ok.status).toBe(200);
+    expect(r.headers.location).toBe(`/#token=${encodeURIComponent(server.token)}`);
+    expect(r.headers['set-cookie']).toBeUndefined();
+    const page = await http(server, '/');
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const cookie = await http(server, '/api/health', { headers: { Cookie: `caplab_token_${server.port}=${server.token}; caplab_token=${server.token}` } });
+    expect(cookie.status).toBe(401);
     const bad = await http(server, '/?token=wrong');
     expect(bad.status).toBe(401);
   });
@@ -193,11 +192,16 @@ describe('browser host security', () => {
     expect(await refused(new WebSocket(url, { headers: { Authorization: `Bearer ${server.token}`, Host: 'evil.example' } }))).toBe(403);
     expect(await refused(new WebSocket(url, { headers: { Authorization: `Bearer ${server.token}` }, origin: 'http://evil.example' }))).toBe(403);
 
-    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${server.token}` }, origin: `http://127.0.0.1:${server.port}` });
+    expect(await refused(new WebSocket(url, ['caplab.v1', 'caplab.bearer.wrong-token-wrong-token']))).toBe(401);
+    expect(await refused(new WebSocket(`${url}?token=${server.token}`))).toBe(401);
+
+    // As the page connects: the token as a subprotocol; the host answers with the plain protocol, not the token.
+    const ws = new WebSocket(url, ['caplab.v1', `caplab.bearer.${server.token}`], { origin: `http://127.0.0.1:${server.port}` });
     await new Promise<void>((resolve, reject) => {
       ws.on('open', () => resolve());
       ws.on('error', reject);
     });
+    expect(ws.protocol).toBe('caplab.v1');
     const got = new Promise<unknown>((resolve) => ws.once('message', (d) => resolve(JSON.parse(String(d)))));
     engine.emit('pty.data', { sweep_id: 1, run_id: 2, data: 'hello' });
     expect(await got).toEqual({ event: 'pty.data', payload: { sweep_id: 1, run_id: 2, data: 'hello' } });

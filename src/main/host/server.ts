@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName } from '../../shared/api';
+import { WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
 import type { EngineHandle } from './engine-handle';
 import { callError, dispatch, type CallResult } from './dispatch';
 
@@ -78,25 +79,6 @@ const DROPPABLE: ReadonlySet<EventName> = new Set<EventName>(['samples', 'throug
 const SOFT_BUFFER = 4 * 1024 * 1024;
 const HARD_BUFFER = 64 * 1024 * 1024;
 
-function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const k = part.slice(0, eq).trim();
-    const v = part.slice(eq + 1).trim();
-    if (k) {
-      try {
-        out[k] = decodeURIComponent(v);
-      } catch {
-        out[k] = v;
-      }
-    }
-  }
-  return out;
-}
-
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -126,7 +108,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const allowedNames = new Set<string>(['127.0.0.1', 'localhost', '[::1]']);
   if (host !== '0.0.0.0' && host !== '::') allowedNames.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
   for (const h of opts.allowedHosts ?? []) allowedNames.add(h.toLowerCase());
-  const cookieName = () => `caplab_token_${port}`;
 
   function hostOk(req: IncomingMessage): boolean {
     const h = req.headers.host;
@@ -149,17 +130,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return allowedNames.has(name.includes(':') && !name.startsWith('[') ? `[${name}]` : name) && (u.port || '80') === String(port);
   }
 
-  function presentedToken(req: IncomingMessage, url: URL, allowQuery: boolean): string | null {
+  /**
+   * The token as the page presents it: an Authorization header on API calls, a WebSocket subprotocol
+   * (`caplab.bearer.<token>`, since browsers set no headers on sockets). Never a cookie: browsers send cookies of
+   * 127.0.0.1 to every port of it, so any other local server would receive one.
+   */
+  function presentedToken(req: IncomingMessage): string | null {
     const auth = req.headers.authorization;
     if (auth && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
-    const c = parseCookies(req.headers.cookie)[cookieName()];
-    if (c) return c;
-    if (allowQuery) return url.searchParams.get('token');
-    return null;
+    const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const bearer = protocols.find((p) => p.startsWith(WS_BEARER));
+    return bearer ? bearer.slice(WS_BEARER.length) : null;
   }
 
-  function authorized(req: IncomingMessage, url: URL, allowQuery = false): boolean {
-    const t = presentedToken(req, url, allowQuery);
+  function authorized(req: IncomingMessage): boolean {
+    const t = presentedToken(req);
     return t !== null && sameSecret(t, token);
   }
 
@@ -209,7 +194,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (!authorized(req, url)) return sendResult(res, callError('unauthorized', 'missing or wrong token: open the URL that `caplab serve` printed'));
+    if (!authorized(req)) return sendResult(res, callError('unauthorized', 'missing or wrong token: open the URL that `caplab serve` printed'));
     const name = url.pathname.slice('/api/'.length);
     if (name === 'health' && req.method === 'GET') return sendResult(res, await dispatch(engine, 'health', {}));
     if (req.method !== 'POST') {
@@ -236,12 +221,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     sendResult(res, await dispatch(engine, name, input));
   }
 
-  async function serveMetrics(req: IncomingMessage, res: ServerResponse, url: URL, metrics: NonNullable<ServerOptions['metrics']>): Promise<void> {
+  async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: NonNullable<ServerOptions['metrics']>): Promise<void> {
     if (req.method !== 'GET') {
       res.writeHead(405, { Allow: 'GET' }).end();
       return;
     }
-    if (!authorized(req, url)) return sendResult(res, callError('unauthorized', 'missing or wrong token: give it as `Authorization: Bearer TOKEN` (Prometheus: authorization.credentials)'));
+    if (!authorized(req)) return sendResult(res, callError('unauthorized', 'missing or wrong token: give it as `Authorization: Bearer TOKEN` (Prometheus: authorization.credentials)'));
     const body = await metrics.text();
     res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }).end(body);
   }
@@ -251,7 +236,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    // A page opened with ?token=…: keep the token as an HttpOnly cookie and drop it from the address bar.
+    // An older link with ?token=…: the token moves to the fragment, which the page keeps in its session storage
+    // (scoped to this origin, port included) and which browsers never send to any server.
     const q = url.searchParams.get('token');
     if (q !== null) {
       if (!sameSecret(q, token)) {
@@ -259,8 +245,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return;
       }
       url.searchParams.delete('token');
-      res.setHeader('Set-Cookie', `${cookieName()}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
-      res.writeHead(302, { Location: url.pathname + (url.search || '') + url.hash, 'Cache-Control': 'no-store' }).end();
+      res.writeHead(302, { Location: `${url.pathname}${url.search}#token=${encodeURIComponent(token)}`, 'Cache-Control': 'no-store' }).end();
       return;
     }
     if (!staticRoot) {
@@ -324,7 +309,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       url.pathname === '/api' || url.pathname.startsWith('/api/')
         ? handleApi(req, res, url)
         : url.pathname === '/metrics' && opts.metrics
-          ? serveMetrics(req, res, url, opts.metrics)
+          ? serveMetrics(req, res, opts.metrics)
           : serveStatic(req, res, url);
     p.catch((e) => {
       if (!res.headersSent) sendJson(res, 500, { error: (e as Error).message, code: 'failed' });
@@ -334,7 +319,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // The page offers [WS_PROTOCOL, bearer]; the answer names WS_PROTOCOL, never echoing the token back.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
   const clients = new Set<WebSocket>();
 
   function refuseUpgrade(socket: Socket, status: number, text: string): void {
@@ -351,7 +337,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return refuseUpgrade(socket, 400, 'Bad Request');
     }
     if (url.pathname !== '/api/ws') return refuseUpgrade(socket, 404, 'Not Found');
-    if (!authorized(req, url, true)) return refuseUpgrade(socket, 401, 'Unauthorized');
+    if (!authorized(req)) return refuseUpgrade(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       (ws as WebSocket & { alive?: boolean }).alive = true;
@@ -418,7 +404,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   let closed = false;
   return {
-    url: `${origin}/?token=${encodeURIComponent(token)}`,
+    url: `${origin}/#token=${encodeURIComponent(token)}`,
     origin,
     host,
     port,

@@ -1,11 +1,29 @@
 import type { EventName } from '../../shared/api';
 import { ApiCallError, type ConnectionState, type Transport } from './transport';
+import { TOKEN_STORAGE_KEY, WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
+
+/** The token from the URL fragment (then dropped from the address bar) or, after a reload, from session storage. */
+function pageToken(): string {
+  const m = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
+  if (m) {
+    const token = decodeURIComponent(m[1]!);
+    sessionStorage.setItem(TOKEN_STORAGE_KEY, token);
+    history.replaceState(null, '', window.location.pathname + window.location.search);
+    return token;
+  }
+  return sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
+}
 
 /**
- * Browser-host transport: POST /api/<method> with JSON, events over one WebSocket at /api/ws (the token travels
- * as the HttpOnly cookie the host set when the page was opened with ?token=). Reconnects with backoff.
+ * Browser-host transport: POST /api/<method> with JSON and `Authorization: Bearer`, events over one WebSocket at
+ * /api/ws with the token as a subprotocol (src/shared/host-auth.ts says why not a cookie). Reconnects with backoff.
  */
+// Read once, when the page loads: before any navigation replaces the fragment.
+const loadedToken = typeof window === 'undefined' ? '' : pageToken();
+
 export function httpTransport(onState: (s: ConnectionState) => void, base = ''): Transport {
+  const token = loadedToken;
+  const auth = { Authorization: `Bearer ${token}` };
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   let ws: WebSocket | null = null;
   let delay = 500;
@@ -17,7 +35,7 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
 
   function connect(): void {
     onState('connecting');
-    const sock = new WebSocket(wsUrl());
+    const sock = new WebSocket(wsUrl(), [WS_PROTOCOL, `${WS_BEARER}${token}`]);
     ws = sock;
     sock.onopen = () => {
       delay = 500;
@@ -45,7 +63,7 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
       ws = null;
       onState('closed');
       // A refused upgrade looks like a close; ask health whether we are simply unauthorised.
-      void fetch(`${base}/api/health`, { credentials: 'same-origin' })
+      void fetch(`${base}/api/health`, { headers: auth })
         .then((r) => {
           if (r.status === 401) onState('unauthorized');
         })
@@ -65,8 +83,7 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
       try {
         res = await fetch(`${base}/api/${method}`, {
           method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', ...auth },
           body: JSON.stringify(input ?? {}),
         });
       } catch (e) {

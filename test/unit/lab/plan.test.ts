@@ -80,3 +80,26 @@ describe('plan files', () => {
     expect(validatePlanAgainstDevices(plan, [h100], known)).toEqual([h100]);
   });
 });
+
+describe('plan bounds, checked before anything is expanded', () => {
+  const base = { workloads: [{ id: 'vit_l_16' }] };
+  const problems = (v: unknown) => {
+    const r = Plan.safeParse(v);
+    return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+  it('refuses plans over 10,000 runs, tiny steps, huge caps and windows of years, naming the field', () => {
+    expect(problems({ ...base, caps: { from: 200, to: 700, step: 0.01 }, repetitions: 100 })).toEqual(['caps: the plan would make 5,000,100 runs (workloads x caps x repetitions); a plan may have at most 10,000']);
+    expect(problems({ ...base, caps: { from: 200, to: 700, step: 1e-300 } })).toContain('caps.step: a step of at least 0.01 W');
+    expect(problems({ ...base, caps: { from: 1, to: 1e15, step: 1 } })).toContain('caps.to: at most 100000 W');
+    expect(problems({ ...base, caps: [300], window: { seconds: 3 * 365 * 86400 } })).toEqual(['window.seconds: at most 86400 s']);
+    expect(problems({ ...base, caps: [300], warmup: { seconds: 86400 } })).toEqual(['warmup.seconds: at most 21600 s']);
+    expect(problems({ ...base, caps: { adaptive: { from: 200, to: 700, step: 50, max_runs: 20_000 } } })[0]).toMatch(/^caps(\.adaptive\.max_runs)?: .*10000/);
+    expect(problems({ ...base, caps: [300], devices: [0, 0] })).toEqual(['devices: a device is listed twice']);
+    expect(problems({ ...base, caps: { from: 200, to: 700, step: 50 }, repetitions: 100 })).toEqual([]);
+  });
+  it('caps given as strings say what is wrong and which forms caps take', () => {
+    const [msg] = problems({ ...base, caps: ['300', '400'] });
+    expect(msg).toMatch(/^caps: at 0: Invalid input: expected number, received string \(caps are a list of watts/);
+    expect(problems({ ...base, caps: 'lots' })[0]).toMatch(/^caps: must be a list of watts .*; got "lots"/);
+  });
+});

@@ -181,3 +181,20 @@ describe('adapter results as windows', () => {
     expect(windowFromAdapter({ adapter: 'hpcai-csv', units: 'images', count: null, seconds: null, rate: 10, window: null, details: {} }, 1)).toBeNull();
   });
 });
+
+describe('steps that cannot be timed', () => {
+  it('a step with dt 1e-300 is not a protocol step, and a window without duration fails instead of storing an infinite throughput', () => {
+    const tiny = `@caplab {"ev":"step","t":${T0 + 1},"n":1,"units":64,"dt":1e-300}`;
+    const p = new RunProgress(opts({ warmup: { steps: 1 }, window: { steps: 1 } }));
+    const sigs = feed(p, [start(1), tiny]);
+    expect(sigs.some((s) => s.type === 'step')).toBe(false);
+    // Two steps at the same t: the window has no length.
+    const q = new RunProgress(opts({ warmup: { steps: 1 }, window: { steps: 1 } }));
+    const same = (n: number) => line({ ev: 'step', t: T0 + 1, n, units: 64, dt: 0.5 });
+    feed(q, [start(1), same(1), same(2)]);
+    expect(q.window).toBeNull();
+    const outcome = q.finish({ exitCode: 0, signal: null });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.status === 'failed' && outcome.failure.message).toMatch(/no finite throughput/);
+  });
+});

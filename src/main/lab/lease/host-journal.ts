@@ -1,8 +1,8 @@
 // The host journal: one file per device whose limit a sweep has changed, holding the limit before the sweep and
 // who owns the change. Every CapLab process of the host reads it (whatever database it uses), so a limit left by
-// a killed sweep is restored by whichever CapLab starts next. It lives on a tmpfs (/run/caplab when root can
-// create it, else /dev/shm/caplab-<uid>... see leaseDir): power limits do not survive a reboot, neither does it.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// a killed sweep is restored by whichever CapLab starts next. It lives on a tmpfs (see leaseDir): power limits do
+// not survive a reboot, and neither does it.
+import { accessSync, chmodSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,14 +19,19 @@ export function leaseDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CAPLAB_LEASE_DIR) return env.CAPLAB_LEASE_DIR;
   for (const dir of ['/run/caplab', '/dev/shm/caplab']) {
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o1777 });
-      statSync(dir);
+      sharedDir(dir);
       return dir;
     } catch {
-      // Not creatable here (no /run rights, no /dev/shm): try the next.
+      // Not creatable or not writable here (no /run rights, no /dev/shm): try the next.
     }
   }
   return join(tmpdir(), 'caplab-leases');
+}
+
+/** Creates a folder every user may write to, sticky (each removes only its own files); throws where we cannot write. */
+function sharedDir(dir: string): void {
+  if (mkdirSync(dir, { recursive: true }) !== undefined) chmodSync(dir, 0o1777);
+  accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
 }
 
 function journalDir(env: NodeJS.ProcessEnv): string {
@@ -79,7 +84,7 @@ function fileOf(env: NodeJS.ProcessEnv, leaseKey: string): string {
 /** Writes (atomically, then durably renamed) the entry of one device. Throws when it cannot: then nothing is set. */
 export function writeHostEntry(env: NodeJS.ProcessEnv, entry: HostJournalEntry): void {
   const dir = journalDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o1777 });
+  sharedDir(dir);
   const file = fileOf(env, entry.lease_key);
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(entry) + '\n', { mode: 0o644 });

@@ -199,6 +199,17 @@ export function parseWorkloadDefinition(text: string, file: string): WorkloadDef
   return parsed.data;
 }
 
+/** Parsed definitions by file, reused while the file is unchanged: the designer validates a plan as the user types. */
+const parsedCache = new Map<string, { mtimeMs: number; size: number; def: WorkloadDefinition }>();
+
+function parseCached(file: string, st: { mtimeMs: number; size: number }): WorkloadDefinition {
+  const hit = parsedCache.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.def;
+  const def = parseWorkloadDefinition(readFileSync(file, 'utf8'), file);
+  parsedCache.set(file, { mtimeMs: st.mtimeMs, size: st.size, def });
+  return def;
+}
+
 function readDefinitions(dir: string, builtin: boolean, out: LoadedWorkload[], errors: WorkloadDefinitionError[]): void {
   let names: string[];
   try {
@@ -211,8 +222,9 @@ function readDefinitions(dir: string, builtin: boolean, out: LoadedWorkload[], e
   for (const n of names) {
     const file = join(dir, n);
     try {
-      if (!statSync(file).isFile()) continue;
-      const def = parseWorkloadDefinition(readFileSync(file, 'utf8'), file);
+      const st = statSync(file);
+      if (!st.isFile()) continue;
+      const def = parseCached(file, st);
       const clash = out.find((w) => w.def.id === def.id);
       if (clash) throw new WorkloadDefinitionError(file, [`id: "${def.id}" is already defined in ${clash.file}`]);
       out.push({ def, file, builtin });

@@ -175,7 +175,7 @@ export class CapOwnership {
         const entry = readHostEntry(ctx.env, o.lease.key);
         if (!entry) continue;
         await killTagged(entry.owner.tag);
-        const restored = await restoreEntry(ctx, entry, backend);
+        const restored = await restoreEntry(ctx, { ...entry, idx: o.device.index }, backend);
         if (!restored.ok) throw new Error(`${o.device.name}: a limit left changed by an earlier, killed sweep could not be restored to ${entry.before_w} W: ${restored.error}`);
         stale.push(restored);
       }
