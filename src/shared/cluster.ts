@@ -83,6 +83,10 @@ export const ClusterTaskStatus = z.object({
   runs_done: z.number().int(),
   run_count: z.number().int(),
   result_status: z.string().nullable(),
+  /** From the task's result file: the node's hostname, its GPUs (index: name (UUID)) and drivers. */
+  hostname: z.string().nullable(),
+  gpus: z.array(z.string()),
+  drivers: z.array(z.string()),
 });
 export type ClusterTaskStatus = z.infer<typeof ClusterTaskStatus>;
 

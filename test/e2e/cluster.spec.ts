@@ -91,6 +91,9 @@ test('the Cluster page shows the job\'s tasks, collects them into one sweep and 
   const tasks = page.getByTestId('cluster-tasks');
   await expect(tasks.locator('tbody tr')).toHaveCount(3);
   await expect(tasks).toContainText('completed');
+  // Each node's own simulated GPUs and driver, as its task reported them.
+  for (const n of ['node1', 'node2', 'node3']) for (const g of [0, 1]) await expect(tasks).toContainText(`SIM-${n}-h100-sxm-${g}`);
+  await expect(tasks).toContainText('caplab-sim');
 
   await page.getByTestId('cluster-collect').click();
   await expect(page.getByText(/→ sweep #\d+: 12\/12 runs from 3\/3 tasks/)).toBeVisible();

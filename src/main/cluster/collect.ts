@@ -56,6 +56,11 @@ export function readTaskResults(dir: string): { results: TaskResult[]; warnings:
   return { results: results.sort((a, b) => a.task - b.task), warnings };
 }
 
+/** `index: name (UUID)` of each GPU a task's node reported. */
+export function gpuNames(r: TaskResult): string[] {
+  return r.devices.map((d) => `${d.index}: ${d.name}${d.uuid ? ` (${d.uuid})` : ''}`);
+}
+
 function sweepStatus(results: TaskResult[], tasks: number, jobActive: boolean): SweepStatus {
   if (jobActive) return 'running';
   if (results.length < tasks) return 'failed';
@@ -143,7 +148,7 @@ export function collectJob(db: Db, job: ClusterJob, jobActive: boolean): Collect
     runs: runs.n,
     runs_done: runs.d ?? 0,
     changed,
-    nodes: results.map((r) => ({ node: r.node, hostname: r.hostname, gpus: r.devices.map((d) => `${d.index}: ${d.name}${d.uuid ? ` (${d.uuid})` : ''}`), drivers: r.drivers })),
+    nodes: results.map((r) => ({ node: r.node, hostname: r.hostname, gpus: gpuNames(r), drivers: r.drivers })),
     warnings,
   };
 }

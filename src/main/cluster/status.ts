@@ -2,7 +2,7 @@
 // by the tasks' own result files (Slurm forgets finished tasks after MinJobAge, and sacct needs slurmdbd).
 import { scheduleRuns } from '../../core/schedule';
 import type { ClusterJob, ClusterStatus, ClusterTaskStatus, TaskResult } from '../../shared/cluster';
-import { readManifest, readTaskResults } from './collect';
+import { gpuNames, readManifest, readTaskResults } from './collect';
 import { sacct, squeue, type SlurmEnv, type SlurmTask } from './slurm';
 
 const FROM_RESULT: Record<TaskResult['status'], string> = {
@@ -38,6 +38,9 @@ export async function jobStatus(job: ClusterJob, slurm: SlurmEnv): Promise<Clust
       runs_done: doneRuns,
       run_count: Math.max(scheduleRuns(s.plan).length, r?.runs.length ?? 0),
       result_status: r?.status ?? null,
+      hostname: r?.hostname ?? null,
+      gpus: r ? gpuNames(r) : [],
+      drivers: r?.drivers ?? [],
     };
   });
   return {

@@ -74,8 +74,16 @@ export interface ClusterTask {
 /** Starts the shard's sweep; the results file exists (status starting) before any limit is touched. */
 export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   const { engine, plan, env } = o;
-  const listed = await engine.listDevices({ backend: plan.backend === 'auto' ? undefined : plan.backend }).catch(() => null);
-  const gpus: DeviceInfo[] = listed?.devices.filter((d) => d.kind === 'gpu') ?? [];
+  const listGpus = async () => {
+    const listed = await engine.listDevices({ backend: plan.backend === 'auto' ? undefined : plan.backend }).catch(() => null);
+    return { backend: listed?.backend ?? plan.backend, gpus: listed?.devices.filter((d) => d.kind === 'gpu') ?? [] };
+  };
+  const identify = (found: { backend: string; gpus: DeviceInfo[] }) => {
+    result.backend = found.backend;
+    result.simulated = found.gpus.some((d) => d.simulated);
+    result.devices = found.gpus;
+    result.drivers = [...new Set(found.gpus.map((d) => d.driver).filter((d): d is string => d !== null))];
+  };
   const result: TaskResult = {
     schema: 'caplab.cluster-task/1',
     task: o.task,
@@ -83,10 +91,10 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
     array_job_id: env.SLURM_ARRAY_JOB_ID ?? null,
     node: env.SLURMD_NODENAME ?? hostname().split('.')[0]!,
     hostname: hostname(),
-    backend: listed?.backend ?? plan.backend,
-    simulated: gpus.some((d) => d.simulated),
-    devices: gpus,
-    drivers: [...new Set(gpus.map((d) => d.driver).filter((d): d is string => d !== null))],
+    backend: plan.backend,
+    simulated: false,
+    devices: [],
+    drivers: [],
     status: 'starting',
     error: null,
     restored_at_open: engine.restoredAtOpen,
@@ -95,6 +103,7 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
     updated_at: Date.now() / 1000,
     runs: [],
   };
+  identify(await listGpus());
   let sweepId: number | null = null;
   const snapshot = () => {
     result.updated_at = Date.now() / 1000;
@@ -120,6 +129,8 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
     throw e;
   }
   sweepId = sweep.sweepId;
+  // Again now the sweep's backend is open: simulated GPUs exist as the plan asked only from here on.
+  identify(await listGpus());
   result.status = 'running';
   snapshot();
   const done = sweep.done.then((status) => {

@@ -227,6 +227,9 @@ export function ClusterPage({ param }: { param: string | null }) {
                 <th>Task</th>
                 <th>Slurm state</th>
                 <th>Node</th>
+                <th>Host</th>
+                <th>GPUs</th>
+                <th>Driver</th>
                 <th>Runs</th>
                 <th>Result file</th>
               </tr>
@@ -239,6 +242,9 @@ export function ClusterPage({ param }: { param: string | null }) {
                     <StatusBadge status={t.state.toLowerCase()} />
                   </td>
                   <td>{t.node ?? '–'}</td>
+                  <td>{t.hostname ?? '–'}</td>
+                  <td className="small">{t.gpus.join('; ') || '–'}</td>
+                  <td>{t.drivers.join(', ') || '–'}</td>
                   <td>
                     {t.runs_done}/{t.run_count}
                   </td>

@@ -91,7 +91,7 @@ async function status(args: CliArgs, io: CliIO): Promise<number> {
     else
       io.stdout.write(
         `job ${s.job_id} "${s.name}": ${s.state}, ${s.runs_done}/${s.run_count} runs (${s.source})\n` +
-          table(['task', 'state', 'node', 'runs', 'result'], s.tasks.map((t) => [t.task, t.state, t.node, `${t.runs_done}/${t.run_count}`, t.result_status])) +
+          table(['task', 'state', 'node', 'host', 'runs', 'result', 'driver'], s.tasks.map((t) => [t.task, t.state, t.node, t.hostname, `${t.runs_done}/${t.run_count}`, t.result_status, t.drivers.join(', ')])) +
           '\n',
       );
     return 0;
