@@ -62,6 +62,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   process.env.CAPLAB_E2E_URL = url;
   process.env.CAPLAB_E2E_DIR = dir;
+  // The Electron project's app inherits these: the same isolated leases and host journal as the browser host.
+  process.env.CAPLAB_LEASE_DIR = env.CAPLAB_LEASE_DIR;
+  process.env.CAPLAB_LEASE_NS = env.CAPLAB_LEASE_NS;
   writeFileSync(join(dir, 'url'), url);
 
   return async () => {

@@ -1,7 +1,7 @@
 import { test, expect, go, callApi } from './fixtures';
 
 test('history: search sweeps and delete one after confirming', async ({ app }) => {
-  // Two short sweeps through the API the page itself uses (same origin, cookie auth).
+  // Two short sweeps through the API the page itself uses (same origin, its bearer token).
   const names = ['history alpha', 'history beta'];
   for (const name of names) {
     const plan = { name, backend: 'sim', workloads: [{ id: 'resnet50' }], caps: [300], warmup: { seconds: 5 }, window: { seconds: 5 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };

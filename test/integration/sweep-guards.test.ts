@@ -77,7 +77,7 @@ describe('bad input never reaches the GPU', () => {
     try {
       await waitFor('serve to print its URL', () => /serving at (\S+)/.test(out));
       const url = new URL(/serving at (\S+)/.exec(out)![1]!);
-      const token = url.searchParams.get('token')!;
+      const token = decodeURIComponent(/#token=(.+)$/.exec(url.hash)![1]!);
       const call = (method: string, body: unknown) =>
         fetch(`${url.origin}/api/${method}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
       const started = performance.now();
