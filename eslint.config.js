@@ -1,4 +1,5 @@
-// Layer rules (DESIGN.md): renderer -> shared; main -> core -> shared; only src/main/electron imports electron.
+// Layer rules (docs/architecture.md): renderer -> shared (+ core/decimate); cli -> host -> lab -> core -> shared;
+// electron -> host, lab; only src/main/electron imports electron.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -47,19 +48,42 @@ export default tseslint.config(
     },
   },
   {
+    // The renderer imports src/shared, and from src/core only the plot decimation (the same min/max decimation the
+    // store uses for stored traces, applied to live samples in the browser).
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
     rules: {
       'no-restricted-imports': layer(banned(nodeModules, 'The renderer runs in a browser sandbox: no Node imports.'), [
         { group: ['node:*'], message: 'The renderer runs in a browser sandbox: no Node imports.' },
         { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to the engine only through the contract in src/shared.' },
+        { group: ['**/core/**', '!**/core/decimate'], message: 'The renderer may use src/core/decimate only; analysis results come from the engine.' },
       ]),
     },
   },
   {
-    files: ['src/main/lab/**/*.ts', 'src/main/cli/**/*.ts', 'src/main/host/**/*.ts'],
+    // The engine: imports shared and core; never its faces (host, CLI, Electron) or the UI.
+    files: ['src/main/lab/**/*.ts'],
     rules: {
       'no-restricted-imports': layer([], [
+        { group: ['**/host/**', '**/cli/**'], message: 'src/main/lab is the engine: it imports neither the browser host nor the CLI (they import it).' },
         { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The engine does not depend on the UI or the Electron shell.' },
+      ]),
+    },
+  },
+  {
+    // The browser host and IPC transport: the engine through its contract; never the CLI (the CLI's serve imports it).
+    files: ['src/main/host/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layer([], [
+        { group: ['**/cli/**'], message: 'src/main/host does not import the CLI: `caplab serve` (src/main/cli) imports the host.' },
+        { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The host does not depend on the UI or the Electron shell.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layer([], [
+        { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The CLI does not depend on the UI or the Electron shell.' },
       ]),
     },
   },

@@ -8,6 +8,8 @@ export interface BenchResult {
   /** Target the ratio must meet (direction given by `better`). */
   target: number;
   better: 'higher' | 'lower';
+  /** An absolute goal the candidate must also meet (the issue's numbers), beside the ratio. */
+  goal?: { label: string; value: number; limit: number; better: 'higher' | 'lower' };
   details: Record<string, number | string>;
 }
 
@@ -15,8 +17,10 @@ export function machine(): { host: string; cpu: string; cores: number; mem_gib: 
   return { host: hostname(), cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, mem_gib: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() };
 }
 
+const meets = (value: number, limit: number, better: 'higher' | 'lower') => (better === 'higher' ? value >= limit : value <= limit);
+
 export function passes(r: BenchResult): boolean {
-  return r.better === 'higher' ? r.ratio >= r.target : r.ratio <= r.target;
+  return meets(r.ratio, r.target, r.better) && (!r.goal || meets(r.goal.value, r.goal.limit, r.goal.better));
 }
 
 /** CPU seconds (user + system) spent by this process while fn runs. */

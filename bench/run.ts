@@ -4,10 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../test/helpers/tmp';
 import { machine, passes, type BenchResult } from './harness';
-import { run as storeInsert } from './store-insert';
+import { run as storeSamples } from './store-samples';
 import { run as samplerSim } from './sampler-sim';
+import { run as importLogs } from './import';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult>> = { 'store-insert': storeInsert, 'sampler-sim': samplerSim };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs };
 const only = process.argv[2];
 const results: BenchResult[] = [];
 const tmp = tempDir('caplab-bench-');
@@ -15,7 +16,7 @@ try {
   for (const [id, bench] of Object.entries(benches)) {
     if (only && id !== only) continue;
     process.stderr.write(`bench ${id}…\n`);
-    results.push(await bench(tmp.dir));
+    results.push(...[await bench(tmp.dir)].flat());
   }
 } finally {
   tmp.cleanup();
@@ -26,9 +27,9 @@ const lines = [
   '',
   `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}`,
   '',
-  '| benchmark | ratio | value | target | ok | details |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...results.map((r) => `| ${r.name} | ${r.ratio_label} | ${r.ratio.toFixed(3)} | ${r.better === 'higher' ? '>=' : '<='} ${r.target} | ${passes(r) ? 'yes' : 'NO'} | ${Object.entries(r.details).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toFixed(3) : v}`).join(', ')} |`),
+  '| benchmark | ratio | value | target | goal | ok | details |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
+  ...results.map((r) => `| ${r.name} | ${r.ratio_label} | ${r.ratio.toFixed(3)} | ${r.better === 'higher' ? '>=' : '<='} ${r.target} | ${r.goal ? `${+r.goal.value.toFixed(3)} ${r.goal.label} (${r.goal.better === 'higher' ? '>=' : '<='} ${r.goal.limit})` : ''} | ${passes(r) ? 'yes' : 'NO'} | ${Object.entries(r.details).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toFixed(3) : v}`).join(', ')} |`),
 ];
 console.log(lines.join('\n'));
 mkdirSync('bench/results', { recursive: true });

@@ -1,7 +1,7 @@
 // Sandboxed preload: exposes exactly two functions, `caplab.call` and `caplab.on`, with method and event names
 // checked against the contract's lists (passed in by the main process as arguments; a sandboxed preload cannot
 // load modules). The main process validates every payload again with the contract.
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 
 const IPC_CALL = 'caplab:call';
 const IPC_EVENT = 'caplab:event';
@@ -38,6 +38,9 @@ const api = {
     if (r.ok) return r.value;
     // Only the message survives the context bridge, so the contract's error code travels in front of it.
     throw new Error(`[${r.error.code}] ${r.error.error}`);
+  },
+  pathForFile(file: File): string {
+    return webUtils.getPathForFile(file);
   },
   on(event: string, cb: (payload: unknown) => void): () => void {
     if (typeof event !== 'string' || !eventNames.has(event)) throw new Error(`unknown event "${String(event)}"`);

@@ -9,6 +9,7 @@ import { ConsolePage } from './pages/ConsolePage';
 import { DesignerPage } from './pages/DesignerPage';
 import { DevicesPage } from './pages/DevicesPage';
 import { HistoryPage } from './pages/HistoryPage';
+import { DatasetsPage } from './pages/DatasetsPage';
 import { ClusterPage } from './pages/ClusterPage';
 import { ResultsPage } from './pages/ResultsPage';
 import { useSettings } from './state/settings';
@@ -62,7 +63,7 @@ export function App() {
   }, [route.page, running]);
   useEffect(() => void useSweep.getState().discover(), []);
 
-  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:cluster', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:cluster', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
     if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
     else if (c === 'theme:toggle') toggleTheme();
     else setHelp((h) => !h);
@@ -102,6 +103,7 @@ export function App() {
         {route.page === 'console' && <ConsolePage />}
         {route.page === 'results' && <ResultsPage param={route.param} />}
         {route.page === 'history' && <HistoryPage />}
+        {route.page === 'datasets' && <DatasetsPage param={route.param} />}
         {route.page === 'cluster' && <ClusterPage param={route.param} />}
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { Sample, SensorKind } from './device';
+import { SensorKind } from './device';
+import { Reading, SeriesSample } from './sample';
+import { SourceRef } from './source';
 import { RunStatus } from './records';
 
 /**
@@ -16,35 +18,10 @@ import { RunStatus } from './records';
 export const TimeWindow = z.object({ start: z.number(), end: z.number() });
 export type TimeWindow = z.infer<typeof TimeWindow>;
 
-/**
- * A reading as the analysis accepts it: any JS number (NaN, Infinity and negatives included) or null. The
- * analysis drops and reports bad readings itself, so one NaN from a driver does not reject a whole sweep.
- */
-const Reading = z.custom<number>((v) => typeof v === 'number', { message: 'expected a number' });
-const OptReading = Reading.nullable().default(null);
 
-/**
- * A device sample inside a per-device series: the fields of `Sample` (device.ts) with lenient readings;
- * device_id may be left out (the series names the device).
- */
-export const SeriesSample = z.object({
-  device_id: z.string().optional(),
-  t: Reading,
-  power_w: Reading.nullable(),
-  power_kind: Sample.shape.power_kind,
-  power_avg_w: OptReading,
-  energy_mj: OptReading,
-  sm_clock_mhz: OptReading,
-  mem_clock_mhz: OptReading,
-  temp_c: OptReading,
-  util_gpu: OptReading,
-  util_mem: OptReading,
-  mem_used_mb: OptReading,
-  limit_w: OptReading,
-  throttle_reasons: OptReading,
-});
-export type SeriesSample = z.infer<typeof SeriesSample>;
-export type SeriesSampleInput = z.input<typeof SeriesSample>;
+// The device sample inside a series is the one sample model's lenient form (sample.ts).
+export { SeriesSample } from './sample';
+export type { SeriesSampleInput } from './sample';
 
 /** All samples of one device (GPU, or a CPU package for measured CPU energy) over a run. */
 export const DeviceSeries = z.object({
@@ -61,7 +38,10 @@ export const StepPoint = z.object({ t: Reading, units: Reading, dt: Reading.null
 export type StepPoint = z.infer<typeof StepPoint>;
 
 export const AnalysisRun = z.object({
+  /** The run's id; a dataset segment's is minus its segment id (see `source`). */
   run_id: z.number().int(),
+  /** What was measured: a CapLab run or a dataset segment. null: the run run_id. */
+  source: SourceRef.nullable().default(null),
   workload: z.string(),
   /** Device model the run used, e.g. "H100 SXM (simulated)". Runs are grouped by (workload, device_model). */
   device_model: z.string().default('unknown'),
@@ -191,12 +171,30 @@ export const EnergyResult = z.object({
   /** Readings used (inside the window, plus the bracketing ones for counters). */
   samples: z.number().int(),
   sensor: SensorKind.nullable(),
+  /** How the energy was computed from that sensor (counter delta, trapezoid, boxcar tiles, ...). */
+  method: z.string().nullable().optional(),
   duration_s: z.number(),
   warnings: z.array(z.string()),
   flags: z.array(AnalysisFlag),
   reason: z.string().nullable(),
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
+
+/** Energy over a time range of stored samples (`caplab energy`, the energyInRange method). */
+export const RangeEnergy = z.object({
+  from: z.number(),
+  to: z.number(),
+  duration_s: z.number(),
+  /** Sum over the selected devices; null when any selected device has no energy. */
+  energy_j: z.number().nullable(),
+  mean_w: z.number().nullable(),
+  samples: z.number().int(),
+  /** The sensor used ('mixed' when devices differ), null when none worked. */
+  sensor: z.string().nullable(),
+  devices: z.array(EnergyResult.extend({ index: z.number().int(), name: z.string(), device_key: z.string() })),
+  warnings: z.array(z.string()),
+});
+export type RangeEnergy = z.infer<typeof RangeEnergy>;
 
 export const NodeEnergy = z.object({
   energy_j: z.number().nullable(),
@@ -290,6 +288,7 @@ export type ClockSummary = z.infer<typeof ClockSummary>;
 
 export const RunAnalysis = z.object({
   run_id: z.number().int(),
+  source: SourceRef,
   workload: z.string(),
   device_model: z.string(),
   cap_w: z.number(),

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
-import { AnalysisResult, Selector } from './analysis';
+import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
-import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, SweepRecord } from './records';
+import { Source } from './source';
+import { ApiErrorCode } from './errors';
+import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
+import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
 
 /**
@@ -27,7 +30,8 @@ export const methods = {
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
   getSweep: {
     input: z.object({ sweep_id: z.number().int() }).strict(),
-    output: z.object({ sweep: SweepRecord, runs: z.array(RunRecord) }),
+    // node/hostname: where a cluster sweep's run ran (`caplab cluster collect`); null for a sweep of one host.
+    output: z.object({ sweep: SweepRecord, runs: z.array(RunRecord.extend({ node: z.string().nullable(), hostname: z.string().nullable() })) }),
   },
   deleteSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
   getRunTraces: {
@@ -56,15 +60,89 @@ export const methods = {
       .strict(),
     output: AnalysisResult,
   },
+  /** The same analysis over sources: CapLab runs and dataset segments (imported samples), mixed freely. */
+  analyzeSources: {
+    input: z
+      .object({
+        sources: z.array(Source).min(1).max(10_000),
+        name: z.string().max(200).optional(),
+        overhead_w: z.number().min(0).max(10_000).optional(),
+        selector: Selector.optional(),
+        slowdown_budget: z.number().min(0).max(10).optional(),
+        weight: z.number().min(0).max(1).optional(),
+        include_unenforced: z.boolean().optional(),
+        use_measured_cpu: z.boolean().optional(),
+      })
+      .strict(),
+    output: AnalysisResult,
+  },
+  /** Energy over a time range of stored samples: every GPU, one device index, or one imported dataset's. */
+  energyInRange: {
+    input: z
+      .object({ from: z.number(), to: z.number(), device_index: z.number().int().min(0).optional(), dataset_id: z.number().int().optional() })
+      .strict()
+      .refine((i) => i.to > i.from, { message: 'to must be after from', path: ['to'] }),
+    output: RangeEnergy,
+  },
+  /** Imported datasets, newest first (without their import reports). */
+  listDatasets: { input: z.object({}).strict(), output: z.array(DatasetRecord) },
+  getDataset: { input: z.object({ dataset_id: z.number().int() }).strict(), output: DatasetRecord },
+  deleteDataset: { input: z.object({ dataset_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
+  /**
+   * Imports files as one dataset (same code as `caplab import`): `paths` on this machine (the desktop app's drops),
+   * or `files` sent with their text (the browser host's drops). Progress comes as `import.progress` events.
+   */
+  importDataset: {
+    input: z
+      .object({
+        import_id: z.string().max(64),
+        paths: z.array(z.string().max(4096)).max(10_000).optional(),
+        files: z.array(z.object({ name: z.string().max(255), text: z.string().max(256 * 1024 * 1024) })).max(100).optional(),
+        format: z.union([z.literal('auto'), ImportFormat]).default('auto'),
+        tz: z.string().max(64).optional(),
+        name: z.string().max(200).optional(),
+      })
+      .strict(),
+    output: z.object({ dataset: DatasetRecord.nullable(), duplicate_of: z.object({ dataset_id: z.number().int(), name: z.string(), path: z.string() }).nullable(), reports: z.array(ImportReport) }),
+  },
+  /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */
+  getDatasetTrace: {
+    input: z.object({ dataset_id: z.number().int(), from: z.number().optional(), to: z.number().optional(), max_points: z.number().int().min(10).max(100_000).default(2000) }).strict(),
+    output: z.object({
+      dataset_id: z.number().int(),
+      from: z.number(),
+      to: z.number(),
+      devices: z.array(z.object({ device_id: z.string(), name: z.string(), kind: z.string(), power_w: Series, util_gpu: Series, sm_clock_mhz: Series, temp_c: Series })),
+    }),
+  },
+  /** Adds a segment (a brushed window, for instance) or changes one; delete with delete: true. */
+  saveSegment: {
+    input: z
+      .object({
+        dataset_id: z.number().int(),
+        segment_id: z.number().int().optional(),
+        delete: z.boolean().optional(),
+        start: z.number().optional(),
+        end: z.number().optional(),
+        label: z.string().max(200).nullable().optional(),
+        origin: SegmentOrigin.optional(),
+        workload: z.string().max(200).nullable().optional(),
+        cap_w: z.number().positive().max(100_000).nullable().optional(),
+        units: z.string().max(64).nullable().optional(),
+        units_in_window: z.number().min(0).nullable().optional(),
+      })
+      .strict(),
+    output: z.object({ segments: z.array(Segment) }),
+  },
   /** Cluster jobs this database submitted (`caplab cluster submit`), newest first. */
   listClusterJobs: { input: z.object({}).strict(), output: z.array(ClusterJob) },
   /** squeue/sacct and the tasks' result files: each array task's state and runs. */
   clusterStatus: { input: z.object({ job: z.string().min(1).max(4096) }).strict(), output: ClusterStatus },
   /** Merges the tasks' results into one sweep with a node dimension (idempotent; partial while the job runs). */
   collectCluster: { input: z.object({ job: z.string().min(1).max(4096) }).strict(), output: CollectResult },
-  /** scancel; every node restores its own limits. */
+  /** scancel; every node restores its own limits. wait: until Slurm lists none of its tasks. */
   cancelCluster: {
-    input: z.object({ job: z.string().min(1).max(4096) }).strict(),
+    input: z.object({ job: z.string().min(1).max(4096), wait: z.boolean().optional() }).strict(),
     output: z.object({ job_id: z.string(), cancelled: z.boolean(), remaining: z.number().int() }),
   },
   /** Node-to-node analysis of a sweep: spread across nodes and GPUs, outlier nodes, best cap per node and fleet. */
@@ -94,6 +172,7 @@ export const events = {
   'samples': LiveSamples,
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
+  'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
 } as const;
 
 export type MethodName = keyof typeof methods;
@@ -113,5 +192,5 @@ export function isMethodName(name: string): name is MethodName {
 }
 
 /** Error shape both transports return. */
-export const ApiError = z.object({ error: z.string(), code: z.enum(['bad_request', 'not_found', 'failed', 'unauthorized', 'forbidden']) });
+export const ApiError = z.object({ error: z.string(), code: ApiErrorCode });
 export type ApiError = z.infer<typeof ApiError>;

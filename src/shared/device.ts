@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { SensorKind } from './sample';
 
 export const BackendName = z.enum(['sim', 'nvml', 'nvidia-smi', 'amd-smi', 'rocm-smi', 'rapl']);
 export type BackendName = z.infer<typeof BackendName>;
 export const BackendChoice = z.enum(['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi']);
 export type BackendChoice = z.infer<typeof BackendChoice>;
 
-/** Where a sample's power figure came from. 'counter' = derived from an energy-counter delta. */
-export const SensorKind = z.enum(['instant', 'average', 'counter']);
-export type SensorKind = z.infer<typeof SensorKind>;
+// The sample model lives in sample.ts; these re-exports keep the existing imports working.
+export { Sample, SensorKind } from './sample';
 
 export const SensorFacts = z.object({
   power_kinds: z.array(SensorKind),
@@ -43,25 +43,6 @@ export const DeviceInfo = z.object({
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;
 
-/** One reading of one device. t is wall time in seconds since the epoch (simulated time for simulated devices). */
-export const Sample = z.object({
-  device_id: z.string(),
-  t: z.number(),
-  power_w: z.number().nullable(),
-  power_kind: SensorKind,
-  /** Average power over the last second where the sensor reports one alongside the instant value. */
-  power_avg_w: z.number().nullable().default(null),
-  energy_mj: z.number().nullable().default(null),
-  sm_clock_mhz: z.number().nullable().default(null),
-  mem_clock_mhz: z.number().nullable().default(null),
-  temp_c: z.number().nullable().default(null),
-  util_gpu: z.number().nullable().default(null),
-  util_mem: z.number().nullable().default(null),
-  mem_used_mb: z.number().nullable().default(null),
-  limit_w: z.number().nullable().default(null),
-  throttle_reasons: z.number().int().nullable().default(null),
-});
-export type Sample = z.infer<typeof Sample>;
 
 /** clocks_event_reasons bit for the software power cap (NVML). */
 export const THROTTLE_SW_POWER_CAP = 0x4;

@@ -24,17 +24,28 @@ export const RunRecord = z.object({
   measure_start: z.number().nullable(),
   measure_end: z.number().nullable(),
   units: z.string().nullable(),
-  /** Work units per second per GPU over the measurement window. */
+  /** Work units per second per GPU over the measurement window (computed: src/core/analysis/figures.ts). */
   throughput: z.number().nullable(),
-  /** Mean power per GPU over the measurement window, W. */
+  /** Mean power per GPU over the measurement window, W (computed). */
   mean_power_w: z.number().nullable(),
-  /** GPU energy over the measurement window, summed over the run's GPUs, J. */
+  /** GPU energy over the measurement window, summed over the run's GPUs, J (measured). */
   energy_j: z.number().nullable(),
-  /** Work units per joule, GPU energy plus the plan's node overhead. */
+  /**
+   * Work units per joule of node energy: GPUs + measured CPU where every CPU package was measured, else GPUs + the
+   * plan's node overhead (computed, the same definition as `caplab analyze` with its defaults).
+   */
   efficiency: z.number().nullable(),
   /** Sensor the energy came from. */
   energy_sensor: z.string().nullable(),
   enforced_limit_w: z.number().nullable(),
+  /** Work units done in the window over all GPUs (measured). */
+  units_in_window: z.number().nullable().default(null),
+  /** GPUs the run measured. */
+  gpus: z.number().int().nullable().default(null),
+  /** CPU package energy over the window where every package was measured (RAPL), J. */
+  cpu_energy_j: z.number().nullable().default(null),
+  /** Where the node energy of `efficiency` came from. */
+  node_energy_source: z.enum(['measured-cpu', 'overhead']).nullable().default(null),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 
@@ -51,6 +62,8 @@ export const SweepRecord = z.object({
   error: z.string().nullable(),
   run_count: z.number().int(),
   runs_done: z.number().int(),
+  /** What of the recorded plan this CapLab could not read (a plan from an earlier release); empty normally. */
+  plan_notes: z.array(z.string()).default([]),
 });
 export type SweepRecord = z.infer<typeof SweepRecord>;
 

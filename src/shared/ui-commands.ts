@@ -8,6 +8,7 @@ export const UI_COMMANDS = [
   'nav:console',
   'nav:results',
   'nav:history',
+  'nav:datasets',
   'nav:cluster',
   'sweep:start',
   'sweep:cancel',

@@ -36,10 +36,10 @@ describe('caplab cluster: bad input and no Slurm', () => {
     expect(sub.stderr).toMatch(/unknown subcommand "frobnicate"/);
   });
 
-  it('without sbatch on PATH, submit says so (exit 1) after writing the job folder it would submit', async () => {
+  it('without sbatch on PATH, submit says so (exit 4, a missing tool) after writing the job folder it would submit', async () => {
     const dir = join(tmp.dir, 'job');
     const r = await runCli(['cluster', 'submit', 'resources/plans/demo-sim.yaml', '--nodes', '2', '--dir', dir], { ...env, PATH: '/nonexistent' });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/sbatch not found on PATH/);
     expect(existsSync(join(dir, 'job.sbatch'))).toBe(true);
   });

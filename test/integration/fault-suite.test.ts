@@ -173,7 +173,7 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
         expect(open.n, `${where}: open journal rows`).toBe(0);
       }
       if (clock) {
-        const span = d.prepare('SELECT MIN(t) lo, MAX(t) hi FROM samples WHERE sweep_id = ?').get(mine) as { lo: number | null; hi: number | null };
+        const span = d.prepare('SELECT MIN(b.t0) lo, MAX(b.t1) hi FROM sample_blocks b JOIN sample_streams s ON s.id = b.stream_id WHERE s.sweep_id = ?').get(mine) as { lo: number | null; hi: number | null };
         const wall = (t: number) => clock!.origin + (t - clock!.origin) / clock!.speedup;
         // Sampling had been going on for over a second: what was read up to a second before the kill is stored.
         if (span.lo !== null && span.hi !== null && wall(span.lo) < killedAt - 1.5) {

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { startServer, CONTENT_SECURITY_POLICY, type RunningServer } from '../../src/main/host/server';
 import type { EngineHandle } from '../../src/main/host/engine-handle';
 import type { EventName } from '../../src/shared/api';
+import { LabError } from '../../src/shared/errors';
 
 /** A tiny stand-in for the engine: only what these transport tests touch. */
 function fakeEngine() {
@@ -25,7 +26,7 @@ function fakeEngine() {
     cancelSweep: async ({ sweep_id }: { sweep_id: number }) => ({ cancelled: sweep_id === 1 }),
     listSweeps: async () => [],
     getSweep: async ({ sweep_id }: { sweep_id: number }) => {
-      throw new Error(`sweep ${sweep_id} not found`);
+      throw new LabError('not_found', `no sweep ${sweep_id}`);
     },
     deleteSweep: notImplemented,
     getRunTraces: notImplemented,

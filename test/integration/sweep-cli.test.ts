@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { runCli, startCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { SimBackend } from '../../src/main/lab/gpu/sim';
+import { openDb } from '../../src/main/lab/store/db';
+import { readSamples, streamsOf } from '../../src/main/lab/store/sample-blocks';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
@@ -56,18 +58,18 @@ describe('caplab sweep on the simulated backend (real pty, real SQLite)', () => 
     expect(out.restored).toEqual([expect.objectContaining({ before_w: 650, restored_w: 650, ok: true })]);
     expect(await limitOf()).toBe(650);
 
-    const db = new Database(env.CAPLAB_DB!, { readonly: true });
-    const kinds = Object.fromEntries(
-      (db.prepare('SELECT power_kind k, COUNT(*) n FROM samples WHERE sweep_id = ? GROUP BY power_kind').all(out.sweep_id) as { k: string; n: number }[]).map((r) => [r.k, r.n]),
-    );
+    const db = openDb(env.CAPLAB_DB!, { readonly: true });
+    const stream = streamsOf(db, { sweep_id: out.sweep_id })[0]!.stream_id;
+    const samples = readSamples(db, stream, -Infinity, Infinity);
+    const kinds = { instant: samples.filter((x) => x.power_kind === 'instant').length, counter: samples.filter((x) => x.power_kind === 'counter').length };
     // The sampler's instant readings, plus the energy counter read exactly at both edges of each run's window.
     expect(kinds.instant).toBeGreaterThan(1000);
     expect(kinds.counter).toBe(24);
-    // Samples belong to the run that was active when they were read (not when they were flushed): both edge
-    // readings of every run carry its id, so run-scoped analysis sees the whole window.
-    const edges = db.prepare("SELECT run_id, COUNT(*) n FROM samples WHERE sweep_id = ? AND power_kind = 'counter' GROUP BY run_id").all(out.sweep_id) as { run_id: number | null; n: number }[];
-    expect(edges).toHaveLength(12);
-    expect(edges.every((e) => e.run_id !== null && e.n === 2)).toBe(true);
+    // A run's samples are its sweep's samples from its start to its end: both edge readings of every run are in
+    // its own span, so run-scoped analysis sees the whole window.
+    const runRows = db.prepare('SELECT id, started_at, ended_at FROM runs WHERE sweep_id = ?').all(out.sweep_id) as { id: number; started_at: number; ended_at: number }[];
+    expect(runRows).toHaveLength(12);
+    for (const r of runRows) expect(samples.filter((x) => x.power_kind === 'counter' && x.t >= r.started_at && x.t <= r.ended_at)).toHaveLength(2);
     db.close();
 
     const runs = await runCli(['runs', '--json', '--sweep', String(out.sweep_id)], env);
@@ -90,7 +92,7 @@ describe('caplab sweep on the simulated backend (real pty, real SQLite)', () => 
     expect(await limitOf()).toBe(250);
 
     const db = new Database(env.CAPLAB_DB!, { readonly: true });
-    const last = db.prepare("SELECT MAX(t) t FROM samples WHERE sweep_id = (SELECT MAX(id) FROM sweeps)").get() as { t: number };
+    const last = db.prepare('SELECT MAX(b.t1) t FROM sample_blocks b JOIN sample_streams s ON s.id = b.stream_id WHERE s.sweep_id = (SELECT MAX(id) FROM sweeps)').get() as { t: number };
     db.close();
     expect(killedAt - last.t).toBeLessThan(1.0);
 

@@ -2,13 +2,19 @@
 // 1 s average power (lag-corrected). Node energy = GPUs + measured CPU, else GPUs + overhead * seconds.
 import type { SensorKind } from '../../shared/device';
 import type { AnalysisFlag, EnergyResult, NodeEnergy, TimeWindow } from '../../shared/analysis';
+import { AVERAGE_WINDOW_S, boxcarEnergy } from './average-power';
 import { integrateLinear, isReading, largestGap, medianInterval, sortPoints, windowValid, type Point, type PowerSample } from './series';
 
 export interface EnergyOptions {
   device_id?: string | null;
   /** Sensor preference, best first. Default counter, instant, average. */
   prefer?: SensorKind[];
-  /** Lag of the 1 s moving average: its reading at t describes t - lag. Default 0.5 s. */
+  /**
+   * How the 1 s average power is integrated: 'boxcar' (default) uses each reading as the exact mean of the second
+   * before it (see average-power.ts); 'shift' integrates readings moved back by average_lag_s (the older method).
+   */
+  average_method?: 'boxcar' | 'shift';
+  /** For average_method 'shift': its reading at t describes t - lag. Default 0.5 s. */
   average_lag_s?: number;
   /** Windows shorter than this get a warning when only the 1 s average is available. Default 10 s. */
   short_window_s?: number;
@@ -23,6 +29,8 @@ export interface EnergyOptions {
 interface MethodOk {
   ok: true;
   energy_j: number;
+  /** Counter method only: the energy came from counter-derived power, not counter readings. */
+  derived?: boolean;
   samples: number;
   warnings: string[];
   flags: AnalysisFlag[];
@@ -65,6 +73,23 @@ function integratePower(points: Point[], w: TimeWindow, tol: number, label: stri
   }
   const used = points.filter((p) => p.t >= w.start && p.t <= w.end).length;
   return { ok: true, energy_j: integrateLinear(points, w.start, w.end), samples: used, warnings, flags };
+}
+
+/** The 1 s average integrated as exact one-second means (average-power.ts). */
+function integrateBoxcar(points: Point[], w: TimeWindow, tol: number): MethodResult {
+  if (points.length === 0) return { ok: false, why: 'no 1 s average power readings' };
+  const r = boxcarEnergy(points, w, AVERAGE_WINDOW_S);
+  if (!r) return { ok: false, why: 'no 1 s average power readings in or near the window' };
+  const reach = Math.min(w.end, points[points.length - 1]!.t + tol) - Math.max(w.start, points[0]!.t - AVERAGE_WINDOW_S - tol);
+  if (reach / (w.end - w.start) < 0.5) return { ok: false, why: `1 s average power readings cover only ${fmt((reach / (w.end - w.start)) * 100, 0)} % of the window` };
+  const warnings: string[] = [];
+  const flags: AnalysisFlag[] = [];
+  if (r.coverage < 0.999) {
+    warnings.push(`1 s average power readings cover ${fmt(r.coverage * 100, 1)} % of the window; the rest is held at the nearest reading`);
+    flags.push('power-gap');
+  }
+  const used = points.filter((p) => p.t >= w.start && p.t <= w.end).length;
+  return { ok: true, energy_j: r.energy_j, samples: used, warnings, flags };
 }
 
 /**
@@ -181,7 +206,7 @@ function counterEnergy(readings: Point[], w: TimeWindow, opts: EnergyOptions, in
 }
 
 function emptyResult(device_id: string | null, duration: number, reason: string, flags: AnalysisFlag[], warnings: string[] = []): EnergyResult {
-  return { device_id, energy_j: null, mean_w: null, samples: 0, sensor: null, duration_s: duration, warnings, flags, reason };
+  return { device_id, energy_j: null, mean_w: null, samples: 0, sensor: null, method: null, duration_s: duration, warnings, flags, reason };
 }
 
 /**
@@ -200,7 +225,8 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
   const derived: Point[] = [];
   const instant: Point[] = [];
   const average: Point[] = [];
-  const lag = opts.average_lag_s ?? 0.5;
+  const boxcar = (opts.average_method ?? 'boxcar') === 'boxcar';
+  const lag = boxcar ? 0 : (opts.average_lag_s ?? 0.5);
   let bad = 0;
   const present = (v: unknown) => v !== null && v !== undefined;
   for (const s of samples) {
@@ -249,10 +275,10 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
       r = counterEnergy(sortedCounter, window, opts, inst);
       if (!r.ok && der.length) {
         const d = integrateStep(der, window, tolerance(der, opts));
-        if (d.ok) r = d;
+        if (d.ok) r = { ...d, derived: true };
       }
     } else if (kind === 'instant') r = integratePower(inst, window, tolerance(inst, opts), 'instant power');
-    else r = integratePower(avg, window, tolerance(avg, opts), '1 s average power');
+    else r = boxcar ? integrateBoxcar(avg, window, tolerance(avg, opts)) : integratePower(avg, window, tolerance(avg, opts), '1 s average power');
     if (!r.ok) {
       skipped.push(`${kind}: ${r.why}`);
       const had = kind === 'counter' ? sortedCounter.length + der.length : kind === 'instant' ? inst.length : avg.length;
@@ -264,7 +290,11 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
     w.push(...r.warnings);
     for (const fl of r.flags) if (!f.includes(fl)) f.push(fl);
     if (kind === 'average') {
-      w.push(`energy from the 1 s average power (no counter or instant readings); readings shifted by ${lag} s to correct the averaging lag`);
+      w.push(
+        boxcar
+          ? 'energy from the 1 s average power (no counter or instant readings): each reading taken as the mean of the second before it'
+          : `energy from the 1 s average power (no counter or instant readings); readings shifted by ${lag} s to correct the averaging lag`,
+      );
       f.push('average-sensor');
       if (duration < (opts.short_window_s ?? 10)) {
         w.push(`window of ${fmt(duration, 1)} s is short relative to the 1 s averaging: expect errors of several percent`);
@@ -279,7 +309,8 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
         f.push('sensor-disagreement');
       }
     }
-    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, duration_s: duration, warnings: w, flags: f, reason: null };
+    const method = kind === 'counter' ? (r.derived ? 'counter-derived power, step-integrated' : 'energy-counter delta') : kind === 'instant' ? 'instant power, trapezoid' : boxcar ? '1 s average, boxcar tiles' : `1 s average, shifted ${lag} s`;
+    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, method, duration_s: duration, warnings: w, flags: f, reason: null };
   }
   const reason = samples.length === 0 ? 'no samples' : `no usable sensor (${skipped.join('; ')})`;
   return emptyResult(device_id, duration, reason, [...flags, 'missing-energy'], warnings);

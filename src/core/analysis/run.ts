@@ -3,7 +3,8 @@
 import type { AnalysisFlag, AnalysisRun, EnergyResult, RunAnalysis, SteadySeries, SteadyState, StepPoint, TimeWindow } from '../../shared/analysis';
 import { windowClocks } from './clocks';
 import { checkEnforcement } from './enforcement';
-import { nodeEnergy, windowEnergy } from './energy';
+import { windowEnergy } from './energy';
+import { runFigures } from './figures';
 import { inWindow, isReading, samplePower, windowValid, type PowerSample } from './series';
 import { percentile, trend } from './stats';
 import { detectSteadyState } from './steady-state';
@@ -224,22 +225,20 @@ export function measureRun(run: AnalysisRun, opts: RunOptions): RunAnalysis {
     flag('missing-energy');
     warnings.push('run has no GPU sample series');
   }
-  const node = valid ? nodeEnergy(devices, cpu, opts.overhead_w, duration as number, opts.use_measured_cpu) : null;
+  const units_total = valid
+    ? run.units_in_window !== null && Number.isFinite(run.units_in_window) && run.units_in_window >= 0
+      ? run.units_in_window
+      : unitsInWindow(run.steps, w)
+    : null;
+  const figures = runFigures({ duration_s: duration, units_in_window: units_total, gpus, gpu: devices, cpu, overhead_w: opts.overhead_w, use_measured_cpu: opts.use_measured_cpu });
+  const { node, throughput, efficiency, energy_per_unit_j } = figures;
   if (node) for (const m of node.warnings) if (!warnings.includes(m)) warnings.push(m);
   if (node && node.energy_j === null) flag('missing-energy');
-
-  let units_total: number | null = null;
-  if (valid) {
-    units_total = run.units_in_window !== null && Number.isFinite(run.units_in_window) && run.units_in_window >= 0 ? run.units_in_window : unitsInWindow(run.steps, w);
-    if (units_total === null) {
-      flag('missing-throughput');
-      warnings.push('no work units recorded in the window');
-    }
+  if (valid && units_total === null) {
+    flag('missing-throughput');
+    warnings.push('no work units recorded in the window');
   }
-  const throughput = units_total !== null && duration ? units_total / duration / gpus : null;
-  const gpu_j = node?.gpu_j ?? null;
-  const efficiency = units_total !== null && node?.energy_j ? units_total / node.energy_j : null;
-  const energy_per_unit_j = units_total && node?.energy_j !== null && node?.energy_j !== undefined ? node.energy_j / units_total : null;
+  const gpu_j = figures.gpu_energy_j;
   const sensors = [...new Set(devices.map((d) => d.sensor).filter((s) => s !== null))];
 
   const steady_state = runSteadyState(run);
@@ -284,6 +283,7 @@ export function measureRun(run: AnalysisRun, opts: RunOptions): RunAnalysis {
   const usable = run.status === 'done' && throughput !== null && efficiency !== null && Number.isFinite(efficiency);
   return {
     run_id: run.run_id,
+    source: run.source ?? { kind: 'run', id: run.run_id },
     workload: run.workload,
     device_model: run.device_model,
     cap_w: run.cap_w,
@@ -297,8 +297,8 @@ export function measureRun(run: AnalysisRun, opts: RunOptions): RunAnalysis {
     throughput,
     gpu_energy_j: gpu_j,
     node,
-    mean_power_w: gpu_j !== null && duration ? gpu_j / duration / gpus : null,
-    node_power_w: node?.energy_j != null && duration ? node.energy_j / duration : null,
+    mean_power_w: figures.mean_power_w,
+    node_power_w: figures.node_power_w,
     efficiency,
     energy_per_unit_j,
     energy_sensor: sensors.length === 0 ? null : sensors.length === 1 ? sensors[0]! : 'mixed',

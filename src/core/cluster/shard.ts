@@ -1,6 +1,7 @@
 // Splitting a sweep plan into the shards of a Slurm job array: one shard per array task, each task on a node
 // of its own. Pure: the same plan and node count always give the same shards.
 import { planCaps, type Plan } from '../../shared/plan';
+import { LabError } from '../../shared/errors';
 
 export type ShardBy = 'node' | 'caps' | 'repetitions';
 
@@ -12,9 +13,9 @@ export interface Shard {
   repetition_offset: number;
 }
 
-export class ShardError extends Error {
+export class ShardError extends LabError {
   constructor(message: string) {
-    super(message);
+    super('invalid', message);
     this.name = 'ShardError';
   }
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, type CliCommand, type CliIO } from './command';
+import { labErrorCode } from '../lab/errors';
+import { exitCodeOf } from '../../shared/errors';
 import { commandLoaders } from './commands';
 import { VERSION } from '../lab/version';
 
@@ -61,7 +63,9 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
       io.stderr.write(`caplab ${name}: ${e.message}\n`);
       return e.exitCode;
     }
-    io.stderr.write(`caplab ${name}: ${(e as Error).stack ?? String(e)}\n`);
-    return 1;
+    // Engine errors by their code (src/shared/errors.ts); only an internal one (a bug) shows its stack.
+    const code = labErrorCode(e);
+    io.stderr.write(`caplab ${name}: ${code === 'internal' ? ((e as Error).stack ?? String(e)) : (e as Error).message}\n`);
+    return exitCodeOf[code];
   }
 }

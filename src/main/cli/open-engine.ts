@@ -1,6 +1,6 @@
 import { Engine } from '../lab/engine';
 import { dbPath } from '../lab/paths';
-import { StoreError } from '../lab/store/db';
+import { describeMigration } from '../lab/store/db';
 import { BackendChoice } from '../../shared/device';
 import { CliError, stringOpt, type CliArgs, type CliIO } from './command';
 import type { CapRestore } from '../../shared/records';
@@ -51,15 +51,18 @@ function terminalPtyBridge(io: CliIO): PtyHandler | undefined {
  * Opens the engine on --db / CAPLAB_DB / the default database. With restoreOnOpen (commands that may change
  * limits anyway), limits left by killed sweeps (dead owners only, any database of the host) are restored first.
  */
-export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean } = {}): Promise<Engine> {
+export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean; readOnly?: boolean } = {}): Promise<Engine> {
   const file = dbPath(stringOpt(args, 'db'), io.env);
-  let engine: Engine;
-  try {
-    engine = await Engine.open({ dbPath: file, backend: backendOpt(args), env: io.env, restoreOnOpen: opts.restoreOnOpen ?? false, onPty: terminalPtyBridge(io) });
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
+  const engine = await Engine.open({
+    dbPath: file,
+    backend: backendOpt(args),
+    env: io.env,
+    restoreOnOpen: opts.restoreOnOpen ?? false,
+    readOnly: opts.readOnly,
+    onPty: opts.readOnly ? undefined : terminalPtyBridge(io),
+  });
+  const migrated = describeMigration(file, engine.db);
+  if (migrated) io.stderr.write(`caplab: ${migrated}\n`);
   for (const line of describeRestores(engine.restoredAtOpen)) io.stderr.write(`caplab: a previous sweep was interrupted; ${line}\n`);
   return engine;
 }

@@ -5,15 +5,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../lab/store/db';
 import { upsertDevice } from '../lab/store/devices';
-import { insertMetrics, insertSamples } from '../lab/store/samples';
+import { insertMetrics, writeSamples } from '../lab/store/samples';
 import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, updateRun } from '../lab/store/sweeps';
 import { ClusterManifest, TaskResult, type ClusterJob, type CollectResult, type TaskRun } from '../../shared/cluster';
 import type { SweepStatus } from '../../shared/records';
-import { ensureClusterTables, linkRun, runLinks, saveNode, setJobSweep } from './jobs-store';
+import { linkRun, runLinks, saveNode, setJobSweep } from './jobs-store';
+import { LabError } from '../../shared/errors';
 
-export class CollectError extends Error {
+export class CollectError extends LabError {
   constructor(message: string) {
-    super(message);
+    super('invalid', message);
     this.name = 'CollectError';
   }
 }
@@ -75,7 +76,8 @@ function mergeRun(db: Db, sweepId: number, runId: number, tr: TaskRun, deviceIds
   // A task killed mid-run never finishes its run: once the job is gone, that run failed.
   const orphaned = !jobActive && !FINAL.has(r.status);
   // Identity fields stay as merged (the repetition is renumbered, the order is the merged sweep's).
-  const { id: _id, sweep_id: _sweep, workload: _w, cap_w: _cap, repetition: _rep, order: _order, ...outcome } = r;
+  // Figures (throughput, mean power, efficiency, node energy source) are computed from the stored facts when read.
+  const { id: _id, sweep_id: _sweep, workload: _w, cap_w: _cap, repetition: _rep, order: _order, throughput: _tp, mean_power_w: _mp, efficiency: _eff, node_energy_source: _nes, ...outcome } = r;
   updateRun(db, runId, {
     ...outcome,
     status: orphaned ? 'failed' : r.status,
@@ -86,9 +88,13 @@ function mergeRun(db: Db, sweepId: number, runId: number, tr: TaskRun, deviceIds
     const id = deviceIds.get(`${d.index}`);
     if (id !== undefined) recordRunDevice(db, runId, id, d);
   }
-  db.prepare('DELETE FROM samples WHERE run_id = ?').run(runId);
+  // A run reaches here once in a final state (later collects skip it), so its samples are written once; they
+  // become its sweep's stream of the node's device, read back through the run's window.
   db.prepare('DELETE FROM metrics WHERE run_id = ?').run(runId);
-  insertSamples(db, { sweepId, runId }, deviceIds, tr.samples);
+  for (const [index, row] of deviceIds) {
+    const rows = tr.samples.filter((x) => x.device_id === index).map(({ device_id: _d, index: _i, ...x }) => x);
+    if (rows.length) writeSamples(db, { sweep_id: sweepId }, row, rows);
+  }
   insertMetrics(db, runId, tr.metrics);
 }
 
@@ -97,7 +103,6 @@ function mergeRun(db: Db, sweepId: number, runId: number, tr: TaskRun, deviceIds
  * 'running' and unfinished runs stay as they are).
  */
 export function collectJob(db: Db, job: ClusterJob, jobActive: boolean): CollectResult {
-  ensureClusterTables(db);
   const manifest = readManifest(job.dir);
   const { results, warnings } = readTaskResults(job.dir);
   const offsets = new Map(manifest.shards.map((s) => [s.index, s.repetition_offset]));

@@ -1,50 +1,8 @@
-// The lab database's record of cluster jobs and of which merged run came from which node. The cluster module
-// owns these tables and creates them on first use (CREATE ... IF NOT EXISTS), apart from the store's migrations.
+// The lab database's record of cluster jobs and of which merged run came from which node (tables of migration v7).
 import type { Db } from '../lab/store/db';
 import type { ClusterJob } from '../../shared/cluster';
 
-const schema = `
-  CREATE TABLE IF NOT EXISTS cluster_jobs (
-    job_id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    dir TEXT NOT NULL,
-    shard_by TEXT NOT NULL,
-    tasks INTEGER NOT NULL,
-    nodes INTEGER NOT NULL,
-    submitted_at REAL NOT NULL,
-    sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL
-  );
-  CREATE TABLE IF NOT EXISTS cluster_runs (
-    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
-    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
-    task INTEGER NOT NULL,
-    task_run_id INTEGER NOT NULL,
-    node TEXT NOT NULL,
-    hostname TEXT NOT NULL,
-    UNIQUE (sweep_id, task, task_run_id)
-  );
-  CREATE TABLE IF NOT EXISTS cluster_nodes (
-    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
-    task INTEGER NOT NULL,
-    node TEXT NOT NULL,
-    hostname TEXT NOT NULL,
-    slurm_job_id TEXT,
-    status TEXT NOT NULL,
-    devices TEXT NOT NULL,
-    PRIMARY KEY (sweep_id, task)
-  );
-`;
-
-const ready = new WeakSet<Db>();
-
-export function ensureClusterTables(db: Db): void {
-  if (ready.has(db)) return;
-  db.exec(schema);
-  ready.add(db);
-}
-
 export function registerJob(db: Db, job: Omit<ClusterJob, 'sweep_id'>): void {
-  ensureClusterTables(db);
   db.prepare(
     `INSERT INTO cluster_jobs (job_id, name, dir, shard_by, tasks, nodes, submitted_at) VALUES (@job_id, @name, @dir, @shard_by, @tasks, @nodes, @submitted_at)
      ON CONFLICT(job_id) DO UPDATE SET dir = excluded.dir`,
@@ -52,12 +10,10 @@ export function registerJob(db: Db, job: Omit<ClusterJob, 'sweep_id'>): void {
 }
 
 export function getJob(db: Db, jobId: string): ClusterJob | undefined {
-  ensureClusterTables(db);
   return db.prepare('SELECT * FROM cluster_jobs WHERE job_id = ?').get(jobId) as ClusterJob | undefined;
 }
 
 export function listJobs(db: Db): ClusterJob[] {
-  ensureClusterTables(db);
   return db.prepare('SELECT * FROM cluster_jobs ORDER BY submitted_at DESC').all() as ClusterJob[];
 }
 
@@ -74,7 +30,6 @@ export interface ClusterRunLink {
 }
 
 export function runLinks(db: Db, sweepId: number): ClusterRunLink[] {
-  ensureClusterTables(db);
   return db.prepare('SELECT run_id, task, task_run_id, node, hostname FROM cluster_runs WHERE sweep_id = ?').all(sweepId) as ClusterRunLink[];
 }
 
@@ -92,7 +47,6 @@ export function saveNode(db: Db, sweepId: number, n: { task: number; node: strin
 
 /** The node each merged run ran on (empty for a sweep that did not come from a cluster). Reads only. */
 export function nodeOfRuns(db: Db, sweepId: number): Map<number, { node: string; hostname: string }> {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cluster_runs'").get()) return new Map();
   const rows = db.prepare('SELECT run_id, node, hostname FROM cluster_runs WHERE sweep_id = ?').all(sweepId) as { run_id: number; node: string; hostname: string }[];
   return new Map(rows.map((l) => [l.run_id, { node: l.node, hostname: l.hostname }]));
 }

@@ -4,8 +4,14 @@ import { getSweep, runsOfSweep } from '../lab/store/sweeps';
 import { analyzeNodes, type NodeRunInput } from '../../core/analysis/nodes';
 import type { NodeAnalysis } from '../../shared/cluster';
 import { nodeOfRuns } from './jobs-store';
+import { LabError } from '../../shared/errors';
 
-export class NodeAnalysisError extends Error {}
+export class NodeAnalysisError extends LabError {
+  constructor(message: string) {
+    super('not_found', message);
+    this.name = 'NodeAnalysisError';
+  }
+}
 
 export function analyzeSweepNodes(db: Db, sweepId: number): NodeAnalysis {
   const sweep = getSweep(db, sweepId);

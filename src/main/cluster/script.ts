@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { planToYaml } from '../lab/sweep/plan-file';
 import type { Shard, ShardBy } from '../../core/cluster/shard';
+import { LabError } from '../../shared/errors';
 
 export interface ScriptOptions {
   name: string;
@@ -32,9 +33,9 @@ export function shellQuote(s: string): string {
 const SLURM_VALUE = /^[A-Za-z0-9_.:,@%+=/-]+$/;
 
 /** A submit option that cannot go into the script as given. */
-export class ScriptOptionError extends Error {
+export class ScriptOptionError extends LabError {
   constructor(message: string) {
-    super(message);
+    super('invalid', message);
     this.name = 'ScriptOptionError';
   }
 }

@@ -8,10 +8,11 @@ import { collectJob, readManifest } from './collect';
 import { getJob, listJobs, registerJob } from './jobs-store';
 import { jobActive, jobStatus } from './status';
 import { scancel, squeue, type SlurmEnv } from './slurm';
+import { LabError } from '../../shared/errors';
 
-export class ClusterError extends Error {
+export class ClusterError extends LabError {
   constructor(message: string) {
-    super(message);
+    super('not_found', message);
     this.name = 'ClusterError';
   }
 }

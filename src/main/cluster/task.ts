@@ -43,7 +43,7 @@ export function taskRun(db: Db, run: RunRecord): TaskRun {
   return {
     run,
     devices: devs.map((d) => ({ index: d.idx, energy_j: d.energy_j, mean_power_w: d.mean_power_w, energy_sensor: d.energy_sensor, enforced_limit_w: d.enforced_limit_w })),
-    samples: finished ? devs.flatMap((d) => samplesOfRun(db, run.id, d.device_id).map(({ device_id: _id, run_id: _run, ...s }) => ({ ...s, device_id: `${d.idx}`, index: d.idx }))) : [],
+    samples: finished ? devs.flatMap((d) => samplesOfRun(db, run.id, d.device_id).map((s) => ({ ...s, device_id: `${d.idx}`, index: d.idx }))) : [],
     metrics: finished ? runMetrics(db, run.id) : [],
   };
 }

@@ -40,7 +40,7 @@ export function createIpcTransport(engine: EngineHandle, trusted: (frameUrl: str
   return {
     async call(frameUrl: string | undefined, isMainFrame: boolean, method: unknown, input: unknown): Promise<CallResult> {
       if (!trusted(frameUrl, isMainFrame)) return callError('forbidden', 'IPC from an untrusted frame refused');
-      if (typeof method !== 'string') return callError('bad_request', 'method must be a string');
+      if (typeof method !== 'string') return callError('invalid', 'method must be a string');
       return dispatch(engine, method, input);
     },
   };

@@ -199,23 +199,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (name === 'health' && req.method === 'GET') return sendResult(res, await dispatch(engine, 'health', {}));
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      return sendJson(res, 405, { error: `${req.method} not allowed on ${url.pathname}; use POST with a JSON body`, code: 'bad_request' });
+      return sendJson(res, 405, { error: `${req.method} not allowed on ${url.pathname}; use POST with a JSON body`, code: 'invalid' });
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return sendResult(res, callError('bad_request', 'Content-Type must be application/json'));
+    if (type !== 'application/json') return sendResult(res, callError('invalid', 'Content-Type must be application/json'));
     let body: string;
     try {
       body = await readBody(req);
     } catch (e) {
       const status = (e as { status?: number }).status ?? 400;
-      return sendJson(res, status, { error: (e as Error).message, code: 'bad_request' });
+      return sendJson(res, status, { error: (e as Error).message, code: 'invalid' });
     }
     let input: unknown = {};
     if (body.trim()) {
       try {
         input = JSON.parse(body);
       } catch (e) {
-        return sendResult(res, callError('bad_request', `body is not JSON: ${(e as Error).message}`));
+        return sendResult(res, callError('invalid', `body is not JSON: ${(e as Error).message}`));
       }
     }
     sendResult(res, await dispatch(engine, name, input));
@@ -312,7 +312,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           ? serveMetrics(req, res, opts.metrics)
           : serveStatic(req, res, url);
     p.catch((e) => {
-      if (!res.headersSent) sendJson(res, 500, { error: (e as Error).message, code: 'failed' });
+      if (!res.headersSent) sendJson(res, 500, { error: (e as Error).message, code: 'internal' });
       else res.destroy();
     });
   });

@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { openDb, type Db } from './store/db';
 import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep } from './store/sweeps';
-import { devicesOfRun, getDevice } from './store/devices';
-import { metricsOfRun, samplesOfRun } from './store/samples';
+import { devicesOfRun } from './store/devices';
+import { metricsOfRun, runStream } from './store/samples';
+import { decimateField } from './store/sample-blocks';
+import type { ReadingField } from '../../shared/sample';
 import { CapOwnership, restoreDeadOwners, type CapContext } from './sweep/cap-guard';
 import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease';
 import { deviceLeaseKey } from './lease/host-journal';
@@ -15,10 +17,22 @@ import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
-import { LoadError } from './analysis/load';
+import { LabError } from '../../shared/errors';
+import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
+import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
+import { ImportError } from '../../core/import';
 import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from '../cluster/service';
+import { submitJob, type Prepared } from '../cluster/submit';
 import { analyzeSweepNodes } from '../cluster/node-analysis';
+import { nodeOfRuns } from '../cluster/jobs-store';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { energyInRange } from './analysis/load';
+import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
+import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
+import type { AnalysisOptionsInput } from '../../shared/analysis';
+import { loadSources } from './analysis/sources';
+import { analyzeSweep } from '../../core/analysis/analyze';
+import { Source } from '../../shared/source';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
@@ -37,6 +51,8 @@ export interface EngineOptions {
   restoreOnOpen?: boolean;
   /** Also hand the sudo pty of a limit change to this (the CLI bridges it to the user's terminal). */
   onPty?: PtyHandler;
+  /** Open the database read-only (commands that only read); methods that would write refuse. */
+  readOnly?: boolean;
 }
 
 export interface BeginOptions {
@@ -65,8 +81,8 @@ export class Engine implements LabApi {
   ) {}
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    const engine = new Engine(openDb(opts.dbPath), opts);
-    markInterruptedSweeps(engine.db, isAlive);
+    const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
+    if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
     if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
   }
@@ -81,6 +97,10 @@ export class Engine implements LabApi {
     });
     this.opts.onPty?.(p);
   };
+
+  private writable(what: string): void {
+    if (this.opts.readOnly) throw new LabError('invalid', `cannot ${what}: this engine opened the database read-only`);
+  }
 
   private get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -184,8 +204,9 @@ export class Engine implements LabApi {
 
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
+    this.writable('start a sweep');
     const plan = parsePlan(planValue);
-    if (this.active.size > 0) throw new PlanError(`sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
     try {
@@ -245,11 +266,13 @@ export class Engine implements LabApi {
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
     if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
-    return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
+    const nodes = nodeOfRuns(this.db, input.sweep_id);
+    return { sweep, runs: runsOfSweep(this.db, input.sweep_id).map((r) => ({ ...r, node: nodes.get(r.id)?.node ?? null, hostname: nodes.get(r.id)?.hostname ?? null })) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
-    if (this.active.has(input.sweep_id)) throw new PlanError(`sweep ${input.sweep_id} is running; cancel it first`);
+    this.writable('delete a sweep');
+    if (this.active.has(input.sweep_id)) throw new LabError('conflict', `sweep ${input.sweep_id} is running; cancel it first`);
     if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
     return { deleted: deleteSweep(this.db, input.sweep_id) };
   }
@@ -260,23 +283,16 @@ export class Engine implements LabApi {
     const max = input.max_points ?? 2000;
     const devices = devicesOfRun(this.db, input.run_id);
     const traces = devices.map((d) => {
-      // Counter-only readings at window edges carry no power: they are not plot points.
-      const rows = samplesOfRun(this.db, input.run_id, d.id).filter((r) => r.power_w !== null || r.power_kind !== 'counter');
-      const t = rows.map((r) => r.t);
-      const series = (pick: (r: (typeof rows)[number]) => number | null) => decimateMinMax(t, rows.map(pick), max);
-      return {
-        device_id: getDevice(this.db, d.id)!.device_key,
-        power_w: series((r) => r.power_w),
-        sm_clock_mhz: series((r) => r.sm_clock_mhz),
-        temp_c: series((r) => r.temp_c),
-        limit_w: series((r) => r.limit_w),
-      };
+      const s = runStream(this.db, input.run_id, d.id);
+      const series = (field: ReadingField) => (s ? decimateField(this.db, s.stream, field, s.from, s.to, max) : { t: [], v: [] });
+      return { device_id: d.device_key, power_w: series('power_w'), sm_clock_mhz: series('sm_clock_mhz'), temp_c: series('temp_c'), limit_w: series('limit_w') };
     });
     const rate = metricsOfRun(this.db, input.run_id, 'rate');
     return { run_id: input.run_id, devices: traces, throughput: decimateMinMax(rate.map((r) => r.t), rate.map((r) => r.value), max) };
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {
+    this.writable('restore limits');
     return restoreDeadOwners(this.capContext);
   }
 
@@ -301,12 +317,67 @@ export class Engine implements LabApi {
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
+    return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+  }
+
+  async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
+    const { sources, name, ...opts } = input;
+    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+  }
+
+  async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {
+    if (input.dataset_id !== undefined) return datasetEnergy(this.db, input.dataset_id, input.from, input.to, input.device_index);
+    return energyInRange(this.db, input.from, input.to, input.device_index);
+  }
+
+  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units (CLI). */
+  analyzeDataset(datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
+    return analyzeDataset(this.db, datasetId, opts);
+  }
+
+  /** Imports files or directory trees on this machine as one dataset (`caplab import`). */
+  importPaths(paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
+    this.writable('import');
+    return importPaths(this.db, paths, opts);
+  }
+
+  async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {
+    return datasetRecords(this.db);
+  }
+
+  async getDataset(input: MethodInput<'getDataset'>): Promise<MethodOutput<'getDataset'>> {
+    const d = datasetRecord(this.db, input.dataset_id);
+    if (!d) throw new DatasetError(`no dataset ${input.dataset_id} in this database`, 'not_found');
+    return d;
+  }
+
+  async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    return { deleted: removeDataset(this.db, input.dataset_id) };
+  }
+
+  async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
     try {
-      return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+      return await importDataset(this.db, input, (p) =>
+        this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
+      );
     } catch (e) {
-      if (e instanceof LoadError) throw new NotFoundError(e.message);
+      if (e instanceof ImportError) throw new DatasetError(`cannot import ${e.message}`);
       throw e;
     }
+  }
+
+  async getDatasetTrace(input: MethodInput<'getDatasetTrace'>): Promise<MethodOutput<'getDatasetTrace'>> {
+    return datasetTrace(this.db, input);
+  }
+
+  async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    return saveSegment(this.db, input);
+  }
+
+  /** Submits a prepared job folder with sbatch and records the job (`caplab cluster submit`); returns the job id. */
+  submitClusterJob(prepared: Prepared): Promise<string> {
+    this.writable('submit a cluster job');
+    return submitJob(this.db, prepared, { env: this.env });
   }
 
   async listClusterJobs(_input: MethodInput<'listClusterJobs'>): Promise<MethodOutput<'listClusterJobs'>> {
@@ -318,11 +389,12 @@ export class Engine implements LabApi {
   }
 
   async collectCluster(input: MethodInput<'collectCluster'>): Promise<MethodOutput<'collectCluster'>> {
+    this.writable('collect a cluster job');
     return clusterCollect(this.db, input.job, { env: this.env });
   }
 
   async cancelCluster(input: MethodInput<'cancelCluster'>): Promise<MethodOutput<'cancelCluster'>> {
-    return clusterCancel(this.db, input.job, { env: this.env });
+    return clusterCancel(this.db, input.job, { env: this.env }, input.wait === true);
   }
 
   async analyzeNodes(input: MethodInput<'analyzeNodes'>): Promise<MethodOutput<'analyzeNodes'>> {

@@ -87,7 +87,7 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
           body: JSON.stringify(input ?? {}),
         });
       } catch (e) {
-        throw new ApiCallError(`cannot reach the CapLab host: ${(e as Error).message}`, 'failed');
+        throw new ApiCallError(`cannot reach the CapLab host: ${(e as Error).message}`, 'unavailable');
       }
       const text = await res.text();
       let body: unknown;

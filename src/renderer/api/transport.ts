@@ -25,6 +25,8 @@ export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized';
 export interface CapLabBridge {
   call(method: string, input: unknown): Promise<unknown>;
   on(event: string, cb: (payload: unknown) => void): () => void;
+  /** The local path of a dropped file (Electron's webUtils), so big logs are imported in place, not uploaded. */
+  pathForFile?(file: File): string;
 }
 
 declare global {

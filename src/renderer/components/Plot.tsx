@@ -35,13 +35,21 @@ interface Props {
   testId?: string;
   height?: number;
   onPointClick?: (p: { curveNumber: number; pointIndex: number; x: unknown; y: unknown; customdata?: unknown }) => void;
+  /** Zoom/pan: the new x range, or null when the axis was reset (autorange). */
+  onXRange?: (range: [number, number] | null) => void;
+  /** A box selection (dragmode 'select'): its x range. */
+  onSelectX?: (range: [number, number]) => void;
 }
 
-export function Plot({ data, layout = {}, className, testId, height = 320, onPointClick }: Props) {
+export function Plot({ data, layout = {}, className, testId, height = 320, onPointClick, onXRange, onSelectX }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const theme = useSettings((s) => s.theme);
   const clickRef = useRef(onPointClick);
   clickRef.current = onPointClick;
+  const rangeRef = useRef(onXRange);
+  rangeRef.current = onXRange;
+  const selectRef = useRef(onSelectX);
+  selectRef.current = onSelectX;
 
   useEffect(() => {
     const el = ref.current;
@@ -50,14 +58,26 @@ export function Plot({ data, layout = {}, className, testId, height = 320, onPoi
   }, [data, layout, theme, height]);
 
   useEffect(() => {
-    const el = ref.current as (HTMLDivElement & { on?: (ev: string, cb: (e: { points: never[] }) => void) => void }) | null;
+    const el = ref.current as (HTMLDivElement & { on?: (ev: string, cb: (e: never) => void) => void }) | null;
     if (!el) return;
     const ro = new ResizeObserver(() => {
       if (el.offsetParent !== null) Plotly.Plots.resize(el);
     });
     ro.observe(el);
     // Plotly adds `.on` once the first plot exists.
-    const t = setTimeout(() => el.on?.('plotly_click', (e) => e.points[0] && clickRef.current?.(e.points[0])), 0);
+    const t = setTimeout(() => {
+      el.on?.('plotly_click', (e: { points: never[] }) => e.points[0] && clickRef.current?.(e.points[0]));
+      el.on?.('plotly_relayout', (e: Record<string, unknown>) => {
+        const a = e['xaxis.range[0]'] ?? (e['xaxis.range'] as unknown[] | undefined)?.[0];
+        const b = e['xaxis.range[1]'] ?? (e['xaxis.range'] as unknown[] | undefined)?.[1];
+        if (a !== undefined && b !== undefined) rangeRef.current?.([Number(a), Number(b)]);
+        else if (e['xaxis.autorange']) rangeRef.current?.(null);
+      });
+      el.on?.('plotly_selected', (e: { range?: { x?: [number, number] } } | undefined) => {
+        const x = e?.range?.x;
+        if (x) selectRef.current?.([Number(x[0]), Number(x[1])]);
+      });
+    }, 0);
     return () => {
       clearTimeout(t);
       ro.disconnect();

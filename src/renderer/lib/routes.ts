@@ -1,5 +1,5 @@
 // Hash routes, pure (unit-tested without a DOM).
-export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'cluster'] as const;
+export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'cluster'] as const;
 export type Page = (typeof PAGES)[number];
 
 export const PAGE_TITLES: Record<Page, string> = {
@@ -8,6 +8,7 @@ export const PAGE_TITLES: Record<Page, string> = {
   console: 'Run console',
   results: 'Results',
   history: 'History',
+  datasets: 'Datasets',
   cluster: 'Cluster',
 };
 

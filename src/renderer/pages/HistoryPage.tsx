@@ -6,11 +6,16 @@ import { dateTime } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
 import { toast, toastError } from '../state/toasts';
+import { api } from '../api/client';
+import type { DatasetRecord } from '../../shared/dataset';
+import { DatasetTable } from './DatasetsPage';
 
 export function HistoryPage() {
   const { sweeps, search, setSearch, load, remove, loading, error } = useHistory();
   const [victim, setVictim] = useState<SweepRecord | null>(null);
+  const [datasets, setDatasets] = useState<DatasetRecord[]>([]);
   useEffect(() => void load(), [load]);
+  useEffect(() => void api.listDatasets({}).then(setDatasets, toastError), []);
 
   async function confirmDelete() {
     const s = victim!;
@@ -78,7 +83,9 @@ export function HistoryPage() {
           )}
         </tbody>
       </table>
-      <p className="muted small">Imported datasets will be listed here once the importers land.</p>
+      <h3>Imported datasets</h3>
+      <DatasetTable list={datasets} />
+      {datasets.length === 0 && <p className="muted small">No imported datasets: drop logs on the Datasets page or run `caplab import PATH`.</p>}
       {victim && (
         <ConfirmDialog
           title={`Delete sweep #${victim.id}?`}

@@ -110,12 +110,12 @@ describe('energy from the energy counter (preferred)', () => {
   });
 });
 
-describe('energy from the 1 s average power (lag-corrected)', () => {
+describe('energy from the 1 s average power', () => {
   // True power: 100 W until t = 20, 500 W after. The sensor reports the mean over the last second.
   const truth = (t: number) => (t < 20 ? 100 : 500);
   const avg1s = (t: number) => (t <= 20 ? 100 : t >= 21 ? 500 : 100 + 400 * (t - 20));
   const samples = powerSeries(avg1s, 0, 40, 0.1, 'average') as PowerSample[];
-  it('shifting by 0.5 s recovers the step exactly: 10 s * 100 + 10 s * 500 = 6000 J', () => {
+  it('boxcar tiles recover the step exactly: 10 s * 100 + 10 s * 500 = 6000 J', () => {
     const r = windowEnergy(samples, { start: 10, end: 30 });
     expect(truth(0)).toBe(100);
     expect(r.sensor).toBe('average');
@@ -123,8 +123,8 @@ describe('energy from the 1 s average power (lag-corrected)', () => {
     expect(r.flags).toContain('average-sensor');
     expect(r.flags).not.toContain('short-window');
   });
-  it('without the shift the lag loses 0.5 s * 400 W = 200 J', () => {
-    expect(windowEnergy(samples, { start: 10, end: 30 }, { average_lag_s: 0 }).energy_j).toBeCloseTo(5800, 6);
+  it('integrated unshifted (the older method) the lag loses 0.5 s * 400 W = 200 J', () => {
+    expect(windowEnergy(samples, { start: 10, end: 30 }, { average_method: 'shift', average_lag_s: 0 }).energy_j).toBeCloseTo(5800, 6);
   });
   it('a short window gets a warning', () => {
     const r = windowEnergy(samples, { start: 18, end: 24 });

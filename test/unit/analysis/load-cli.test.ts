@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { openDb } from '../../../src/main/lab/store/db';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
-import { insertMetrics, insertSamples } from '../../../src/main/lab/store/samples';
+import { insertMetrics, writeSamples } from '../../../src/main/lab/store/samples';
 import { createSweep, recordRunDevice, updateRun } from '../../../src/main/lab/store/sweeps';
-import { energyInRange, loadSweepInput, sensorKindOf } from '../../../src/main/lab/analysis/load';
+import { energyInRange, loadSweepInput } from '../../../src/main/lab/analysis/load';
 import { analyzeSweep } from '../../../src/core/analysis/analyze';
 import { main } from '../../../src/main/cli/main';
 import { parseTimeArg } from '../../../src/main/cli/commands/energy';
@@ -36,7 +36,6 @@ beforeAll(() => {
   const created = createSweep(db, { name: 'paper-vit', plan, host: 'test', backend: 'sim', simulated: true }, planned);
   sweepId = created.sweepId;
   const devId = upsertDevice(db, 'test', device);
-  const ids = new Map([[device.id, devId]]);
   let t0 = 2_000_000_000;
   created.runIds.forEach((runId, k) => {
     const p = planned[k]!;
@@ -53,14 +52,14 @@ beforeAll(() => {
         sm_clock_mhz: 1200, mem_clock_mhz: 2619, temp_c: 50, util_gpu: 100, util_mem: 50, mem_used_mb: 1000, limit_w: p.cap_w, throttle_reasons: 4,
       });
     }
-    insertSamples(db, { sweepId, runId }, ids, samples);
+    writeSamples(db, { sweep_id: sweepId }, devId, samples);
     insertMetrics(db, runId, Array.from({ length: 50 }, (_, i) => [
       { t: t0 + i + 1, name: 'units', value: T },
       { t: t0 + i + 1, name: 'rate', value: T },
     ]).flat());
     updateRun(db, runId, {
       status: 'done', started_at: t0, ended_at: end, warmup_end: start, measure_start: start, measure_end: end, units: 'images',
-      throughput: T, mean_power_w: power, energy_j: power * 40, efficiency: T / (power + 100), energy_sensor: 'instant', enforced_limit_w: p.cap_w,
+      units_in_window: T * 40, gpus: 1, energy_j: power * 40, energy_sensor: 'instant', enforced_limit_w: p.cap_w,
     });
     recordRunDevice(db, runId, devId, { energy_j: power * 40, mean_power_w: power, energy_sensor: 'instant', enforced_limit_w: p.cap_w });
     t0 = end + 20;
@@ -111,9 +110,6 @@ describe('loadSweepInput', () => {
     const db = openDb(file, { readonly: true });
     expect(() => loadSweepInput(db, 9999)).toThrow(/no sweep 9999/);
     db.close();
-  });
-  it('maps stored sensor kinds', () => {
-    expect(['instant', 'counter-derived', 'counter', 'average', 'weird'].map(sensorKindOf)).toEqual(['instant', 'counter', 'counter', 'average', 'average']);
   });
 });
 
@@ -174,7 +170,8 @@ describe('caplab energy', () => {
     expect(() => parseTimeArg('from', 'yesterday')).toThrow(/ISO-8601/);
     const c = capture();
     expect(await main(['energy', '--from', '200', '--to', '100'], c.io)).toBe(2);
-    expect(await main(['energy', '--from', '1', '--to', '2', '--dataset', '3'], c.io)).toBe(1);
+    expect(await main(['energy', '--from', '1', '--to', '2', '--dataset', '3'], c.io)).toBe(2);
     expect(c.err()).toMatch(/--to must be after --from/);
+    expect(c.err()).toMatch(/no dataset 3 in this database/);
   });
 });

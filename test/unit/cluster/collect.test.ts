@@ -7,6 +7,9 @@ import { runsOfSweep } from '../../../src/main/lab/store/sweeps';
 import { collectJob } from '../../../src/main/cluster/collect';
 import { prepareJob } from '../../../src/main/cluster/submit';
 import { getJob, nodeOfRuns, registerJob } from '../../../src/main/cluster/jobs-store';
+import { devicesOfRun } from '../../../src/main/lab/store/devices';
+import { samplesOfRun } from '../../../src/main/lab/store/samples';
+import { streamExtent, streamsOf } from '../../../src/main/lab/store/sample-blocks';
 import { Plan } from '../../../src/shared/plan';
 import type { TaskResult, TaskRun } from '../../../src/shared/cluster';
 import type { DeviceInfo } from '../../../src/shared/device';
@@ -27,16 +30,19 @@ const gpu = (node: string): DeviceInfo => ({
 
 function run(id: number, cap: number, status: 'done' | 'running' | 'pending', eff: number): TaskRun {
   const done = status === 'done';
+  // A node runs its runs one after another: run `id` takes [100 id + 10, 100 id + 50].
+  const at = (t: number) => 100 * id + t;
   return {
     run: {
       id, sweep_id: 1, workload: 'vit_l_16', cap_w: cap, repetition: 1, order: id - 1, status, exit_code: done ? 0 : null, error: null,
-      started_at: done ? 10 : null, ended_at: done ? 50 : null, warmup_end: done ? 20 : null, measure_start: done ? 20 : null, measure_end: done ? 50 : null,
+      started_at: done ? at(10) : null, ended_at: done ? at(50) : null, warmup_end: done ? at(20) : null, measure_start: done ? at(20) : null, measure_end: done ? at(50) : null,
       units: done ? 'images' : null, throughput: done ? 250 : null, mean_power_w: done ? cap - 5 : null, energy_j: done ? (cap - 5) * 30 : null,
       efficiency: done ? eff : null, energy_sensor: done ? 'counter' : null, enforced_limit_w: cap,
+      units_in_window: done ? 250 * 30 : null, gpus: 1, cpu_energy_j: null, node_energy_source: null,
     },
     devices: done ? [{ index: 0, energy_j: (cap - 5) * 30, mean_power_w: cap - 5, energy_sensor: 'counter', enforced_limit_w: cap }] : [],
-    samples: done ? [20, 35, 50].map((t) => ({ device_id: '0', index: 0, t, power_w: cap - 5, power_kind: 'instant' as const, power_avg_w: null, energy_mj: t * 1000, sm_clock_mhz: 1500, mem_clock_mhz: 2619, temp_c: 60, util_gpu: 99, util_mem: 40, mem_used_mb: 1000, limit_w: cap, throttle_reasons: 4 })) : [],
-    metrics: done ? [{ t: 30, name: 'rate', value: 250 }] : [],
+    samples: done ? [20, 35, 50].map((t) => ({ device_id: '0', index: 0, t: at(t), power_w: cap - 5, power_kind: 'instant' as const, power_avg_w: null, energy_mj: at(t) * 1000, sm_clock_mhz: 1500, mem_clock_mhz: 2619, temp_c: 60, util_gpu: 99, util_mem: 40, mem_used_mb: 1000, limit_w: cap, throttle_reasons: 4 })) : [],
+    metrics: done ? [{ t: at(30), name: 'rate', value: 250 }] : [],
   };
 }
 
@@ -68,12 +74,19 @@ describe('collectJob', () => {
     expect(runs.map((r) => `${r.cap_w}#${r.repetition}`).sort()).toEqual(['300#1', '300#2', '400#1', '400#2']);
     const nodes = nodeOfRuns(db, final.sweep_id);
     expect(runs.map((r) => nodes.get(r.id)!.node).sort()).toEqual(['n1', 'n1', 'n2', 'n2']);
-    const samples = db.prepare('SELECT COUNT(*) AS n FROM samples WHERE sweep_id = ?').get(final.sweep_id) as { n: number };
-    expect(samples.n).toBe(12);
+    // Each node's GPU is a stream of the merged sweep; each run reads its own three samples back through its window.
+    const sampleCount = () => streamsOf(db!, { sweep_id: final.sweep_id }).reduce((n, s) => n + streamExtent(db!, s.stream_id).n, 0);
+    expect(streamsOf(db, { sweep_id: final.sweep_id })).toHaveLength(2);
+    expect(sampleCount()).toBe(12);
+    for (const r of runs) {
+      const ts = samplesOfRun(db, r.id, devicesOfRun(db, r.id)[0]!.id).map((x) => x.t);
+      expect(ts).toHaveLength(3);
+      expect(ts.every((t) => t >= r.started_at! && t <= r.ended_at!)).toBe(true);
+    }
 
     const again = collectJob(db, getJob(db, '99')!, false);
     expect(again).toMatchObject({ sweep_id: final.sweep_id, runs: 4, changed: 0 });
-    expect((db.prepare('SELECT COUNT(*) AS n FROM samples WHERE sweep_id = ?').get(final.sweep_id) as { n: number }).n).toBe(12);
+    expect(sampleCount()).toBe(12);
   });
 
   it('a task killed mid-run: once the job is gone its unfinished run fails, the sweep fails and says which task', () => {

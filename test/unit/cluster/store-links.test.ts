@@ -31,10 +31,11 @@ describe('sweeps merged from a Slurm job', () => {
     expect(getSweep(d, sweepId)!.status).toBe('running');
   });
 
-  it('a database that never collected a cluster job has no node links, and reading them creates nothing', () => {
+  it('a database that never collected a cluster job has its (migrated) cluster tables, empty: no node links', () => {
     const d = fresh();
     expect(nodeOfRuns(d, 1).size).toBe(0);
-    expect(d.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name LIKE 'cluster_%'").get()).toEqual({ n: 0 });
+    expect(d.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'cluster_%' ORDER BY name").pluck().all()).toEqual(['cluster_jobs', 'cluster_nodes', 'cluster_runs']);
+    expect(d.prepare('SELECT COUNT(*) AS n FROM cluster_runs').get()).toEqual({ n: 0 });
   });
 });
 

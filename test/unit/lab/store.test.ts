@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openDb, StoreError } from '../../../src/main/lab/store/db';
 import { migrations } from '../../../src/main/lab/store/migrations';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
-import { insertSamples, samplesInRange } from '../../../src/main/lab/store/samples';
+import { samplesInRange, writeSamples } from '../../../src/main/lab/store/samples';
 import { createSweep, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep, deleteSweep } from '../../../src/main/lab/store/sweeps';
 import { journalLimit, markRestored, openJournal } from '../../../src/main/lab/store/journal';
 import { Plan } from '../../../src/shared/plan';
@@ -73,8 +73,9 @@ describe('lab store', () => {
     db.close();
   });
 
-  it('inserts samples in batches keyed by device and reads a time range', () => {
+  it('writes a device\'s samples to its sweep stream and reads a time range', () => {
     const db = openDb(join(tmp.dir, 'lab.db'));
+    const { sweepId } = createSweep(db, { name: 's', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan));
     const id = upsertDevice(db, 'h', device);
     // The same card again (new driver) is the same row; another model in the same slot is another device.
     expect(upsertDevice(db, 'h', { ...device, driver: '999.1' })).toBe(id);
@@ -83,12 +84,10 @@ describe('lab store', () => {
       device_id: 'sim:0', t: 1000 + i * 0.1, power_w: 300 + (i % 7), power_kind: 'instant', power_avg_w: null, energy_mj: i * 30,
       sm_clock_mhz: 1500, mem_clock_mhz: 2600, temp_c: 60, util_gpu: 100, util_mem: 40, mem_used_mb: 1000, limit_w: 300, throttle_reasons: 4,
     }));
-    expect(insertSamples(db, { sweepId: null, runId: null }, new Map([['sim:0', id]]), samples)).toBe(1000);
+    expect(writeSamples(db, { sweep_id: sweepId }, id, samples)).toBe(1000);
     const range = samplesInRange(db, id, 1010, 1020);
     expect(range.length).toBe(101);
-    expect(range[0]).toMatchObject({ t: 1010, power_kind: 'instant', throttle_reasons: 4 });
-    // Samples of unknown devices are skipped, not written against a wrong row.
-    expect(insertSamples(db, { sweepId: null, runId: null }, new Map([['sim:0', id]]), [{ ...samples[0]!, device_id: 'sim:9' }])).toBe(0);
+    expect(range[0]).toMatchObject({ t: 1010, power_kind: 'instant', throttle_reasons: 4, power_w: 300 + (100 % 7) });
     db.close();
   });
 

@@ -1,22 +1,8 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { openDb, StoreError, type Db } from '../../lab/store/db';
-import { dbPath } from '../../lab/paths';
-import { LoadError } from '../../lab/analysis/load';
-import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { Selector, SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
-
-/** Opens the lab database read-only: analysis never writes, and never touches a GPU. */
-export function openReadOnly(args: CliArgs, env: NodeJS.ProcessEnv): Db {
-  const file = dbPath(stringOpt(args, 'db'), env);
-  try {
-    return openDb(file, { readonly: true });
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
-}
+import type { DatasetAnalysis } from '../../lab/datasets/analysis';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -66,7 +52,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
-  usage: `analyze SWEEP_ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
+  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
   options: {
     ...dbOption,
     ...jsonOption,
@@ -75,12 +61,15 @@ export const analyzeCommand: CliCommand = {
     slowdown: { type: 'string' },
     weight: { type: 'string' },
     'include-unenforced': { type: 'boolean' },
+    dataset: { type: 'string' },
   },
   async run(args, io) {
+    const datasetText = stringOpt(args, 'dataset');
     const idText = args.positionals[0];
-    if (!idText || args.positionals.length > 1) throw new CliError('expected one SWEEP_ID (see `caplab runs`)');
-    const sweepId = Number(idText);
-    if (!Number.isInteger(sweepId)) throw new CliError(`SWEEP_ID must be an integer, got "${idText}"`);
+    if (datasetText === undefined && (!idText || args.positionals.length > 1)) throw new CliError('expected one SWEEP_ID (see `caplab runs`) or --dataset ID');
+    if (datasetText !== undefined && idText !== undefined) throw new CliError('give a SWEEP_ID or --dataset ID, not both');
+    const sweepId = Number(idText ?? datasetText);
+    if (!Number.isInteger(sweepId)) throw new CliError(`${datasetText !== undefined ? '--dataset' : 'SWEEP_ID'} must be an integer, got "${idText ?? datasetText}"`);
     const sel = stringOpt(args, 'selector');
     const selector = sel === undefined ? undefined : Selector.safeParse(sel);
     if (selector && !selector.success) throw new CliError(`--selector must be one of ${SELECTORS.join(', ')}; got "${sel}"`);
@@ -91,34 +80,64 @@ export const analyzeCommand: CliCommand = {
     const weight = numberOpt(args, 'weight');
     if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
 
-    const db = openReadOnly(args, io.env);
-    try {
-      let analysed;
+    const engine = await openEngine(args, io, { readOnly: true });
+    if (datasetText !== undefined) {
       try {
-        analysed = analyzeStoredSweep(db, sweepId, {
-          overhead_w: overhead ?? null,
-          selector: selector?.data,
-          slowdown_budget: slowdown,
-          weight,
-          include_unenforced: args.values['include-unenforced'] === true,
-        });
-      } catch (e) {
-        if (e instanceof LoadError) throw new CliError(e.message);
-        throw e;
+        const a = engine.analyzeDataset(sweepId, { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true });
+        return printDatasetAnalysis(a, args.values.json === true, io);
+      } finally {
+        await engine.close();
       }
-      const { loaded, result } = analysed;
+    }
+    try {
+      const result = await engine.analyzeSweep({
+        sweep_id: sweepId,
+        overhead_w: overhead,
+        selector: selector?.data,
+        slowdown_budget: slowdown,
+        weight,
+        include_unenforced: args.values['include-unenforced'] === true,
+      });
       if (args.values.json) {
         printJson(io, result);
         return 0;
       }
-      const s = loaded.sweep;
+      const s = (await engine.getSweep({ sweep_id: sweepId })).sweep;
       io.stdout.write(`sweep ${s.id} "${s.name}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${result.runs.length} runs\n\n`);
       if (result.groups.length === 0) io.stdout.write('nothing to analyse\n');
       for (const g of result.groups) io.stdout.write(describeGroup(g, result) + '\n\n');
       for (const w of result.warnings) io.stderr.write(`caplab analyze: ${w}\n`);
       return 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };
+
+function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): number {
+  if (json) {
+    printJson(io, a);
+    return 0;
+  }
+  io.stdout.write(`dataset ${a.dataset_id} "${a.name}" — ${a.segments.length} segment(s)\n\n`);
+  io.stdout.write(
+    table(
+      ['segment', 'origin', 'cap W', 's', 'energy J', 'mean W', 'sensor', 'method', 'throughput', 'units/J'],
+      a.segments.map((s) => [
+        s.segment.label ?? `#${s.segment.id}`,
+        s.segment.origin,
+        s.segment.cap_w,
+        fixed(s.segment.end - s.segment.start, 1),
+        fixed(s.energy.energy_j, 0),
+        fixed(s.energy.mean_w, 1),
+        s.energy.sensor,
+        [...new Set(s.energy.devices.map((d) => d.method ?? null))].filter(Boolean).join(', ') || null,
+        fixed(s.throughput, 2),
+        fixed(s.efficiency, 4),
+      ]),
+    ) + '\n\n',
+  );
+  if (a.sweep) for (const g of a.sweep.groups) io.stdout.write(describeGroup(g, a.sweep) + '\n\n');
+  for (const w of [...a.warnings, ...(a.sweep?.warnings ?? [])]) io.stderr.write(`caplab analyze: ${w}\n`);
+  return 0;
+}

@@ -2,14 +2,9 @@ import { readFileSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { planFromYaml, PlanError, readPlanFile } from '../../lab/sweep/plan-file';
-import { prepareJob, ShardError, submitJob } from '../../cluster/submit';
-import { clusterCancel, clusterCollect, clusterStatus, ClusterError } from '../../cluster/service';
-import { CollectError } from '../../cluster/collect';
-import { SlurmError } from '../../cluster/slurm';
-import { ScriptOptionError } from '../../cluster/script';
+import { planFromYaml, readPlanFile } from '../../lab/sweep/plan-file';
+import { prepareJob } from '../../cluster/submit';
 import { startClusterTask } from '../../cluster/task';
-import { analyzeSweepNodes, NodeAnalysisError } from '../../cluster/node-analysis';
 import type { Engine } from '../../lab/engine';
 import type { NodeAnalysis } from '../../../shared/cluster';
 
@@ -21,25 +16,10 @@ const USAGE = [
   '       caplab cluster nodes SWEEP_ID [--json]  node-to-node analysis: spread across nodes and GPUs, outliers, best caps',
 ].join('\n');
 
-function slurmEnv(io: CliIO) {
-  return { env: io.env };
-}
-
-/** Slurm, plan and job-folder errors are the user's to fix: exit 2 with the message; Slurm failures exit 1. */
-async function guarded<T>(f: () => Promise<T>): Promise<T> {
-  try {
-    return await f();
-  } catch (e) {
-    if (e instanceof PlanError || e instanceof ShardError || e instanceof ScriptOptionError || e instanceof ClusterError || e instanceof CollectError || e instanceof NodeAnalysisError) throw new CliError(e.message);
-    if (e instanceof SlurmError) throw new CliError(e.message, 1);
-    throw e;
-  }
-}
-
 async function withEngine<T>(args: CliArgs, io: CliIO, f: (engine: Engine) => Promise<T>): Promise<T> {
   const engine = await openEngine(args, io);
   try {
-    return await guarded(() => f(engine));
+    return await f(engine);
   } finally {
     await engine.close();
   }
@@ -55,18 +35,16 @@ async function submit(args: CliArgs, io: CliIO): Promise<number> {
   const file = positional(args, 1, 'a plan file');
   const nodes = numberOpt(args, 'nodes');
   if (nodes === undefined) throw new CliError('--nodes N is required: how many nodes the array runs on at once');
-  const plan = await guarded(async () => readPlanFile(file));
-  const prepared = await guarded(async () =>
-    prepareJob(plan, {
-      nodes,
-      partition: stringOpt(args, 'partition'),
-      gpusPerNode: stringOpt(args, 'gpus-per-node'),
-      time: stringOpt(args, 'time'),
-      account: stringOpt(args, 'account'),
-      dir: stringOpt(args, 'dir'),
-      env: io.env,
-    }),
-  );
+  const plan = readPlanFile(file);
+  const prepared = prepareJob(plan, {
+    nodes,
+    partition: stringOpt(args, 'partition'),
+    gpusPerNode: stringOpt(args, 'gpus-per-node'),
+    time: stringOpt(args, 'time'),
+    account: stringOpt(args, 'account'),
+    dir: stringOpt(args, 'dir'),
+    env: io.env,
+    });
   if (args.values['dry-run']) {
     // The script exactly as it would be submitted; nothing is written and nothing submitted.
     if (args.values.json) printJson(io, { dry_run: true, dir: prepared.dir, tasks: prepared.manifest.shards.length, shard_by: prepared.manifest.shard_by, script: prepared.script });
@@ -75,7 +53,7 @@ async function submit(args: CliArgs, io: CliIO): Promise<number> {
     return 0;
   }
   return withEngine(args, io, async (engine) => {
-    const jobId = await submitJob(engine.db, prepared, slurmEnv(io));
+    const jobId = await engine.submitClusterJob(prepared);
     const out = { job_id: jobId, dir: prepared.dir, script: `${prepared.dir}/job.sbatch`, tasks: prepared.manifest.shards.length, shard_by: prepared.manifest.shard_by, nodes };
     if (args.values.json) printJson(io, out);
     else io.stdout.write(`submitted job ${jobId}: ${out.tasks} array task(s), shard_by ${out.shard_by}, at most ${nodes} at once\n  script: ${out.script}\n  results: ${prepared.dir}/results\n  then: caplab cluster status ${jobId}; caplab cluster collect ${jobId}\n`);
@@ -86,7 +64,7 @@ async function submit(args: CliArgs, io: CliIO): Promise<number> {
 async function status(args: CliArgs, io: CliIO): Promise<number> {
   const job = positional(args, 1, 'a job id or job folder');
   return withEngine(args, io, async (engine) => {
-    const s = await clusterStatus(engine.db, job, slurmEnv(io));
+    const s = await engine.clusterStatus({ job });
     if (args.values.json) printJson(io, s);
     else
       io.stdout.write(
@@ -101,7 +79,7 @@ async function status(args: CliArgs, io: CliIO): Promise<number> {
 async function collect(args: CliArgs, io: CliIO): Promise<number> {
   const job = positional(args, 1, 'a job id or job folder');
   return withEngine(args, io, async (engine) => {
-    const c = await clusterCollect(engine.db, job, slurmEnv(io));
+    const c = await engine.collectCluster({ job });
     for (const w of c.warnings) io.stderr.write(`caplab: ${w}\n`);
     if (args.values.json) printJson(io, c);
     else
@@ -117,7 +95,7 @@ async function collect(args: CliArgs, io: CliIO): Promise<number> {
 async function cancel(args: CliArgs, io: CliIO): Promise<number> {
   const job = positional(args, 1, 'a job id or job folder');
   return withEngine(args, io, async (engine) => {
-    const r = await clusterCancel(engine.db, job, slurmEnv(io), args.values.wait === true);
+    const r = await engine.cancelCluster({ job, wait: args.values.wait === true });
     if (args.values.json) printJson(io, r);
     else io.stdout.write(`cancelled job ${r.job_id}${r.remaining ? `; ${r.remaining} task(s) still stopping (each restores its node's limits)` : ''}\n`);
     return 0;
@@ -150,7 +128,7 @@ async function nodes(args: CliArgs, io: CliIO): Promise<number> {
   const id = Number(positional(args, 1, 'a sweep id'));
   if (!Number.isInteger(id)) throw new CliError(`sweep id must be a whole number, got "${args.positionals[1]}"`);
   return withEngine(args, io, async (engine) => {
-    const a = analyzeSweepNodes(engine.db, id);
+    const a = await engine.analyzeNodes({ sweep_id: id });
     if (args.values.json) printJson(io, a);
     else printNodes(io, a);
     return 0;
@@ -163,7 +141,7 @@ async function task(args: CliArgs, io: CliIO): Promise<number> {
   const out = stringOpt(args, 'out');
   const index = numberOpt(args, 'task');
   if (!out || index === undefined) throw new CliError('cluster task needs --task I and --out FILE');
-  const plan = await guarded(async () => planFromYaml(readFileSync(file, 'utf8'), file));
+  const plan = planFromYaml(readFileSync(file, 'utf8'), file);
   const engine = await openEngine(args, io, { restoreOnOpen: true });
   let signalled: NodeJS.Signals | null = null;
   let running: { cancel(): void } | null = null;
@@ -176,7 +154,7 @@ async function task(args: CliArgs, io: CliIO): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const t = await guarded(() => startClusterTask({ engine, plan, task: index, out, env: io.env, log: (l) => io.stderr.write(`caplab: ${l}\n`) }));
+    const t = await startClusterTask({ engine, plan, task: index, out, env: io.env, log: (l) => io.stderr.write(`caplab: ${l}\n`) });
     running = t;
     if (signalled) t.cancel();
     const status = await t.done;

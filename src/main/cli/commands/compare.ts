@@ -1,9 +1,6 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { openReadOnly } from './analyze';
-import { LoadError } from '../../lab/analysis/load';
-import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { compareSweeps, type ComparedSweep } from '../../../core/analysis/compare';
 
 const pct = (v: number | null) => (v === null ? null : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} %`);
@@ -23,23 +20,18 @@ export const compareCommand: CliCommand = {
     const overhead = numberOpt(args, 'overhead');
     if (overhead !== undefined && overhead < 0) throw new CliError('--overhead must be >= 0 W');
     const workload = stringOpt(args, 'workload');
-    const db = openReadOnly(args, io.env);
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
-      const compared: ComparedSweep[] = ids.map((id) => {
-        let result;
-        try {
-          result = analyzeStoredSweep(db, id, { overhead_w: overhead ?? null }).result;
-        } catch (e) {
-          if (e instanceof LoadError) throw new CliError(e.message);
-          throw e;
-        }
+      const compared: ComparedSweep[] = [];
+      for (const id of ids) {
+        const result = await engine.analyzeSweep({ sweep_id: id, overhead_w: overhead });
         const groups = workload ? result.groups.filter((g) => g.workload === workload) : result.groups;
         if (groups.length !== 1) {
           const names = result.groups.map((g) => g.workload).join(', ') || 'none';
           throw new CliError(`sweep ${id} has ${groups.length === 0 ? 'no' : 'several'} matching workloads (${names}); choose one with --workload`);
         }
-        return { label: `#${id} ${groups[0]!.device_model}`, group: groups[0]! };
-      });
+        compared.push({ label: `#${id} ${groups[0]!.device_model}`, group: groups[0]! });
+      }
       const comparison = compareSweeps(compared);
       if (args.values.json) {
         printJson(io, comparison);
@@ -61,7 +53,7 @@ export const compareCommand: CliCommand = {
       for (const n of comparison.notes) io.stderr.write(`caplab compare: ${n}\n`);
       return 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

@@ -1,8 +1,7 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { energyInRange } from '../../lab/analysis/load';
-import { openReadOnly } from './analyze';
+import type { DatasetRecord } from '../../../shared/dataset';
 
 /** A time argument: epoch seconds (e.g. 1764491157.5) or ISO-8601 (a time without an offset is local time). */
 export function parseTimeArg(name: string, text: string | undefined): number {
@@ -17,34 +16,46 @@ export function parseTimeArg(name: string, text: string | undefined): number {
 export const energyCommand: CliCommand = {
   name: 'energy',
   summary: 'Energy of recorded GPU samples over a time range (counter > instant > 1 s average, the code runs use)',
-  usage: 'energy --from T --to T [--device N] [--dataset ID] [--db FILE] [--json]   (T: ISO-8601 or epoch seconds)',
-  options: { ...dbOption, ...jsonOption, from: { type: 'string' }, to: { type: 'string' }, device: { type: 'string' }, dataset: { type: 'string' } },
+  usage: 'energy --from T --to T [--device N] [--db FILE] [--json] | energy --dataset ID [--from T] [--to T] [--segment N] [--device N]   (T: ISO-8601 or epoch seconds)',
+  options: { ...dbOption, ...jsonOption, from: { type: 'string' }, to: { type: 'string' }, device: { type: 'string' }, dataset: { type: 'string' }, segment: { type: 'string' } },
   async run(args, io) {
-    const from = parseTimeArg('from', stringOpt(args, 'from'));
-    const to = parseTimeArg('to', stringOpt(args, 'to'));
-    if (!(to > from)) throw new CliError(`--to must be after --from (got ${from} .. ${to})`);
+    const datasetId = numberOpt(args, 'dataset');
+    if (datasetId !== undefined && !Number.isInteger(datasetId)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
     const device = numberOpt(args, 'device');
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
-    if (stringOpt(args, 'dataset') !== undefined)
-      throw new CliError('--dataset is not available yet: the lab store has no query for a dataset\'s samples', 1);
-    const db = openReadOnly(args, io.env);
+    const engine = await openEngine(args, io, { readOnly: true });
     try {
-      const r = energyInRange(db, from, to, device);
+      let from: number;
+      let to: number;
+      let ds: DatasetRecord | null = null;
+      if (datasetId !== undefined) {
+        ds = await engine.getDataset({ dataset_id: datasetId });
+        const segId = numberOpt(args, 'segment');
+        const seg = segId === undefined ? null : ds.segments.find((s) => s.id === segId);
+        if (segId !== undefined && !seg) throw new CliError(`dataset ${ds.id} has no segment ${segId} (see \`caplab datasets ${ds.id}\`)`);
+        from = stringOpt(args, 'from') !== undefined ? parseTimeArg('from', stringOpt(args, 'from')) : (seg?.start ?? ds.t_start ?? 0);
+        to = stringOpt(args, 'to') !== undefined ? parseTimeArg('to', stringOpt(args, 'to')) : (seg?.end ?? ds.t_end ?? 0);
+      } else {
+        from = parseTimeArg('from', stringOpt(args, 'from'));
+        to = parseTimeArg('to', stringOpt(args, 'to'));
+      }
+      if (!(to > from)) throw new CliError(`--to must be after --from (got ${from} .. ${to})`);
+      const r = await engine.energyInRange({ from, to, device_index: device, dataset_id: ds?.id });
       if (args.values.json) {
         printJson(io, r);
         return r.energy_j === null ? 1 : 0;
       }
       io.stdout.write(
         table(
-          ['device', 'name', 'energy J', 'mean W', 'samples', 'sensor', 'note'],
-          r.devices.map((d) => [d.index, d.name, fixed(d.energy_j, 1), fixed(d.mean_w, 1), d.samples, d.sensor, d.reason ?? (d.warnings.join('; ') || null)]),
+          ['device', 'name', 'energy J', 'mean W', 'samples', 'sensor', 'method', 'note'],
+          r.devices.map((d) => [d.index, d.name, fixed(d.energy_j, 1), fixed(d.mean_w, 1), d.samples, d.sensor, d.method ?? null, d.reason ?? (d.warnings.join('; ') || null)]),
         ) + '\n',
       );
       io.stdout.write(`total ${fixed(r.energy_j, 1) ?? '–'} J over ${r.duration_s.toFixed(3)} s (mean ${fixed(r.mean_w, 1) ?? '–'} W), sensor ${r.sensor ?? 'none'}\n`);
       for (const w of r.warnings) io.stderr.write(`caplab energy: ${w}\n`);
       return r.energy_j === null ? 1 : 0;
     } finally {
-      db.close();
+      await engine.close();
     }
   },
 };

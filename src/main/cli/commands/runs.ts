@@ -1,7 +1,6 @@
 import { numberOpt, printJson, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, printable, table } from '../format';
-import { nodeOfRuns } from '../../cluster/jobs-store';
 
 export const runsCommand: CliCommand = {
   name: 'runs',
@@ -13,14 +12,8 @@ export const runsCommand: CliCommand = {
     try {
       const only = numberOpt(args, 'sweep');
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
-      const detailed = await Promise.all(
-        sweeps.map(async (s) => {
-          // Cluster sweeps (`caplab cluster collect`) say which node ran each run; other sweeps ran on s.host.
-          const nodes = nodeOfRuns(engine.db, s.id);
-          const runs = (await engine.getSweep({ sweep_id: s.id })).runs.map((r) => ({ ...r, node: nodes.get(r.id)?.node ?? null, hostname: nodes.get(r.id)?.hostname ?? null }));
-          return { ...s, runs };
-        }),
-      );
+      // Cluster sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.
+      const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs })));
       if (args.values.json) {
         printJson(io, detailed);
         return 0;

@@ -1,49 +1,23 @@
+import { LabError, type ErrorCode } from '../../../shared/errors';
 // Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
 import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
-import { metricsOfRun, samplesInRange, samplesOfRun, type SampleRow } from '../store/samples';
+import { metricsOfRun, samplesInRange, samplesOfRun } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
 import { scheduleRuns } from '../../../core/schedule';
-import type { SensorKind } from '../../../shared/device';
-import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, EnergyResult, SeriesSampleInput, TimeWindow } from '../../../shared/analysis';
-import type { SweepRecord } from '../../../shared/records';
+import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
+import type { RunRecord, SweepRecord } from '../../../shared/records';
 import { windowEnergy } from '../../../core/analysis/energy';
 
-export class LoadError extends Error {
-  constructor(message: string) {
-    super(message);
+/** Recorded data that cannot be read for analysis: not there (not_found) or unusable as asked (invalid). */
+export class LoadError extends LabError {
+  constructor(message: string, code: ErrorCode = 'not_found') {
+    super(code, message);
     this.name = 'LoadError';
   }
 }
 
-/** The store's sensor-kind text -> the analysis' kind ('counter-derived' is 'counter'; unknown text is trusted least). */
-export function sensorKindOf(text: string | null | undefined): SensorKind {
-  const t = (text ?? '').toLowerCase();
-  if (t === 'instant') return 'instant';
-  if (t.startsWith('counter')) return 'counter';
-  return 'average';
-}
-
-/** A stored sample row as an analysis sample (the devices-table id is dropped; the series names the device). */
-export function toSeriesSample(r: SampleRow): SeriesSampleInput {
-  return {
-    t: r.t,
-    power_w: r.power_w,
-    power_kind: sensorKindOf(r.power_kind),
-    power_avg_w: r.power_avg_w,
-    energy_mj: r.energy_mj,
-    sm_clock_mhz: r.sm_clock_mhz,
-    mem_clock_mhz: r.mem_clock_mhz,
-    temp_c: r.temp_c,
-    util_gpu: r.util_gpu,
-    util_mem: r.util_mem,
-    mem_used_mb: r.mem_used_mb,
-    limit_w: r.limit_w,
-    throttle_reasons: r.throttle_reasons,
-  };
-}
-
-function modelOf(devs: readonly StoredDevice[]): string | null {
+export function modelOf(devs: readonly StoredDevice[]): string | null {
   const gpus = devs.filter((d) => d.kind === 'gpu');
   if (gpus.length === 0) return null;
   const names = [...new Set(gpus.map((d) => (d.simulated && !/simulated/i.test(d.name) ? `${d.name} (simulated)` : d.name)))];
@@ -51,6 +25,12 @@ function modelOf(devs: readonly StoredDevice[]): string | null {
 }
 
 /** Throughput steps from the run's metrics: 'units' per step and 'rate' (units/s per GPU) at the same t. */
+/** The model a sweep ran on, for runs that recorded no device. */
+export function sweepModelOf(sweep: SweepRecord, devsOfRuns: readonly (readonly StoredDevice[])[]): string {
+  const models = devsOfRuns.map(modelOf).filter((m): m is string => m !== null);
+  return models[0] ?? (sweep.simulated ? 'simulated device' : 'unknown device');
+}
+
 function stepsOf(db: Db, runId: number, gpus: number): { t: number; units: number; dt: number | null }[] {
   const rates = new Map(metricsOfRun(db, runId, 'rate').map((m) => [m.t, m.value]));
   return metricsOfRun(db, runId, 'units').map((u) => {
@@ -68,6 +48,36 @@ export interface LoadedSweep {
   warnings: string[];
 }
 
+/** One stored run as analysis input (warm-up included in its series, for steady-state detection). */
+export function runInput(db: Db, sweep: SweepRecord, r: RunRecord, devs: readonly StoredDevice[], fallbackModel: string): AnalysisRunInput {
+  const gpuDevs = devs.filter((d) => d.kind === 'gpu');
+  const cpuDevs = devs.filter((d) => d.kind === 'cpu');
+  const gpus = Math.max(1, gpuDevs.length || sweep.plan.devices.length);
+  const window: TimeWindow | null = r.measure_start !== null && r.measure_end !== null ? { start: r.measure_start, end: r.measure_end } : null;
+  const series = (d: StoredDevice) => ({ device_id: d.device_key, name: d.name, samples: samplesOfRun(db, r.id, d.id) });
+  return {
+    run_id: r.id,
+    source: { kind: 'run', id: r.id },
+    workload: r.workload,
+    device_model: modelOf(devs) ?? fallbackModel,
+    cap_w: r.cap_w,
+    repetition: r.repetition,
+    order: r.order,
+    status: r.status,
+    started_at: r.started_at,
+    warmup_end: r.warmup_end,
+    window,
+    units: r.units,
+    // The runner's own count over the window, else the steps below.
+    units_in_window: r.units_in_window,
+    steps: stepsOf(db, r.id, gpus),
+    gpus,
+    devices: gpuDevs.map(series),
+    cpu: cpuDevs.map(series),
+    enforced_limit_w: r.enforced_limit_w,
+  };
+}
+
 /**
  * A recorded sweep as analysis input: every run with its measurement window, work units, per-GPU sample series
  * (warm-up included, for steady-state detection), CPU series where a CPU package was recorded, and the limit the
@@ -79,36 +89,8 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   const records = runsOfSweep(db, sweepId);
   const warnings: string[] = [];
   const perRun = records.map((r) => ({ r, devs: devicesOfRun(db, r.id) }));
-  const models = perRun.map((x) => modelOf(x.devs)).filter((m): m is string => m !== null);
-  const sweepModel = models[0] ?? (sweep.simulated ? 'simulated device' : 'unknown device');
-  const runs: AnalysisRunInput[] = perRun.map(({ r, devs }) => {
-    const gpuDevs = devs.filter((d) => d.kind === 'gpu');
-    const cpuDevs = devs.filter((d) => d.kind === 'cpu');
-    const gpus = Math.max(1, gpuDevs.length || sweep.plan.devices.length);
-    const window: TimeWindow | null = r.measure_start !== null && r.measure_end !== null ? { start: r.measure_start, end: r.measure_end } : null;
-    const duration = window ? window.end - window.start : null;
-    const series = (d: StoredDevice) => ({ device_id: d.device_key, name: d.name, samples: samplesOfRun(db, r.id, d.id).map(toSeriesSample) });
-    return {
-      run_id: r.id,
-      workload: r.workload,
-      device_model: modelOf(devs) ?? sweepModel,
-      cap_w: r.cap_w,
-      repetition: r.repetition,
-      order: r.order,
-      status: r.status,
-      started_at: r.started_at,
-      warmup_end: r.warmup_end,
-      window,
-      units: r.units,
-      // The runner's own count over the window (throughput is per GPU), else the steps below.
-      units_in_window: r.throughput !== null && duration !== null ? r.throughput * gpus * duration : null,
-      steps: stepsOf(db, r.id, gpus),
-      gpus,
-      devices: gpuDevs.map(series),
-      cpu: cpuDevs.map(series),
-      enforced_limit_w: r.enforced_limit_w,
-    };
-  });
+  const fallbackModel = sweepModelOf(sweep, perRun.map((x) => x.devs));
+  const runs = perRun.map(({ r, devs }) => runInput(db, sweep, r, devs, fallbackModel));
   if (runs.some((r) => r.status === 'done' && (r.devices ?? []).length === 0)) warnings.push('some finished runs have no recorded devices (no per-device samples)');
   let adaptive: AdaptiveSettings | null = null;
   const caps = sweep.plan.caps;
@@ -137,37 +119,29 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits }, adaptive, warnings };
 }
 
-export interface RangeEnergy {
-  from: number;
-  to: number;
-  duration_s: number;
-  /** Sum over the selected devices; null when any selected device has no energy. */
-  energy_j: number | null;
-  mean_w: number | null;
-  samples: number;
-  /** The sensor used ('mixed' when devices differ), null when none worked. */
-  sensor: string | null;
-  devices: (EnergyResult & { index: number; name: string; device_key: string })[];
-  warnings: string[];
-}
-
 /**
  * Energy over [from, to] from stored samples, with the same code the runs use (windowEnergy). Devices: those with
- * index `deviceIndex` (any backend/host), else every GPU with samples in the range.
+ * index `deviceIndex` (any backend/host), else every GPU with samples in the range (a dataset's: datasetEnergy).
  */
 export function energyInRange(db: Db, from: number, to: number, deviceIndex?: number): RangeEnergy {
+  // Imported datasets' devices are queried through their dataset (caplab energy --dataset), not by wall time.
+  const all = listStoredDevices(db).filter((d) => !d.device_key.startsWith('dataset:') && (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
+  const r = energyOverDevices(db, all.map((d) => ({ row: d.id, index: d.idx, name: d.name, key: d.device_key })), from, to, deviceIndex !== undefined && all.length === 1);
+  if (all.length === 0) r.warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
+  else if (r.devices.length === 0) r.warnings.push('no samples in this time range');
+  return r;
+}
+
+/** Energy over [from, to] of the given devices (those without samples there are left out unless keepEmpty). */
+export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string }[], from: number, to: number, keepEmpty = false): RangeEnergy {
   const pad = 5;
-  const all = listStoredDevices(db).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.idx === deviceIndex));
-  const warnings: string[] = [];
   const devices: RangeEnergy['devices'] = [];
-  for (const d of all) {
-    const rows = samplesInRange(db, d.id, from - pad, to + pad);
-    if (rows.length === 0 && (deviceIndex === undefined || all.length > 1)) continue;
-    const e = windowEnergy(rows.map(toSeriesSample), { start: from, end: to }, { device_id: d.device_key });
-    devices.push({ ...e, index: d.idx, name: d.name, device_key: d.device_key });
+  for (const d of devs) {
+    const rows = samplesInRange(db, d.row, from - pad, to + pad);
+    if (rows.length === 0 && !keepEmpty) continue;
+    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key });
+    devices.push({ ...e, index: d.index, name: d.name, device_key: d.key });
   }
-  if (all.length === 0) warnings.push(deviceIndex === undefined ? 'no GPUs recorded in this database' : `no device with index ${deviceIndex} in this database`);
-  else if (devices.length === 0) warnings.push('no samples in this time range');
   const ok = devices.length > 0 && devices.every((d) => d.energy_j !== null);
   const energy = ok ? devices.reduce((s, d) => s + (d.energy_j as number), 0) : null;
   const sensors = [...new Set(devices.map((d) => d.sensor))];
@@ -181,6 +155,6 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
     samples: devices.reduce((s, d) => s + d.samples, 0),
     sensor: sensors.length === 1 ? sensors[0]! : sensors.length ? (sensors.includes(null) ? null : 'mixed') : null,
     devices,
-    warnings,
+    warnings: [],
   };
 }

@@ -1,5 +1,46 @@
+import type { Db } from './db';
+import { sampleBlocksDdl, SampleWriter, BLOCK_SAMPLES, streamFor } from './sample-blocks';
+import { readingFields, SensorKind, type Sample } from '../../../shared/sample';
+
+/** SQL, or code for a migration that converts data. Runs inside one transaction with the version bump. */
+export type Migration = string | ((db: Db) => void);
+
+/**
+ * v1 -> v2: one row per sample becomes blocks of samples per stream (device x sweep or dataset). A run's samples
+ * are its sweep's stream between started_at and ended_at, so the per-sample run tag goes.
+ */
+function sampleBlocks(db: Db): void {
+  db.exec(sampleBlocksDdl());
+  const writer = new SampleWriter(db);
+  const groups = db.prepare('SELECT DISTINCT sweep_id, dataset_id, device_id FROM samples').all() as { sweep_id: number | null; dataset_id: number | null; device_id: number }[];
+  for (const g of groups) {
+    const owner = g.sweep_id !== null ? { sweep_id: g.sweep_id } : g.dataset_id !== null ? { dataset_id: g.dataset_id } : null;
+    if (!owner) continue;
+    const stream = streamFor(db, owner, g.device_id);
+    // Paged (a connection cannot write while it iterates), in t order.
+    const page = db.prepare(
+      `SELECT id, t, power_kind, ${readingFields.join(', ')} FROM samples
+       WHERE sweep_id IS ? AND dataset_id IS ? AND device_id = ? AND (t > ? OR (t = ? AND id > ?)) ORDER BY t, id LIMIT ${BLOCK_SAMPLES}`,
+    );
+    let after = { t: -Infinity, id: 0 };
+    for (;;) {
+      const rows = page.all(g.sweep_id, g.dataset_id, g.device_id, after.t, after.t, after.id) as (Omit<Sample, 'device_id'> & { id: number })[];
+      if (rows.length === 0) break;
+      after = { t: rows[rows.length - 1]!.t, id: rows[rows.length - 1]!.id };
+      // Sensor kinds were free text in v1 ('counter-derived'); the sample model has three.
+      const batch: Omit<Sample, 'device_id'>[] = rows.map(({ id: _id, ...r }) => {
+        const kind = SensorKind.safeParse(r.power_kind);
+        return { ...r, power_kind: kind.success ? kind.data : String(r.power_kind).startsWith('counter') ? 'counter' : 'average' };
+      });
+      writer.appendRows(stream, batch);
+    }
+    writer.close();
+  }
+  db.exec('DROP TABLE samples');
+}
+
 /** Schema migrations, applied in order; PRAGMA user_version holds how many have run. Append only. */
-export const migrations: string[] = [
+export const migrations: Migration[] = [
   `
   CREATE TABLE devices (
     id INTEGER PRIMARY KEY,
@@ -101,5 +142,88 @@ export const migrations: string[] = [
     error TEXT
   );
   CREATE INDEX cap_journal_open ON cap_journal(restored_at);
+  `,
+  sampleBlocks,
+  // v2 -> v3: dataset segments, the imported counterpart of runs (sources of the analysis).
+  `
+  CREATE TABLE dataset_segments (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    start REAL NOT NULL,
+    end REAL NOT NULL,
+    device_keys TEXT,
+    workload TEXT,
+    cap_w REAL,
+    units TEXT,
+    units_in_window REAL,
+    repetition INTEGER NOT NULL DEFAULT 1,
+    label TEXT
+  );
+  CREATE INDEX dataset_segments_dataset ON dataset_segments(dataset_id, start);
+  `,
+  // v3 -> v4: what an import records: its files (content hash, for dedupe), its report, and where segments came from.
+  `
+  ALTER TABLE datasets ADD COLUMN report TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE datasets ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE datasets ADD COLUMN t_start REAL;
+  ALTER TABLE datasets ADD COLUMN t_end REAL;
+  CREATE TABLE dataset_files (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    format TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    content_hash TEXT NOT NULL
+  );
+  CREATE INDEX dataset_files_hash ON dataset_files(content_hash);
+  ALTER TABLE dataset_segments ADD COLUMN origin TEXT NOT NULL DEFAULT 'structure';
+  `,
+  // v4 -> v5: runs store facts (work units in the window, GPUs, measured CPU energy); throughput, mean power and
+  // efficiency are computed from them in src/core (figures.ts). Earlier runs get their facts back from the figures
+  // they stored.
+  `
+  ALTER TABLE runs ADD COLUMN units_in_window REAL;
+  ALTER TABLE runs ADD COLUMN gpus INTEGER;
+  ALTER TABLE runs ADD COLUMN cpu_energy_j REAL;
+  UPDATE runs SET gpus = MAX(1, (SELECT COUNT(*) FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'gpu'));
+  UPDATE runs SET units_in_window = throughput * gpus * (measure_end - measure_start)
+    WHERE throughput IS NOT NULL AND measure_start IS NOT NULL AND measure_end IS NOT NULL;
+  UPDATE runs SET cpu_energy_j = (SELECT SUM(rd.energy_j) FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'cpu')
+    WHERE NOT EXISTS (SELECT 1 FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = runs.id AND d.kind = 'cpu' AND rd.energy_j IS NULL);
+  `,
+  // v5 -> v6: stored plans carry the plan schema version they were written with (0.1.0's are 1); read leniently.
+  `ALTER TABLE sweeps ADD COLUMN plan_version INTEGER NOT NULL DEFAULT 1;`,
+  // v6 -> v7: cluster jobs (`caplab cluster submit`) and which node ran each merged run. IF NOT EXISTS: builds of
+  // the cluster branch created these tables on first use, before they were a migration.
+  `
+  CREATE TABLE IF NOT EXISTS cluster_jobs (
+    job_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    shard_by TEXT NOT NULL,
+    tasks INTEGER NOT NULL,
+    nodes INTEGER NOT NULL,
+    submitted_at REAL NOT NULL,
+    sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL
+  );
+  CREATE TABLE IF NOT EXISTS cluster_runs (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    task INTEGER NOT NULL,
+    task_run_id INTEGER NOT NULL,
+    node TEXT NOT NULL,
+    hostname TEXT NOT NULL,
+    UNIQUE (sweep_id, task, task_run_id)
+  );
+  CREATE TABLE IF NOT EXISTS cluster_nodes (
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    task INTEGER NOT NULL,
+    node TEXT NOT NULL,
+    hostname TEXT NOT NULL,
+    slurm_job_id TEXT,
+    status TEXT NOT NULL,
+    devices TEXT NOT NULL,
+    PRIMARY KEY (sweep_id, task)
+  );
   `,
 ];

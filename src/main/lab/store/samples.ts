@@ -1,59 +1,40 @@
 import type { Db } from './db';
-import type { Sample } from '../../../shared/device';
-
-export interface SampleContext {
-  sweepId: number | null;
-  runId: number | null;
-  datasetId?: number | null;
-}
-
-/** Writes samples in one transaction; deviceIds maps Sample.device_id (backend key) to devices.id. */
-export function insertSamples(db: Db, ctx: SampleContext, deviceIds: ReadonlyMap<string, number>, samples: readonly Sample[]): number {
-  if (samples.length === 0) return 0;
-  const stmt = db.prepare(
-    `INSERT INTO samples (sweep_id, run_id, dataset_id, device_id, t, power_w, power_kind, power_avg_w, energy_mj,
-       sm_clock_mhz, mem_clock_mhz, temp_c, util_gpu, util_mem, mem_used_mb, limit_w, throttle_reasons)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  let n = 0;
-  db.transaction(() => {
-    for (const s of samples) {
-      const deviceId = deviceIds.get(s.device_id);
-      if (deviceId === undefined) continue;
-      stmt.run(
-        ctx.sweepId, ctx.runId, ctx.datasetId ?? null, deviceId, s.t, s.power_w, s.power_kind, s.power_avg_w, s.energy_mj,
-        s.sm_clock_mhz, s.mem_clock_mhz, s.temp_c, s.util_gpu, s.util_mem, s.mem_used_mb, s.limit_w, s.throttle_reasons,
-      );
-      n++;
-    }
-  })();
-  return n;
-}
-
-/** Stored sample row; device_id is the devices table id. */
-export interface SampleRow extends Omit<Sample, 'device_id'> {
-  device_id: number;
-  run_id: number | null;
-}
-
-const sampleColumns = `device_id, run_id, t, power_w, power_kind, power_avg_w, energy_mj, sm_clock_mhz, mem_clock_mhz, temp_c,
-  util_gpu, util_mem, mem_used_mb, limit_w, throttle_reasons`;
-
-export function samplesInRange(db: Db, deviceId: number, from: number, to: number): SampleRow[] {
-  return db
-    .prepare(`SELECT ${sampleColumns} FROM samples WHERE device_id = ? AND t >= ? AND t <= ? ORDER BY t`)
-    .all(deviceId, from, to) as SampleRow[];
-}
+import { readSamples, SampleWriter, streamFor, type StreamOwner } from './sample-blocks';
+import type { Sample } from '../../../shared/sample';
 
 /** A device's samples of one sweep in a time range (simulated sweeps' clocks can overlap another sweep's). */
-export function sweepSamplesInRange(db: Db, sweepId: number, deviceId: number, from: number, to: number): SampleRow[] {
-  return db
-    .prepare(`SELECT ${sampleColumns} FROM samples WHERE sweep_id = ? AND device_id = ? AND t >= ? AND t <= ? ORDER BY t`)
-    .all(sweepId, deviceId, from, to) as SampleRow[];
+export function sweepSamplesInRange(db: Db, sweepId: number, deviceRow: number, from: number, to: number): Omit<Sample, 'device_id'>[] {
+  const stream = db.prepare('SELECT id FROM sample_streams WHERE sweep_id = ? AND device_id = ?').get(sweepId, deviceRow) as { id: number } | undefined;
+  return stream ? readSamples(db, stream.id, from, to) : [];
 }
 
-export function samplesOfRun(db: Db, runId: number, deviceId: number): SampleRow[] {
-  return db.prepare(`SELECT ${sampleColumns} FROM samples WHERE run_id = ? AND device_id = ? ORDER BY t`).all(runId, deviceId) as SampleRow[];
+/** The stream of a run's device: its sweep's samples of that device (null when none were recorded). */
+export function runStream(db: Db, runId: number, deviceRow: number): { stream: number; from: number; to: number } | null {
+  const run = db.prepare('SELECT sweep_id, started_at, ended_at FROM runs WHERE id = ?').get(runId) as
+    | { sweep_id: number; started_at: number | null; ended_at: number | null }
+    | undefined;
+  if (!run || run.started_at === null) return null;
+  const row = db.prepare('SELECT id FROM sample_streams WHERE sweep_id = ? AND device_id = ?').get(run.sweep_id, deviceRow) as { id: number } | undefined;
+  if (!row) return null;
+  // A run that never ended (the process was killed) keeps the samples up to the sweep's next run or its end.
+  const next = db.prepare('SELECT MIN(started_at) AS t FROM runs WHERE sweep_id = ? AND started_at > ?').get(run.sweep_id, run.started_at) as { t: number | null };
+  return { stream: row.id, from: run.started_at, to: run.ended_at ?? next.t ?? Infinity };
+}
+
+/** A run's samples of one device, from its start to its end (warm-up included). */
+export function samplesOfRun(db: Db, runId: number, deviceRow: number): Omit<Sample, 'device_id'>[] {
+  const s = runStream(db, runId, deviceRow);
+  return s ? readSamples(db, s.stream, s.from, s.to) : [];
+}
+
+/** A device's samples of every sweep and dataset (or of one dataset) in a time range, t ascending. */
+export function samplesInRange(db: Db, deviceRow: number, from: number, to: number, datasetId?: number): Omit<Sample, 'device_id'>[] {
+  const streams = (
+    datasetId === undefined
+      ? db.prepare('SELECT id FROM sample_streams WHERE device_id = ? ORDER BY id').all(deviceRow)
+      : db.prepare('SELECT id FROM sample_streams WHERE device_id = ? AND dataset_id = ? ORDER BY id').all(deviceRow, datasetId)
+  ) as { id: number }[];
+  return streams.flatMap((s) => readSamples(db, s.id, from, to)).sort((a, b) => a.t - b.t);
 }
 
 export function insertMetrics(db: Db, runId: number, rows: readonly { t: number; name: string; value: number }[]): void {
@@ -66,4 +47,12 @@ export function insertMetrics(db: Db, runId: number, rows: readonly { t: number;
 
 export function metricsOfRun(db: Db, runId: number, name: string): { t: number; value: number }[] {
   return db.prepare('SELECT t, value FROM metrics WHERE run_id = ? AND name = ? ORDER BY t').all(runId, name) as { t: number; value: number }[];
+}
+
+/** Writes one device's rows to its stream of a sweep or dataset (small writes; bulk imports use SampleWriter). */
+export function writeSamples(db: Db, owner: StreamOwner, deviceRow: number, rows: readonly Omit<Sample, 'device_id'>[]): number {
+  const writer = new SampleWriter(db);
+  const n = writer.appendRows(streamFor(db, owner, deviceRow), rows);
+  writer.close();
+  return n;
 }

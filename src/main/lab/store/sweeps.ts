@@ -1,7 +1,9 @@
 import type { Db } from './db';
-import { Plan } from '../../../shared/plan';
+import type { Plan } from '../../../shared/plan';
+import { PLAN_SCHEMA_VERSION, readStoredPlan, type StoredPlan } from './stored-plan';
 import type { PlannedRun } from '../../../shared/plan';
 import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
+import { runFigures } from '../../../core/analysis/figures';
 
 export interface NewSweep {
   name: string;
@@ -15,8 +17,8 @@ export interface NewSweep {
 export function createSweep(db: Db, s: NewSweep, runs: readonly PlannedRun[]): { sweepId: number; runIds: number[] } {
   return db.transaction(() => {
     const info = db
-      .prepare('INSERT INTO sweeps (name, plan, status, host, backend, simulated, pid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(s.name, JSON.stringify(s.plan), 'running', s.host, s.backend, s.simulated ? 1 : 0, process.pid, Date.now() / 1000);
+      .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, pid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, 'running', s.host, s.backend, s.simulated ? 1 : 0, process.pid, Date.now() / 1000);
     const sweepId = Number(info.lastInsertRowid);
     const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status) VALUES (?, ?, ?, ?, ?, ?)');
     const runIds = runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending').lastInsertRowid));
@@ -51,7 +53,10 @@ export function markInterruptedSweeps(db: Db, isAlive: (pid: number) => boolean)
   return stale.map((s) => s.id);
 }
 
-export type RunUpdate = Partial<Omit<RunRecord, 'id' | 'sweep_id' | 'workload' | 'cap_w' | 'repetition' | 'order'>> & { output_tail?: string };
+/** What a run stores: facts only (figures are computed when read). */
+export type RunUpdate = Partial<Omit<RunRecord, 'id' | 'sweep_id' | 'workload' | 'cap_w' | 'repetition' | 'order' | 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source'>> & {
+  output_tail?: string;
+};
 
 export function updateRun(db: Db, runId: number, u: RunUpdate): void {
   const keys = Object.keys(u) as (keyof RunUpdate)[];
@@ -69,6 +74,7 @@ interface SweepRow {
   id: number;
   name: string;
   plan: string;
+  plan_version: number;
   status: SweepStatus;
   host: string;
   backend: string;
@@ -80,12 +86,21 @@ interface SweepRow {
   runs_done: number;
 }
 
-const sweepSelect = `SELECT s.id, s.name, s.plan, s.status, s.host, s.backend, s.simulated, s.error, s.created_at, s.finished_at,
+const sweepSelect = `SELECT s.id, s.name, s.plan, s.plan_version, s.status, s.host, s.backend, s.simulated, s.error, s.created_at, s.finished_at,
   (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id) AS run_count,
   (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id AND r.status IN ('done', 'failed')) AS runs_done
   FROM sweeps s`;
 
-function toSweep(r: SweepRow): SweepRecord {
+/** A sweep's plan, read leniently (a plan from any earlier release opens; see stored-plan.ts). */
+function storedPlan(db: Db, sweepId: number, json: string, version: number): StoredPlan {
+  return readStoredPlan(json, version, () => {
+    const runs = db.prepare('SELECT DISTINCT workload, cap_w FROM runs WHERE sweep_id = ?').all(sweepId) as { workload: string; cap_w: number }[];
+    return { workloads: [...new Set(runs.map((r) => r.workload))], caps: [...new Set(runs.map((r) => r.cap_w))].sort((a, b) => a - b) };
+  });
+}
+
+function toSweep(db: Db, r: SweepRow): SweepRecord {
+  const { plan, notes } = storedPlan(db, r.id, r.plan, r.plan_version);
   return {
     id: r.id,
     name: r.name,
@@ -95,10 +110,11 @@ function toSweep(r: SweepRow): SweepRecord {
     simulated: r.simulated === 1,
     created_at: r.created_at,
     finished_at: r.finished_at,
-    plan: Plan.parse(JSON.parse(r.plan)),
+    plan,
     error: r.error,
     run_count: r.run_count,
     runs_done: r.runs_done,
+    plan_notes: notes,
   };
 }
 
@@ -106,23 +122,56 @@ export function listSweeps(db: Db, search?: string): SweepRecord[] {
   const rows = search
     ? (db.prepare(`${sweepSelect} WHERE s.name LIKE @q OR s.plan LIKE @q OR s.backend LIKE @q ORDER BY s.id DESC`).all({ q: `%${search}%` }) as SweepRow[])
     : (db.prepare(`${sweepSelect} ORDER BY s.id DESC`).all() as SweepRow[]);
-  return rows.map(toSweep);
+  return rows.map((r) => toSweep(db, r));
 }
 
 export function getSweep(db: Db, sweepId: number): SweepRecord | undefined {
   const row = db.prepare(`${sweepSelect} WHERE s.id = ?`).get(sweepId) as SweepRow | undefined;
-  return row && toSweep(row);
+  return row && toSweep(db, row);
 }
 
 const runSelect = `SELECT id, sweep_id, workload, cap_w, repetition, run_order AS "order", status, exit_code, error, started_at, ended_at,
-  warmup_end, measure_start, measure_end, units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w FROM runs`;
+  warmup_end, measure_start, measure_end, units, energy_j, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j FROM runs`;
+
+type RunFactsRow = Omit<RunRecord, 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source'>;
+
+/** Stored facts -> the run record with its figures, computed by the one definition in src/core. */
+function withFigures(db: Db, rows: RunFactsRow[]): RunRecord[] {
+  const overhead = new Map<number, number>();
+  return rows.map((r) => {
+    if (!overhead.has(r.sweep_id)) {
+      const row = db.prepare('SELECT plan, plan_version FROM sweeps WHERE id = ?').get(r.sweep_id) as { plan: string; plan_version: number };
+      overhead.set(r.sweep_id, storedPlan(db, r.sweep_id, row.plan, row.plan_version).plan.overhead_w);
+    }
+    const duration = r.measure_start !== null && r.measure_end !== null ? r.measure_end - r.measure_start : null;
+    const gpus = r.gpus ?? 1;
+    const f = runFigures({
+      duration_s: duration,
+      units_in_window: r.units_in_window,
+      gpus,
+      // The GPU energy is stored summed; per-GPU energies only matter to the figures through their sum.
+      gpu: [{ energy_j: r.energy_j }],
+      cpu: r.cpu_energy_j !== null ? [{ energy_j: r.cpu_energy_j }] : [],
+      overhead_w: overhead.get(r.sweep_id)!,
+      use_measured_cpu: true,
+    });
+    return {
+      ...r,
+      throughput: f.throughput,
+      mean_power_w: f.mean_power_w,
+      efficiency: f.efficiency,
+      node_energy_source: f.node?.source ?? null,
+    };
+  });
+}
 
 export function runsOfSweep(db: Db, sweepId: number): RunRecord[] {
-  return db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunRecord[];
+  return withFigures(db, db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunFactsRow[]);
 }
 
 export function getRun(db: Db, runId: number): RunRecord | undefined {
-  return db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunRecord | undefined;
+  const row = db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunFactsRow | undefined;
+  return row && withFigures(db, [row])[0];
 }
 
 export function runOutputTail(db: Db, runId: number): string | null {
@@ -131,10 +180,8 @@ export function runOutputTail(db: Db, runId: number): string | null {
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {
-  return db.transaction(() => {
-    db.prepare('DELETE FROM samples WHERE sweep_id = ?').run(sweepId);
-    return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
-  })();
+  // Streams, their sample blocks, runs and metrics go with it (ON DELETE CASCADE).
+  return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;
 }
 
 export function recordRunDevice(

@@ -451,30 +451,25 @@ export class SweepOrchestrator {
     return { status: 'done', update: { ...base, units: result.units, warmup_end: window.start, measure_start: window.start, ...this.summarise(runId, window) } };
   }
 
+  /** Stores the run's measured facts: window, work units, GPU energy per device and in sum, CPU energy where measured. */
   private summarise(runId: number, window: MeasuredWindow): RunUpdate {
-    const { start: from, end: to, seconds } = window;
-    let energy: number | null = 0;
-    const sensors = new Set<string>();
-    for (const d of this.deps.devices) {
+    const { start: from, end: to } = window;
+    const energyOf = (d: DeviceInfo) => {
       const deviceId = this.deviceIds.get(d.id)!;
       const e = windowEnergy(sweepSamplesInRange(this.deps.db, this.sweepId, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
       recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
-      energy = energy === null || e.energy_j === null ? null : energy + e.energy_j;
-      sensors.add(e.sensor ?? `none (${e.reason ?? 'no readings'})`);
-    }
-    for (const d of this.deps.cpu?.devices ?? []) {
-      const deviceId = this.deviceIds.get(d.id)!;
-      const e = windowEnergy(sweepSamplesInRange(this.deps.db, this.sweepId, deviceId, from - 2, to + 2), { start: from, end: to }, { device_id: d.id });
-      recordRunDevice(this.deps.db, runId, deviceId, { energy_j: e.energy_j, mean_power_w: e.mean_w, energy_sensor: e.sensor, enforced_limit_w: null });
-    }
-    const nodeEnergy = energy === null ? null : energy + this.plan.overhead_w * seconds;
+      return e;
+    };
+    const gpu = this.deps.devices.map(energyOf);
+    const cpu = (this.deps.cpu?.devices ?? []).map(energyOf);
+    const sum = (es: typeof gpu) => (es.length > 0 && es.every((e) => e.energy_j !== null) ? es.reduce((s, e) => s + e.energy_j!, 0) : null);
     return {
       measure_end: to,
-      throughput: window.rate_per_gpu,
-      mean_power_w: energy === null ? null : energy / seconds / this.deps.devices.length,
-      energy_j: energy,
-      efficiency: nodeEnergy !== null && nodeEnergy > 0 ? window.units / nodeEnergy : null,
-      energy_sensor: [...sensors].join('+'),
+      units_in_window: window.units,
+      gpus: this.deps.devices.length,
+      energy_j: sum(gpu),
+      cpu_energy_j: sum(cpu),
+      energy_sensor: [...new Set(gpu.map((e) => e.sensor ?? `none (${e.reason ?? 'no readings'})`))].join('+'),
     };
   }
 }

@@ -1,13 +1,16 @@
+import { LabError, type ErrorCode } from '../../../shared/errors';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { Plan } from '../../../shared/plan';
 
-export class PlanError extends Error {
+/** A plan (or a request about one) that cannot be used; `code` says why (invalid by default). */
+export class PlanError extends LabError {
   constructor(
     message: string,
     readonly errors: string[] = [message],
+    code: ErrorCode = 'invalid',
   ) {
-    super(message);
+    super(code, message);
     this.name = 'PlanError';
   }
 }
@@ -15,7 +18,7 @@ export class PlanError extends Error {
 /** A sweep or run id that does not exist (404 through the host, exit 2 in the CLI). */
 export class NotFoundError extends PlanError {
   constructor(message: string) {
-    super(message);
+    super(message, [message], 'not_found');
     this.name = 'NotFoundError';
   }
 }

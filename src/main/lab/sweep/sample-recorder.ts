@@ -1,24 +1,29 @@
 import type { Db } from '../store/db';
-import { insertSamples } from '../store/samples';
-import type { Sample } from '../../../shared/device';
+import { SampleWriter, streamFor } from '../store/sample-blocks';
+import type { Sample } from '../../../shared/sample';
 
 /**
  * Buffers a sweep's samples and writes them in one transaction per flush (the sweep flushes every 250 ms, so a
- * killed process loses at most that much). Each sample is tagged with the run that was active when it was read,
- * not when it is written, so a run's window keeps its last readings.
+ * killed process loses at most that much). Samples go to the sweep's stream of their device; live listeners get them
+ * tagged with the run that was active when they were read, not when they are written.
  */
 export class SampleRecorder {
   /** The run whose samples are being read now; null between runs. */
   runId: number | null = null;
   private buffer: { runId: number | null; sample: Sample }[] = [];
+  private readonly writer: SampleWriter;
+  private readonly streams = new Map<string, number>();
 
   constructor(
-    private readonly db: Db,
-    private readonly sweepId: number,
+    db: Db,
+    sweepId: number,
     /** Sample.device_id (backend key) -> devices.id. */
-    private readonly deviceIds: ReadonlyMap<string, number>,
+    deviceIds: ReadonlyMap<string, number>,
     private readonly onWritten: (runId: number | null, samples: Sample[]) => void,
-  ) {}
+  ) {
+    this.writer = new SampleWriter(db);
+    for (const [key, row] of deviceIds) this.streams.set(key, streamFor(db, { sweep_id: sweepId }, row));
+  }
 
   collect(samples: readonly Sample[]): void {
     for (const sample of samples) this.buffer.push({ runId: this.runId, sample });
@@ -26,6 +31,14 @@ export class SampleRecorder {
 
   flush(): void {
     if (this.buffer.length === 0) return;
+    const byStream = new Map<number, Sample[]>();
+    for (const { sample } of this.buffer) {
+      const stream = this.streams.get(sample.device_id);
+      if (stream === undefined) continue;
+      const list = byStream.get(stream);
+      if (list) list.push(sample);
+      else byStream.set(stream, [sample]);
+    }
     const byRun = new Map<number | null, Sample[]>();
     for (const { runId, sample } of this.buffer) {
       const list = byRun.get(runId);
@@ -33,9 +46,8 @@ export class SampleRecorder {
       else byRun.set(runId, [sample]);
     }
     this.buffer = [];
-    for (const [runId, samples] of byRun) {
-      insertSamples(this.db, { sweepId: this.sweepId, runId }, this.deviceIds, samples);
-      this.onWritten(runId, samples);
-    }
+    for (const [stream, samples] of byStream) this.writer.appendRows(stream, samples);
+    this.writer.flush();
+    for (const [runId, samples] of byRun) this.onWritten(runId, samples);
   }
 }

@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand, type CliIO } from '../cli/command';
-import { backendOption, dbOption, describeRestores, openEngine } from '../cli/open-engine';
-import { isLoopbackHost, startServer } from './server';
-import { readPlanFile } from '../lab/sweep/plan-file';
-import { resourcesDir } from '../lab/runner/workloads';
-import { attachMetrics, type HostMetrics } from '../cluster/host-metrics';
-import type { EventPayload } from '../../shared/api';
+import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand, type CliIO } from '../command';
+import { backendOption, dbOption, describeRestores, openEngine } from '../open-engine';
+import { isLoopbackHost, startServer } from '../../host/server';
+import { readPlanFile } from '../../lab/sweep/plan-file';
+import { resourcesDir } from '../../lab/runner/workloads';
+import { attachMetrics, type HostMetrics } from '../../cluster/host-metrics';
+import type { EventPayload } from '../../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
 function packageRoot(): string {

@@ -1,0 +1,78 @@
+// Columnar batches: what every importer emits. One row = one reading of one device at one time; a missing value
+// is NaN. Channels are the sample column spec's numeric fields, with power split by sensor kind.
+
+export const CHANNELS = [
+  'power_instant_w',
+  'power_avg_w',
+  /** Power derived from an energy-counter delta (sensor kind 'counter'). */
+  'power_derived_w',
+  'energy_mj',
+  'sm_clock_mhz',
+  'mem_clock_mhz',
+  'temp_c',
+  'util_gpu',
+  'util_mem',
+  'mem_used_mb',
+  'limit_w',
+] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export interface ColumnBatch {
+  n: number;
+  /** Seconds since the epoch (or since the log's start where the format has no wall clock). */
+  t: Float64Array;
+  /** Index into the import report's device list. */
+  device: Int32Array;
+  cols: Record<Channel, Float64Array>;
+}
+
+export const DEFAULT_BATCH_ROWS = 32_768;
+
+/** Fills fixed-size typed arrays row by row and hands each full batch to `emit` (which may keep it). */
+export class BatchBuilder {
+  private b: ColumnBatch;
+  readonly rows: number;
+  total = 0;
+
+  constructor(
+    private readonly emit: (batch: ColumnBatch) => void,
+    rows = DEFAULT_BATCH_ROWS,
+  ) {
+    this.rows = rows;
+    this.b = BatchBuilder.alloc(rows);
+  }
+
+  static alloc(rows: number): ColumnBatch {
+    const cols = {} as Record<Channel, Float64Array>;
+    for (const c of CHANNELS) cols[c] = new Float64Array(rows).fill(NaN);
+    return { n: 0, t: new Float64Array(rows), device: new Int32Array(rows), cols };
+  }
+
+  /** Starts a row and returns its index in the current batch; the caller sets channels through `set`. */
+  row(t: number, device: number): number {
+    if (this.b.n === this.rows) this.flush();
+    const i = this.b.n++;
+    this.b.t[i] = t;
+    this.b.device[i] = device;
+    this.total++;
+    return i;
+  }
+
+  set(i: number, ch: Channel, v: number): void {
+    this.b.cols[ch][i] = v;
+  }
+
+  /** Drops the row just started (a line that turned out to be bad after all). */
+  undo(): void {
+    const i = --this.b.n;
+    for (const c of CHANNELS) this.b.cols[c][i] = NaN;
+    this.total--;
+  }
+
+  flush(): void {
+    if (this.b.n === 0) return;
+    const full = this.b;
+    this.b = BatchBuilder.alloc(this.rows);
+    this.emit(full);
+  }
+}

@@ -1,0 +1,268 @@
+// nvidia-smi --query-gpu logs: --format=csv, csv,nounits, csv,noheader (with the field list), any field order
+// and subset, several GPUs interleaved, `[N/A]` / `[Not Supported]` cells, timestamps in a given zone.
+import type { ColumnInfo } from '../../../shared/dataset';
+import { BatchBuilder, type Channel } from '../batch';
+import type { ParserOptions, StreamParser } from '../parser';
+import { ImportError, ReportBuilder } from '../report';
+import { LineSplitter, lastNumberEnd, parseNumber, splitFields, trimEnd, trimStart } from '../scan';
+import { WallClock } from '../time';
+
+type Role = 'time' | 'index' | 'name' | 'uuid' | 'bus' | 'ignore' | Channel;
+
+interface FieldSpec {
+  role: Role;
+  unit: string | null;
+  kind?: 'instant' | 'average';
+  note?: string;
+}
+
+/** Query names (and their long aliases as printed in headers) → what they become. */
+const FIELDS: Record<string, FieldSpec> = {
+  timestamp: { role: 'time', unit: null },
+  index: { role: 'index', unit: null },
+  name: { role: 'name', unit: null },
+  gpu_name: { role: 'name', unit: null },
+  uuid: { role: 'uuid', unit: null },
+  gpu_uuid: { role: 'uuid', unit: null },
+  'pci.bus_id': { role: 'bus', unit: null },
+  gpu_bus_id: { role: 'bus', unit: null },
+  'power.draw': {
+    role: 'power_avg_w',
+    unit: 'W',
+    kind: 'average',
+    note: 'power.draw is a 1 s moving average on Ampere and newer (instantaneous on older GPUs)',
+  },
+  'power.draw.average': { role: 'power_avg_w', unit: 'W', kind: 'average' },
+  'power.draw.instant': { role: 'power_instant_w', unit: 'W', kind: 'instant' },
+  'power.limit': { role: 'limit_w', unit: 'W' },
+  'enforced.power.limit': { role: 'limit_w', unit: 'W' },
+  'clocks.sm': { role: 'sm_clock_mhz', unit: 'MHz' },
+  'clocks.current.sm': { role: 'sm_clock_mhz', unit: 'MHz' },
+  'clocks.mem': { role: 'mem_clock_mhz', unit: 'MHz' },
+  'clocks.current.memory': { role: 'mem_clock_mhz', unit: 'MHz' },
+  'temperature.gpu': { role: 'temp_c', unit: 'C' },
+  'utilization.gpu': { role: 'util_gpu', unit: '%' },
+  'utilization.memory': { role: 'util_mem', unit: '%' },
+  'memory.used': { role: 'mem_used_mb', unit: 'MiB' },
+};
+
+const UNIT_SCALE: Record<string, Record<string, number>> = {
+  W: { W: 1, mW: 1e-3, kW: 1e3 },
+  MHz: { MHz: 1, GHz: 1e3, kHz: 1e-3 },
+  MiB: { MiB: 1, GiB: 1024, KiB: 1 / 1024, MB: 1 },
+  C: { C: 1 },
+  '%': { '%': 1 },
+};
+
+interface Column {
+  role: Role;
+  /** Multiplier from the header's unit to the channel's. */
+  scale: number;
+  /** Unit the values must carry when the format prints units, else null. */
+  unit: string | null;
+}
+
+/** The header of a `csv` / `csv,nounits` log: `power.draw [W]` → name and unit. */
+function parseHeaderField(f: string): { name: string; unit: string | null } {
+  const m = /^(.*?)\s*\[(.+)\]$/.exec(f.trim());
+  return m ? { name: m[1]!.trim(), unit: m[2]!.trim() } : { name: f.trim(), unit: null };
+}
+
+export const NVIDIA_SMI_HEADER = /^\s*(timestamp|index|name|uuid|pci\.bus_id|power\.draw|clocks\.|temperature\.gpu|utilization\.)/;
+
+export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
+  const rep = new ReportBuilder('nvidia-smi', opts.file);
+  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const clock = new WallClock(opts.zone);
+  let cols: Column[] | null = null;
+  let headerLine = '';
+  let chans: (Channel | null)[] = [];
+  // Per column: 0 time, 1 index, 2 uuid, 3 bus, 4 name, 5 ignored, 6 a reading; kept in typed arrays for the hot loop.
+  let code = new Uint8Array(0);
+  let scale = new Float64Array(0);
+  let units: (string | null)[] = [];
+  let nanCells = 0;
+
+  const setup = (names: { name: string; unit: string | null }[], line: number) => {
+    const seen = new Set<string>();
+    cols = names.map(({ name, unit }) => {
+      const spec = FIELDS[name];
+      if (!spec) {
+        rep.warn(`column "${name}" is not imported`);
+        return { role: 'ignore', scale: 1, unit: null };
+      }
+      if (spec.role !== 'ignore' && seen.has(spec.role) && spec.role !== 'name') {
+        rep.warn(`column "${name}" duplicates another ${spec.role} column and is ignored`);
+        return { role: 'ignore', scale: 1, unit: null };
+      }
+      seen.add(spec.role);
+      let scale = 1;
+      if (spec.unit && unit && unit !== spec.unit) {
+        const s = UNIT_SCALE[spec.unit]?.[unit];
+        if (s === undefined) throw new ImportError(opts.file, line, `column "${name}" has unit [${unit}], expected [${spec.unit}]`);
+        scale = s;
+      }
+      if (spec.unit) {
+        const info: ColumnInfo = { source: name, channel: spec.role, unit: unit ?? spec.unit, sensor_kind: spec.kind ?? null, note: spec.note ?? null };
+        rep.column(info);
+      }
+      return { role: spec.role, scale, unit: unit ?? spec.unit };
+    });
+    if (!seen.has('time')) rep.warn('no timestamp column: rows are numbered 1 s apart from 0');
+    if (!cols.some((c) => c.role !== 'time' && c.role !== 'index' && c.role !== 'name' && c.role !== 'uuid' && c.role !== 'bus' && c.role !== 'ignore'))
+      throw new ImportError(opts.file, line, 'no measurement column (power, clocks, temperature, utilisation, memory) in the field list');
+    if (!seen.has('time')) rep.r.clock = 'relative';
+    chans = cols.map((c) => (['time', 'index', 'name', 'uuid', 'bus', 'ignore'].includes(c.role) ? null : (c.role as Channel)));
+    const CODES: Record<string, number> = { time: 0, index: 1, uuid: 2, bus: 3, name: 4, ignore: 5 };
+    code = Uint8Array.from(cols, (c) => CODES[c.role] ?? 6);
+    scale = Float64Array.from(cols, (c) => c.scale);
+    units = cols.map((c) => c.unit);
+  };
+
+  let rowNo = 0;
+  const onLine = (s: string, a: number, b: number, line: number) => {
+    a = trimStart(s, a, b);
+    b = trimEnd(s, a, b);
+    if (a >= b || s.charCodeAt(a) === 35) return;
+    if (!cols) {
+      const text = s.slice(a, b);
+      if (NVIDIA_SMI_HEADER.test(text) && !/^\d/.test(text)) {
+        const fields = splitFields(text, ',');
+        if (fields.length === 1 && /[;\t]/.test(text))
+          throw new ImportError(opts.file, line, `wrong delimiter: nvidia-smi CSV is comma-separated, this header uses ${text.includes(';') ? '";"' : 'tabs'}`);
+        headerLine = text;
+        setup(fields.map(parseHeaderField), line);
+        return;
+      }
+      if (!opts.fields) throw new ImportError(opts.file, line, 'no nvidia-smi header line; for --format=csv,noheader logs pass the --query-gpu field list (--fields)');
+      setup(opts.fields.map((f) => ({ name: f.trim(), unit: null })), line);
+    }
+    if (s.startsWith(headerLine, a) && b - a === headerLine.length) return;
+    const ncol = code.length;
+    let t = NaN;
+    let idx = -1;
+    let uA = -1, uB = -1, bA = -1, bB = -1, nA = -1, nB = -1;
+    const vals = tmp;
+    let p = a;
+    for (let f = 0; f < ncol; f++) {
+      if (p > b) {
+        rep.skip(line, `truncated row: ${f} of ${ncol} fields`);
+        return;
+      }
+      let e = s.indexOf(',', p);
+      if (e === -1 || e > b) e = b;
+      const role = code[f]!;
+      if (role === 6) {
+        let v = parseNumber(s, p, e);
+        if (Number.isNaN(v)) {
+          const q = trimStart(s, p, e);
+          if (s.charCodeAt(q) !== 91 && q < trimEnd(s, p, e)) {
+            rep.skip(line, `not a number in column ${f + 1}`);
+            return;
+          }
+          nanCells++;
+        } else {
+          const ne = lastNumberEnd();
+          if (ne < e) v = withUnit(s, ne, e, units[f]!, v, line, f);
+          v *= scale[f]!;
+        }
+        vals[f] = v;
+      } else if (role === 0) {
+        t = clock.parse(s, trimStart(s, p, e), trimEnd(s, p, e));
+        if (Number.isNaN(t)) {
+          rep.skip(line, 'unreadable timestamp');
+          return;
+        }
+      } else if (role === 1) {
+        idx = parseNumber(s, p, e);
+      } else if (role === 2) {
+        uA = trimStart(s, p, e);
+        uB = trimEnd(s, uA, e);
+      } else if (role === 3) {
+        bA = trimStart(s, p, e);
+        bB = trimEnd(s, bA, e);
+      } else if (role === 4) {
+        if (nA < 0) {
+          nA = trimStart(s, p, e);
+          nB = trimEnd(s, nA, e);
+        }
+      }
+      p = e + 1;
+    }
+    if (Number.isNaN(badUnit)) {
+      badUnit = 0;
+      return;
+    }
+    if (p <= b) {
+      rep.skip(line, `too many fields: more than ${ncol}`);
+      return;
+    }
+    if (Number.isNaN(t)) {
+      if (rep.r.clock !== 'relative') return;
+      t = rowNo;
+    }
+    rowNo++;
+    const dev = deviceOf(s, idx, uA, uB, bA, bB, nA, nB);
+    const i = out.row(t, dev);
+    for (let f = 0; f < ncol; f++) {
+      const ch = chans[f];
+      if (ch) out.set(i, ch, vals[f]!);
+    }
+    rep.read(t, dev);
+  };
+  const tmp = new Float64Array(256);
+  let badUnit = 0;
+  /** A value printed with a unit ("250.1 W"): converted when the unit differs from the header's, NaN row when unknown. */
+  const withUnit = (s: string, ne: number, e: number, unit: string, v: number, line: number, f: number): number => {
+    const u = trimStart(s, ne, e);
+    const ue = trimEnd(s, u, e);
+    if (ue === u || (ue - u === unit.length && s.startsWith(unit, u))) return v;
+    const found = s.slice(u, ue);
+    const k = UNIT_SCALE[unit]?.[found];
+    if (k === undefined) {
+      if (!Number.isNaN(badUnit)) rep.skip(line, `unit ${found} in column ${f + 1} where [${unit}] was expected`);
+      badUnit = NaN;
+      return NaN;
+    }
+    return v * k;
+  };
+
+  // Devices by index, each with the identity string (UUID, else bus id) it was first seen with: the common case
+  // (same GPU at the same index) is checked in place, without slicing a string per row.
+  const idCache: { dev: number; id: Uint16Array | null }[] = [];
+  // Char codes, not a string: a slice of an old chunk would be a V8 sliced string, slow to compare (and it pins the chunk).
+  const sameId = (s: string, a: number, b: number, id: Uint16Array) => {
+    if (b - a !== id.length) return false;
+    for (let k = 0; k < id.length; k++) if (s.charCodeAt(a + k) !== id[k]) return false;
+    return true;
+  };
+  const deviceOf = (s: string, idx: number, uA: number, uB: number, bA: number, bB: number, nA: number, nB: number): number => {
+    const okIdx = idx >= 0 && Number.isInteger(idx);
+    const idA = uA >= 0 ? uA : bA;
+    const idB = uA >= 0 ? uB : bB;
+    if (okIdx) {
+      const c = idCache[idx];
+      if (c && (c.id === null ? idA < 0 : idA >= 0 && sameId(s, idA, idB, c.id))) return c.dev;
+    }
+    const uuid = uA >= 0 ? s.slice(uA, uB) : null;
+    const bus = bA >= 0 ? s.slice(bA, bB) : null;
+    const key = uuid ?? (okIdx ? `gpu:${idx}` : bus ? `bus:${bus}` : 'gpu:0');
+    const dev = rep.device(key, { kind: 'gpu', index: okIdx ? idx : null, name: nA >= 0 ? s.slice(nA, nB) : null, uuid, pci_bus_id: bus });
+    const id = uuid ?? bus;
+    if (okIdx) idCache[idx] = { dev, id: id === null ? null : Uint16Array.from(id, (ch) => ch.charCodeAt(0)) };
+    return dev;
+  };
+
+  const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
+  return {
+    report: rep.r,
+    push: (text) => lines.push(text),
+    end: () => {
+      lines.end();
+      out.flush();
+      if (!cols) throw new ImportError(opts.file, null, 'empty file: no header and no rows');
+      if (nanCells) rep.warn(`${nanCells} cell(s) were [N/A] or [Not Supported] and are stored as missing`);
+      return { report: rep.r, segments: [] };
+    },
+  };
+}

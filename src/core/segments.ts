@@ -1,0 +1,122 @@
+// Load phases from a power (or utilisation) trace: binary segmentation on the mean with a BIC-style penalty,
+// over the trace binned to at most a few thousand points, keeping phases of at least `min_s` seconds.
+
+export interface Phase {
+  start: number;
+  end: number;
+  mean: number;
+}
+
+export interface PhaseOptions {
+  /** Shortest phase kept, s. Default 8 (the shortest window energy is trusted over with averaged power). */
+  min_s?: number;
+  /** A split must lower the squared error by at least penalty * variance * ln(n). Default 3. */
+  penalty?: number;
+  /** Bin count the trace is reduced to before detection. Default 4000. */
+  bins?: number;
+}
+
+/** Accumulates (t, v) readings into equal-time bins over [lo, hi] (NaN readings ignored), in constant memory. */
+export class Binner {
+  private readonly sum: Float64Array;
+  private readonly cnt: Float64Array;
+  readonly width: number;
+
+  constructor(
+    private readonly lo: number,
+    hi: number,
+    private readonly bins: number,
+  ) {
+    this.width = hi > lo ? (hi - lo) / bins : 1;
+    this.sum = new Float64Array(bins);
+    this.cnt = new Float64Array(bins);
+  }
+
+  add(t: number, v: number): void {
+    if (Number.isNaN(v) || Number.isNaN(t)) return;
+    const k = Math.max(0, Math.min(this.bins - 1, Math.floor((t - this.lo) / this.width)));
+    this.sum[k]! += v;
+    this.cnt[k]!++;
+  }
+
+  /** Means of the non-empty bins at their centres. */
+  result(): { t: number[]; v: number[]; width: number } {
+    const t: number[] = [];
+    const v: number[] = [];
+    for (let k = 0; k < this.bins; k++)
+      if (this.cnt[k]! > 0) {
+        t.push(this.lo + (k + 0.5) * this.width);
+        v.push(this.sum[k]! / this.cnt[k]!);
+      }
+    return { t, v, width: this.width };
+  }
+}
+
+/** Bins (t, v) into at most `bins` equal-time bins (mean per bin); empty bins are dropped. */
+export function binMeans(t: ArrayLike<number>, v: ArrayLike<number>, bins: number): { t: number[]; v: number[]; width: number } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < t.length; i++) {
+    if (Number.isNaN(v[i]!)) continue;
+    lo = Math.min(lo, t[i]!);
+    hi = Math.max(hi, t[i]!);
+  }
+  if (!(hi > lo)) return { t: [], v: [], width: 0 };
+  const b = new Binner(lo, hi, bins);
+  for (let i = 0; i < t.length; i++) b.add(t[i]!, v[i]!);
+  return b.result();
+}
+
+/** Phases of a binned series: change points where the mean level shifts. */
+export function detectPhases(t: readonly number[], v: readonly number[], width: number, opts: PhaseOptions = {}): Phase[] {
+  const n = v.length;
+  if (n < 2) return n === 1 ? [{ start: t[0]! - width / 2, end: t[0]! + width / 2, mean: v[0]! }] : [];
+  const minS = opts.min_s ?? 8;
+  // Bins can be sparser than their width (a 1 Hz log binned finely): count in the series' own spacing.
+  const gaps = Array.from({ length: n - 1 }, (_, i) => t[i + 1]! - t[i]!).sort((a, b) => a - b);
+  const step = Math.max(width, gaps[gaps.length >> 1]!);
+  const minLen = Math.max(2, Math.ceil(minS / Math.max(step, 1e-9)));
+  const s1 = new Float64Array(n + 1);
+  const s2 = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    s1[i + 1] = s1[i]! + v[i]!;
+    s2[i + 1] = s2[i]! + v[i]! * v[i]!;
+  }
+  const sse = (a: number, b: number) => {
+    const m = b - a;
+    const s = s1[b]! - s1[a]!;
+    return s2[b]! - s2[a]! - (s * s) / m;
+  };
+  // Noise variance from first differences (robust to level shifts): median |dx| / 0.6745 / sqrt(2).
+  const diffs = Array.from({ length: n - 1 }, (_, i) => Math.abs(v[i + 1]! - v[i]!)).sort((a, b) => a - b);
+  const sigma = Math.max(1e-6, diffs[diffs.length >> 1]! / 0.6745 / Math.SQRT2);
+  const threshold = (opts.penalty ?? 3) * sigma * sigma * Math.log(n);
+  const cuts: number[] = [];
+  const split = (a: number, b: number) => {
+    if (b - a < 2 * minLen) return;
+    const whole = sse(a, b);
+    let best = -1;
+    let gain = 0;
+    for (let k = a + minLen; k <= b - minLen; k++) {
+      const g = whole - sse(a, k) - sse(k, b);
+      if (g > gain) {
+        gain = g;
+        best = k;
+      }
+    }
+    if (best < 0 || gain < threshold) return;
+    cuts.push(best);
+    split(a, best);
+    split(best, b);
+  };
+  split(0, n);
+  cuts.sort((x, y) => x - y);
+  const bounds = [0, ...cuts, n];
+  const phases: Phase[] = [];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const a = bounds[i]!;
+    const b = bounds[i + 1]!;
+    phases.push({ start: a === 0 ? t[0]! - step / 2 : (t[a - 1]! + t[a]!) / 2, end: b === n ? t[n - 1]! + step / 2 : (t[b - 1]! + t[b]!) / 2, mean: (s1[b]! - s1[a]!) / (b - a) });
+  }
+  return phases;
+}

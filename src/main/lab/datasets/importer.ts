@@ -1,0 +1,290 @@
+// `caplab import` and the app's import: files (or directory trees) -> one dataset, in one transaction.
+// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes; the content
+// hash is computed on the way, and a file already imported makes the whole import roll back as a duplicate.
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync } from 'node:fs';
+import { basename, dirname, relative, sep } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
+import { detectAdapter } from '../../../core/adapters';
+import { Binner, detectPhases, type Phase } from '../../../core/segments';
+import type { DatasetRecord, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
+import type { Db } from '../store/db';
+import { createDataset } from '../store/datasets';
+import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
+import { readWindow, streamsOf } from '../store/sample-blocks';
+import { listImportFiles, type ImportFileEntry } from './files';
+import { DatasetSampleSink } from './sample-sink';
+
+export interface ImportOptions {
+  format: ImportFormat | 'auto';
+  zone: string;
+  name?: string;
+  fields?: string[];
+  interval_s?: number;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  file: string;
+  files_done: number;
+  files_total: number;
+  bytes_done: number;
+  bytes_total: number;
+  samples: number;
+}
+
+export interface ImportOutcome {
+  dataset: DatasetRecord | null;
+  /** Set when the content was already imported: nothing was written. */
+  duplicate_of: { dataset_id: number; name: string; path: string } | null;
+  reports: ImportReport[];
+  /** Files in the tree no importer reads (throughput logs are read beside power logs). */
+  ignored: string[];
+}
+
+/** A per-cap directory of hpc-ai-perf-bench result trees: `300Watts`, `300W`, `cap_300`. */
+const CAP_DIR = /^(?:cap[_-]?)?(\d{2,4})\s*(?:w|watts?)?$/i;
+
+function capOf(path: string, root: string): { cap_w: number; dir: string } | null {
+  const parts = relative(root, dirname(path)).split(sep).filter(Boolean);
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const m = CAP_DIR.exec(parts[i]!);
+    if (m && /w|cap/i.test(parts[i]!)) return { cap_w: Number(m[1]), dir: parts.slice(0, i + 1).join(sep) };
+  }
+  return null;
+}
+
+function rootOf(paths: readonly string[]): string {
+  return paths.length === 1 ? paths[0]! : dirname(paths[0]!);
+}
+
+async function parseFile(
+  f: ImportFileEntry & { format: ImportFormat },
+  opts: ImportOptions,
+  onBatch: (batch: ColumnBatch, report: ImportReport) => void,
+  onBytes: (n: number) => void,
+): Promise<{ report: ImportReport; segments: StructureSegment[]; hash: string }> {
+  const parser: StreamParser = createParser(f.format, {
+    file: f.path,
+    zone: opts.zone,
+    emit: (b) => onBatch(b, parser.report),
+    fields: opts.fields,
+    interval_s: opts.interval_s,
+  });
+  const hash = createHash('sha256');
+  // Numeric logs are ASCII: latin1 decoding is several times cheaper than UTF-8 and maps every byte, so garbage
+  // bytes cannot split a character across chunks. Text formats with names in them decode as UTF-8.
+  const decoder = new StringDecoder(f.format === 'nvidia-smi' || f.format === 'wattameter' ? 'latin1' : 'utf8');
+  for await (const chunk of createReadStream(f.path, { highWaterMark: 1 << 20 })) {
+    const buf = chunk as Buffer;
+    hash.update(buf);
+    parser.push(decoder.write(buf));
+    onBytes(buf.length);
+  }
+  parser.push(decoder.end());
+  const { report, segments } = parser.end();
+  return { report, segments, hash: hash.digest('hex') };
+}
+
+/** Throughput of a per-cap directory from the logs beside the power logs, read with the throughput adapters. */
+function throughputOf(files: readonly ImportFileEntry[]): { units: string; count: number | null; rate: number; file: string } | null {
+  for (const f of files) {
+    if (f.format !== null || f.bytes > 64 * 1024 * 1024) continue;
+    const text = readFileSync(f.path, 'utf8');
+    const a = detectAdapter(text);
+    if (!a) continue;
+    try {
+      const r = a.read(text, { file: f.path });
+      return { units: r.units, count: r.count, rate: r.rate, file: f.path };
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+/**
+ * Imports paths as one dataset. Throws ImportError (file and line) on a file that cannot be read; nothing is
+ * written then. A duplicate (every file's content already in a dataset) is reported, not imported again.
+ */
+export async function importPaths(db: Db, paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
+  if (paths.length === 0) throw new Error('nothing to import: give one or more files or directories');
+  const all = listImportFiles(paths, opts.format);
+  const power = all.filter((f): f is ImportFileEntry & { format: ImportFormat } => f.format !== null);
+  if (power.length === 0) {
+    const empty = all.find((f) => f.bytes === 0);
+    if (empty) throw new ImportError(empty.path, null, 'empty file');
+    throw new ImportError(all[0]?.path ?? paths[0]!, null, `no importer recognises ${all.length === 1 ? 'this file' : 'any of these files'}; name the format with --format (${'nvidia-smi, wattameter, dcgm-dmon, prometheus, zeus, codecarbon, facility-csv'})`);
+  }
+  const root = rootOf(paths);
+  const bytesTotal = power.reduce((s, f) => s + f.bytes, 0);
+  const formats = [...new Set(power.map((f) => f.format))];
+  const name = opts.name ?? basename(root.replace(/[/\\]+$/, ''));
+  const progress: ImportProgress = { file: '', files_done: 0, files_total: power.length, bytes_done: 0, bytes_total: bytesTotal, samples: 0 };
+
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
+    const sink = new DatasetSampleSink(db, datasetId);
+    const deviceRows = new Map<string, number>();
+    const reports: ImportReport[] = [];
+    const structure: SegmentInput[] = [];
+    let duplicate: ImportOutcome['duplicate_of'] = null;
+    let imported = 0;
+    let lastTick = 0;
+    for (const f of power) {
+      progress.file = f.path;
+      // A file's samples are written under a savepoint: if its content turns out to be imported already, they go.
+      db.exec('SAVEPOINT file');
+      const rowsOf: number[] = [];
+      const parsed = await parseFile(
+        f,
+        opts,
+        (batch, report) => {
+          for (let i = rowsOf.length; i < report.devices.length; i++) {
+            const d = report.devices[i]!;
+            let row = deviceRows.get(d.key);
+            if (row === undefined) {
+              row = insertDatasetDevice(db, datasetId, f.format, d, deviceRows.size);
+              deviceRows.set(d.key, row);
+            }
+            rowsOf.push(row);
+          }
+          sink.write(batch, rowsOf);
+          progress.samples = sink.samples;
+        },
+        (n) => {
+          progress.bytes_done += n;
+          const now = performance.now();
+          if (opts.onProgress && now - lastTick > 200) {
+            lastTick = now;
+            opts.onProgress({ ...progress });
+          }
+        },
+      );
+      sink.close();
+      reports.push(parsed.report);
+      progress.files_done++;
+      const dup = datasetWithFile(db, parsed.hash);
+      if (dup) {
+        db.exec('ROLLBACK TO file');
+        db.exec('RELEASE file');
+        sink.samples -= parsed.report.rows_read;
+        duplicate ??= { dataset_id: dup.id, name: dup.name, path: dup.path };
+        continue;
+      }
+      db.exec('RELEASE file');
+      imported++;
+      insertDatasetFile(db, datasetId, { path: f.path, format: f.format, bytes: f.bytes, content_hash: parsed.hash });
+      const cap = capOf(f.path, root);
+      for (const s of parsed.segments)
+        structure.push({ label: s.name, origin: 'structure', start: s.start, end: s.end, cap_w: s.cap_w ?? cap?.cap_w ?? null, workload: s.workload ?? null });
+      if (cap && parsed.report.t_start !== null && parsed.report.t_end !== null) {
+        const tp = throughputOf(all.filter((x) => x.format === null && dirname(x.path) === dirname(f.path)));
+        // The run under the cap is the loaded part of its log: the phases above the midpoint of idle and load.
+        const phases = phasesOf(db, datasetId, parsed.report.t_start, parsed.report.t_end, 2);
+        const lo = Math.min(...phases.map((p) => p.mean));
+        const hi = Math.max(...phases.map((p) => p.mean));
+        const loaded = phases.filter((p) => p.mean >= (lo + hi) / 2);
+        const span = loaded.length && hi > lo * 1.2 ? { start: loaded[0]!.start, end: loaded[loaded.length - 1]!.end } : { start: parsed.report.t_start, end: parsed.report.t_end };
+        const dur = span.end - span.start;
+        const parts = cap.dir.split(sep);
+        structure.push({
+          label: cap.dir,
+          origin: 'structure',
+          start: span.start,
+          end: span.end,
+          cap_w: cap.cap_w,
+          workload: parts.length > 1 ? parts[parts.length - 2]! : null,
+          units: tp?.units ?? null,
+          units_in_window: tp ? tp.rate * dur : null,
+        });
+      }
+    }
+    if (imported === 0) {
+      db.exec('ROLLBACK');
+      return { dataset: null, duplicate_of: duplicate, reports, ignored: [] };
+    }
+    const merged = mergeReports(reports.filter((_, i) => i < power.length));
+    const fileHashes = (db.prepare('SELECT content_hash FROM dataset_files WHERE dataset_id = ? ORDER BY id').all(datasetId) as { content_hash: string }[]).map((r) => r.content_hash);
+    const contentHash = fileHashes.length === 1 ? fileHashes[0]! : createHash('sha256').update(fileHashes.join('\n')).digest('hex');
+    finishDataset(db, datasetId, { report: merged, samples: sink.samples, content_hash: contentHash });
+    for (const s of structure) insertSegment(db, datasetId, s);
+    if (structure.length === 0) for (const s of autoSegments(db, datasetId)) insertSegment(db, datasetId, s);
+    db.exec('COMMIT');
+    opts.onProgress?.({ ...progress, bytes_done: bytesTotal });
+    return {
+      dataset: datasetRecord(db, datasetId) ?? null,
+      duplicate_of: duplicate,
+      reports,
+      ignored: all.filter((x) => x.format === null).map((x) => x.path),
+    };
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
+
+/** One report for a dataset of several files: counts summed, devices and columns merged, warnings kept. */
+export function mergeReports(reports: readonly ImportReport[]): ImportReport {
+  const out: ImportReport = { ...reports[0]!, files: [], skipped: [], devices: [], columns: [], warnings: [], rows_read: 0, rows_skipped: 0 };
+  for (const r of reports) {
+    out.files.push(...r.files);
+    out.rows_read += r.rows_read;
+    out.rows_skipped += r.rows_skipped;
+    for (const s of r.skipped) out.skipped.push({ ...s, reason: reports.length > 1 ? `${r.files[0]}: ${s.reason}` : s.reason });
+    for (const d of r.devices) {
+      const o = out.devices.find((x) => x.key === d.key);
+      if (o) {
+        o.rows += d.rows;
+        o.max_gap_s = Math.max(o.max_gap_s, d.max_gap_s);
+      } else out.devices.push({ ...d });
+    }
+    for (const c of r.columns) if (!out.columns.some((x) => x.source === c.source)) out.columns.push(c);
+    for (const w of r.warnings) if (!out.warnings.includes(w)) out.warnings.push(w);
+    if (r.t_start !== null) out.t_start = out.t_start === null ? r.t_start : Math.min(out.t_start, r.t_start);
+    if (r.t_end !== null) out.t_end = out.t_end === null ? r.t_end : Math.max(out.t_end, r.t_end);
+  }
+  out.format = [...new Set(reports.map((r) => r.format))].join('+');
+  return out;
+}
+
+/** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
+function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
+  if (!(to > from)) return [];
+  const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
+  const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
+  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation
+  // where no GPU reports power. Read in slices so a 10 M-sample dataset never sits in memory.
+  const bins = 4000;
+  const power = new Binner(from, to, bins);
+  const util = new Binner(from, to, bins);
+  const slices = 64;
+  const step = (to - from) / slices;
+  for (const s of streams)
+    for (let k = 0; k < slices; k++) {
+      const a = from + k * step;
+      const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, ['power_w', 'util_gpu']);
+      for (let i = 0; i < c.n; i++) {
+        power.add(c.t[i]!, (c.cols.power_w?.[i] ?? NaN) * streams.length);
+        util.add(c.t[i]!, c.cols.util_gpu?.[i] ?? NaN);
+      }
+    }
+  const p = power.result();
+  const usePower = p.v.length > 0;
+  const b = usePower ? p : util.result();
+  return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
+}
+
+/** Load phases of a whole dataset as segments. */
+export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
+  const span = db.prepare('SELECT t_start, t_end FROM datasets WHERE id = ?').get(datasetId) as { t_start: number | null; t_end: number | null } | undefined;
+  if (!span || span.t_start === null || span.t_end === null) return [];
+  return phasesOf(db, datasetId, span.t_start, span.t_end).map((ph, i) => ({
+    label: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
+    origin: 'auto' as const,
+    start: ph.start,
+    end: ph.end,
+  }));
+}

@@ -1,0 +1,218 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
+import type { DatasetRecord, Segment } from '../../shared/dataset';
+import type { AnalysisResult } from '../../shared/analysis';
+import type { MethodOutput } from '../../shared/api';
+import { api } from '../api/client';
+import { Plot } from '../components/Plot';
+import { ImportDrop } from './datasets/ImportDrop';
+import { SegmentsTable } from './datasets/SegmentsTable';
+import { colorFor, dateTime, fmt } from '../lib/format';
+import { navigate } from '../lib/route';
+import { toastError } from '../state/toasts';
+
+type Trace = MethodOutput<'getDatasetTrace'>;
+
+const span = (d: DatasetRecord) => (d.t_start !== null && d.t_end !== null ? d.t_end - d.t_start : null);
+
+export function DatasetsPage({ param }: { param: string | null }) {
+  const id = param !== null && /^\d+$/.test(param) ? Number(param) : null;
+  return id === null ? <DatasetList /> : <DatasetDetail id={id} />;
+}
+
+function DatasetList() {
+  const [list, setList] = useState<DatasetRecord[] | null>(null);
+  const load = useCallback(() => void api.listDatasets({}).then(setList, toastError), []);
+  useEffect(load, [load]);
+  return (
+    <section className="page" aria-labelledby="datasets-title">
+      <header className="page-head">
+        <h2 id="datasets-title">Datasets</h2>
+      </header>
+      <ImportDrop onImported={(d) => (d ? navigate('datasets', d.id) : load())} />
+      <DatasetTable list={list ?? []} />
+      {list && list.length === 0 && <p className="muted">No datasets yet: drop power logs above, or run `caplab import PATH`.</p>}
+    </section>
+  );
+}
+
+export function DatasetTable({ list }: { list: readonly DatasetRecord[] }) {
+  return (
+    <table className="table" data-testid="datasets-table">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Name</th>
+          <th>Format</th>
+          <th>Devices</th>
+          <th>Samples</th>
+          <th>From</th>
+          <th>Length</th>
+          <th>Segments</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((d) => (
+          <tr key={d.id} data-testid="dataset-row">
+            <td>{d.id}</td>
+            <td>
+              <button className="link" onClick={() => navigate('datasets', d.id)}>
+                {d.name}
+              </button>
+            </td>
+            <td>{d.format}</td>
+            <td>{d.devices.length}</td>
+            <td>{d.samples.toLocaleString('en')}</td>
+            <td>{dateTime(d.t_start)}</td>
+            <td>{span(d) === null ? '–' : `${fmt(span(d)! / 60, 1)} min`}</td>
+            <td>{d.segments.length}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const SEGMENT_FILL: Record<Segment['origin'], string> = { auto: 'rgba(78,154,241,0.10)', brush: 'rgba(242,142,43,0.16)', structure: 'rgba(89,161,79,0.14)' };
+
+function DatasetDetail({ id }: { id: number }) {
+  const [ds, setDs] = useState<DatasetRecord | null>(null);
+  const [trace, setTrace] = useState<Trace | null>(null);
+  const [range, setRange] = useState<[number, number] | null>(null);
+  const [brush, setBrush] = useState(false);
+  const [analysis, setAnalysis] = useState<AnalysisResult | null>(null);
+
+  useEffect(() => void api.getDataset({ dataset_id: id }).then(setDs, toastError), [id]);
+  // Re-queried on every zoom: the store decimates the visible range to ~2,000 points per device.
+  useEffect(() => {
+    let stale = false;
+    api
+      .getDatasetTrace({ dataset_id: id, max_points: 2000, ...(range ? { from: range[0], to: range[1] } : {}) })
+      .then((t) => !stale && setTrace(t), toastError);
+    return () => {
+      stale = true;
+    };
+  }, [id, range]);
+
+  const t0 = ds?.t_start ?? 0;
+  const data = useMemo<PlotData[]>(
+    () =>
+      (trace?.devices ?? [])
+        .filter((d) => d.power_w.t.length > 0)
+        .map((d, i) => ({ type: 'scatter', mode: 'lines', name: d.name === d.device_id ? d.name : `${d.name} (${d.device_id.replace(/^.*\//, '')})`, x: d.power_w.t.map((t) => t - t0), y: d.power_w.v, line: { width: 1, color: colorFor(i) } }) as PlotData),
+    [trace, t0],
+  );
+  const layout = useMemo<Layout>(
+    () => ({
+      xaxis: { title: { text: 's since start' }, ...(range ? { range: [range[0] - t0, range[1] - t0] } : { autorange: true }) },
+      yaxis: { title: { text: 'power W' } },
+      dragmode: brush ? 'select' : 'zoom',
+      selectdirection: 'h',
+      shapes: (ds?.segments ?? []).map((s) => ({ type: 'rect', xref: 'x', yref: 'paper', x0: s.start - t0, x1: s.end - t0, y0: 0, y1: 1, line: { width: 0 }, fillcolor: SEGMENT_FILL[s.origin], layer: 'below' })),
+      annotations: (ds?.segments ?? []).map((s) => ({ x: (s.start + s.end) / 2 - t0, y: 1, xref: 'x', yref: 'paper', yanchor: 'bottom', text: s.label ?? `#${s.id}`, showarrow: false, font: { size: 9 } })),
+      showlegend: true,
+    }),
+    [ds, range, brush, t0],
+  );
+
+  async function addSegment(x: [number, number]) {
+    try {
+      const r = await api.saveSegment({ dataset_id: id, start: x[0] + t0, end: x[1] + t0, origin: 'brush', label: `window ${fmt(x[0], 0)}-${fmt(x[1], 0)} s` });
+      setDs((d) => d && { ...d, segments: r.segments });
+      setBrush(false);
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  async function analyse() {
+    if (!ds) return;
+    const usable = ds.segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
+    try {
+      setAnalysis(usable.length ? await api.analyzeSources({ sources: usable.map((s) => ({ kind: 'segment', segment_id: s.id })), name: ds.name }) : null);
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
+  if (!ds) return <section className="page">Loading dataset #{id}…</section>;
+  const visible = trace ? trace.devices.reduce((n, d) => n + d.power_w.t.length, 0) : 0;
+  return (
+    <section className="page" aria-labelledby="dataset-title">
+      <header className="page-head">
+        <h2 id="dataset-title">
+          Dataset #{ds.id} · {ds.name}
+        </h2>
+        <button className="small" onClick={() => navigate('datasets')}>
+          All datasets
+        </button>
+      </header>
+      <p className="muted" data-testid="dataset-facts">
+        {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices · {dateTime(ds.t_start)} – {dateTime(ds.t_end)} ({ds.timezone ?? 'zone unknown'}) ·{' '}
+        {ds.files.length} file(s)
+      </p>
+      <div className="row">
+        <button className={brush ? 'primary small' : 'small'} onClick={() => setBrush((b) => !b)} data-testid="brush-toggle">
+          {brush ? 'Drag on the trace to add a segment…' : 'Brush a segment'}
+        </button>
+        <button className="small" onClick={() => setRange(null)} disabled={!range}>
+          Reset zoom
+        </button>
+        <span className="muted small" data-testid="trace-points">
+          {visible.toLocaleString('en')} points shown of {ds.samples.toLocaleString('en')} samples
+        </span>
+      </div>
+      <Plot data={data} layout={layout} height={360} testId="dataset-trace" onXRange={(r) => setRange(r ? [r[0] + t0, r[1] + t0] : null)} onSelectX={(x) => void addSegment(x)} />
+      <h3>Segments</h3>
+      <SegmentsTable dataset={ds} t0={t0} onChange={(segments) => setDs({ ...ds, segments })} />
+      <div className="row">
+        <button className="small" onClick={() => void analyse()} data-testid="analyse-segments">
+          Analyse segments with cap and units
+        </button>
+      </div>
+      {analysis && <AnalysisSummary a={analysis} />}
+      <h3>Devices</h3>
+      <table className="table" data-testid="dataset-devices">
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Kind</th>
+            <th>Name</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ds.devices.map((d) => (
+            <tr key={d.id}>
+              <td>{d.key.replace(/^dataset:\d+\//, '')}</td>
+              <td>{d.kind}</td>
+              <td>{d.name}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {ds.report && (
+        <p className="muted small">
+          Import: {ds.report.rows_read.toLocaleString('en')} rows read, {ds.report.rows_skipped} skipped
+          {ds.report.skipped.map((s) => ` · ${s.count}× ${s.reason}`).join('')} · power columns:{' '}
+          {ds.report.columns
+            .filter((c) => c.sensor_kind)
+            .map((c) => `${c.source} (${c.sensor_kind})`)
+            .join(', ') || 'none'}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function AnalysisSummary({ a }: { a: AnalysisResult }) {
+  return (
+    <div data-testid="dataset-analysis">
+      {a.groups.map((g) => (
+        <p key={`${g.workload}-${g.device_model}`}>
+          <strong>{g.workload}</strong> on {g.device_model}: best cap{' '}
+          {Object.values(g.optima).map((o) => `${o.selector} ${o.cap_w ?? '–'} W`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
+        </p>
+      ))}
+    </div>
+  );
+}

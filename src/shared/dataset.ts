@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { SensorKind } from './device';
+import { SegmentFacts } from './source';
+
+/** Formats `caplab import --format` accepts. */
+export const ImportFormat = z.enum([
+  'nvidia-smi',
+  'wattameter',
+  'dcgm-dmon',
+  'prometheus',
+  'zeus',
+  'codecarbon',
+  'facility-csv',
+  'caplab-json',
+]);
+export type ImportFormat = z.infer<typeof ImportFormat>;
+
+export const ImportDevice = z.object({
+  /** Key within the dataset: `gpu:0`, `cpu:1`, `node:host`, ... */
+  key: z.string(),
+  kind: z.enum(['gpu', 'cpu', 'node', 'facility']),
+  index: z.number().int().nullable(),
+  name: z.string().nullable(),
+  uuid: z.string().nullable(),
+  pci_bus_id: z.string().nullable(),
+  rows: z.number().int(),
+  /** Longest pause between two of the device's readings (logger flush gaps, restarts), s. */
+  max_gap_s: z.number().default(0),
+});
+export type ImportDevice = z.infer<typeof ImportDevice>;
+
+/** One source column and what it became. */
+export const ColumnInfo = z.object({
+  source: z.string(),
+  channel: z.string(),
+  /** Unit in the file; values are converted to the channel's unit (W, mJ, MHz, C, %, MiB). */
+  unit: z.string().nullable(),
+  /** For power columns: the sensor kind the readings are labelled with. */
+  sensor_kind: SensorKind.nullable().default(null),
+  note: z.string().nullable().default(null),
+});
+export type ColumnInfo = z.infer<typeof ColumnInfo>;
+
+export const SkipReason = z.object({ reason: z.string(), count: z.number().int(), lines: z.array(z.number().int()) });
+
+export const ImportReport = z.object({
+  format: z.string(),
+  files: z.array(z.string()),
+  rows_read: z.number().int(),
+  rows_skipped: z.number().int(),
+  skipped: z.array(SkipReason),
+  devices: z.array(ImportDevice),
+  columns: z.array(ColumnInfo),
+  /** Seconds since the epoch ('wall') or since the log's start ('relative'). */
+  t_start: z.number().nullable(),
+  t_end: z.number().nullable(),
+  clock: z.enum(['wall', 'relative']),
+  warnings: z.array(z.string()),
+});
+export type ImportReport = z.infer<typeof ImportReport>;
+
+/** Where a segment came from: change points in power/utilisation, a window the user brushed, or the data's structure. */
+export const SegmentOrigin = z.enum(['auto', 'brush', 'structure']);
+export type SegmentOrigin = z.infer<typeof SegmentOrigin>;
+
+/** A stored dataset segment (the measurement model's SegmentFacts) with its id and origin. */
+export const Segment = SegmentFacts.extend({ id: z.number().int(), origin: SegmentOrigin });
+export type Segment = z.infer<typeof Segment>;
+
+/** A segment to add: the facts an importer or a user sets (id and dataset come from the store). */
+export const SegmentInput = SegmentFacts.omit({ dataset_id: true }).partial().required({ start: true, end: true }).extend({ origin: SegmentOrigin });
+export type SegmentInput = z.input<typeof SegmentInput>;
+
+export const DatasetFile = z.object({ path: z.string(), format: z.string(), bytes: z.number().int(), content_hash: z.string() });
+export type DatasetFile = z.infer<typeof DatasetFile>;
+
+/** One imported dataset, as `caplab import --json` and the History list print it. */
+export const DatasetRecord = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  format: z.string(),
+  timezone: z.string().nullable(),
+  content_hash: z.string().nullable(),
+  imported_at: z.number(),
+  samples: z.number().int(),
+  t_start: z.number().nullable(),
+  t_end: z.number().nullable(),
+  files: z.array(DatasetFile),
+  devices: z.array(z.object({ id: z.number().int(), key: z.string(), kind: z.string(), name: z.string(), index: z.number().int() })),
+  segments: z.array(Segment),
+  report: ImportReport.nullable(),
+});
+export type DatasetRecord = z.infer<typeof DatasetRecord>;

@@ -1,0 +1,135 @@
+// caplab import / datasets / energy --dataset / analyze --dataset, through the real CLI on real SQLite files.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+import { nvidiaSmiLog } from '../../bench/gen-power-logs';
+
+const tmp = tempDir('caplab-import-');
+afterAll(() => tmp.cleanup());
+const fx = (f: string) => join('test/fixtures/import', f);
+let n = 0;
+const freshDb = () => ({ CAPLAB_DB: join(tmp.dir, `lab-${++n}.db`) });
+const json = <T>(s: string): T => JSON.parse(s) as T;
+
+interface Outcome {
+  dataset: { id: number; samples: number; devices: { key: string }[]; segments: { origin: string; cap_w: number | null; units_in_window: number | null }[]; report: { rows_skipped: number } } | null;
+  duplicate_of: { dataset_id: number } | null;
+}
+
+describe('caplab import', () => {
+  it.each([
+    ['nvidia-smi-seed.csv', 6, 2],
+    ['nvidia-smi-units.csv', 4, 1],
+    ['wattameter-node.log', 10, 2],
+    ['wattameter-rapl.log', 6, 2],
+    ['dcgmi-dmon.txt', 6, 2],
+    ['zeus-windows.csv', 6, 2],
+    ['codecarbon-emissions.csv', 6, 3],
+    ['prometheus-dcgm.json', 9, 1],
+    ['facility-profile.csv', 3, 1],
+  ])('imports %s (auto-detected): %i samples on %i devices', async (file, samples, devices) => {
+    const env = freshDb();
+    const r = await runCli(['import', fx(file), '--tz', 'UTC', '--json'], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const o = json<Outcome>(r.stdout);
+    expect(o.dataset!.samples).toBe(samples);
+    expect(o.dataset!.devices).toHaveLength(devices);
+    const list = await runCli(['datasets', '--json'], env);
+    expect(json<{ id: number; samples: number }[]>(list.stdout)).toEqual([expect.objectContaining({ id: o.dataset!.id, samples })]);
+  });
+
+  it('detects the same file imported twice and writes nothing the second time', async () => {
+    const env = freshDb();
+    expect((await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'UTC'], env)).code).toBe(0);
+    const again = await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'UTC', '--json'], env);
+    expect(again.code).toBe(0);
+    expect(json<Outcome>(again.stdout)).toMatchObject({ dataset: null, duplicate_of: { dataset_id: 1 } });
+    const db = new Database(env.CAPLAB_DB, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT SUM(n) AS n FROM sample_blocks').get()).toEqual({ n: 6 });
+    db.close();
+  });
+
+  it('imports an hpc-ai-perf-bench tree as one sweep-like dataset: per-cap segments with throughput, analysed per cap', async () => {
+    const env = freshDb();
+    const r = await runCli(['import', fx('hpcai-tree'), '--tz', 'UTC', '--json'], env);
+    expect(r.code).toBe(0);
+    const o = json<Outcome>(r.stdout);
+    expect(o.dataset!.segments.map((s) => [s.origin, s.cap_w])).toEqual([
+      ['structure', 300],
+      ['structure', 500],
+    ]);
+    const a = await runCli(['analyze', '--dataset', String(o.dataset!.id), '--json'], env);
+    expect(a.code).toBe(0);
+    const res = json<{ segments: { throughput: number; energy: { sensor: string; devices: { method: string }[] } }[]; sweep: { groups: { caps: { cap_w: number }[] }[] } }>(a.stdout);
+    expect(res.segments.map((s) => s.throughput)).toEqual([expect.closeTo(214.9, 1), expect.closeTo(280, 1)]);
+    expect(res.segments[0]!.energy.devices[0]!.method).toBe('1 s average, boxcar tiles');
+    expect(res.sweep.groups[0]!.caps.map((c) => c.cap_w)).toEqual([300, 500]);
+  });
+
+  it('energy --dataset over a range and a segment names sensor and method', async () => {
+    const env = freshDb();
+    await runCli(['import', fx('wattameter-node.log'), '--tz', 'UTC'], env);
+    const r = await runCli(['energy', '--dataset', '1', '--json'], env);
+    expect(r.code).toBe(0);
+    const e = json<{ energy_j: number; devices: { sensor: string; method: string; energy_j: number }[] }>(r.stdout);
+    // gpu-0 counter: 4124800 - 2651053 mJ over the file's span.
+    expect(e.devices[0]).toMatchObject({ sensor: 'counter', method: 'energy-counter delta' });
+    expect(e.devices[0]!.energy_j).toBeCloseTo((4124800 - 2651053) / 1000, 3);
+    const missing = await runCli(['energy', '--dataset', '9'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no dataset 9/);
+  });
+
+  it('bad input: a clear error with file and line, nothing written, the rest of the database untouched', async () => {
+    const env = freshDb();
+    await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'UTC'], env);
+    const semi = join(tmp.dir, 'semicolon.csv');
+    writeFileSync(semi, 'timestamp; index; power.draw [W]\n2026/11/30 08:45:57.673; 0; 250.1\n');
+    const r1 = await runCli(['import', semi, '--format', 'nvidia-smi'], env);
+    expect(r1.code).toBe(1);
+    expect(r1.stderr).toContain(`${semi}:1: wrong delimiter`);
+    const garbage = join(tmp.dir, 'garbage.bin');
+    writeFileSync(garbage, Buffer.from([0, 1, 2, 255, 254, 10, 0, 0, 7]));
+    const r2 = await runCli(['import', garbage], env);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toMatch(/garbage\.bin: no importer recognises this file; name the format with --format/);
+    const empty = join(tmp.dir, 'empty.csv');
+    writeFileSync(empty, '');
+    expect((await runCli(['import', empty], env)).stderr).toMatch(/empty\.csv: empty file/);
+    expect((await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'Mars/Olympus'], env)).stderr).toMatch(/unknown time zone/);
+    const db = new Database(env.CAPLAB_DB, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM datasets').get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT SUM(n) AS n FROM sample_blocks').get()).toEqual({ n: 6 });
+    db.close();
+  });
+
+  it('kill -9 mid-import leaves no partial dataset and the earlier dataset intact', async () => {
+    const env = freshDb();
+    await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'UTC'], env);
+    const big = join(tmp.dir, 'big-nvidia-smi.csv');
+    await nvidiaSmiLog(big, 3_000_000);
+    const { child, done } = startCli(['import', big, '--tz', 'UTC'], env);
+    // Kill it once it reports a good part done (its progress lines on stderr), well before its commit.
+    let progress = 0;
+    child.stderr!.on('data', (d: Buffer) => {
+      for (const m of d.toString().matchAll(/caplab import: (\d+) %/g)) progress = Math.max(progress, Number(m[1]));
+    });
+    const t0 = Date.now();
+    while (Date.now() - t0 < 180_000 && progress < 15) await new Promise((r) => setTimeout(r, 20));
+    expect(progress).toBeGreaterThanOrEqual(15);
+    expect(progress).toBeLessThan(90);
+    child.kill('SIGKILL');
+    const res = await done;
+    expect(res.signal).toBe('SIGKILL');
+    const db = new Database(env.CAPLAB_DB);
+    expect(db.prepare('SELECT id, samples FROM datasets').all()).toEqual([{ id: 1, samples: 6 }]);
+    expect(db.prepare('SELECT SUM(n) AS n FROM sample_blocks').get()).toEqual({ n: 6 });
+    expect(db.prepare("SELECT COUNT(*) AS n FROM devices WHERE host LIKE 'dataset:%'").get()).toEqual({ n: 2 });
+    db.close();
+  }, 240_000);
+});
