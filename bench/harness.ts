@@ -1,4 +1,4 @@
-import { cpus, hostname, totalmem } from 'node:os';
+import { cpus, hostname, loadavg, totalmem } from 'node:os';
 
 export interface BenchResult {
   name: string;
@@ -13,8 +13,17 @@ export interface BenchResult {
   details: Record<string, number | string>;
 }
 
-export function machine(): { host: string; cpu: string; cores: number; mem_gib: number; node: string; date: string } {
-  return { host: hostname(), cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, mem_gib: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() };
+/** The machine, with its load average when the run ended (a shared machine's load moves every absolute number). */
+export function machine(): { host: string; cpu: string; cores: number; mem_gib: number; node: string; date: string; load_1m: number } {
+  return {
+    host: hostname(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    mem_gib: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    date: new Date().toISOString(),
+    load_1m: +loadavg()[0]!.toFixed(1),
+  };
 }
 
 const meets = (value: number, limit: number, better: 'higher' | 'lower') => (better === 'higher' ? value >= limit : value <= limit);

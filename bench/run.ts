@@ -25,7 +25,7 @@ const m = machine();
 const lines = [
   `# Benchmarks — ${m.date}`,
   '',
-  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}`,
+  `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, ${m.mem_gib} GiB, Node ${m.node}, load average ${m.load_1m} at the end`,
   '',
   '| benchmark | ratio | value | target | goal | ok | details |',
   '| --- | --- | --- | --- | --- | --- | --- |',

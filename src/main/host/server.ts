@@ -8,6 +8,7 @@ import type { EventName } from '../../shared/api';
 import { WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
 import type { EngineHandle } from './engine-handle';
 import { callError, dispatch, type CallResult } from './dispatch';
+import { DEFAULT_MAX_UPLOAD_BYTES, receiveUpload, UploadTooLarge } from './upload';
 
 /** The page CSP: no inline or eval'd script, no plugins, no framing; sockets only back to loopback. */
 export const CONTENT_SECURITY_POLICY = [
@@ -37,6 +38,10 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Serve Prometheus metrics at GET /metrics (token required, as a Bearer header): `caplab serve --metrics`. */
   metrics?: { contentType: string; text(): Promise<string> };
+  /** Where PUT /api/upload streams files (imports of large logs); no uploads when absent. */
+  uploadDir?: string;
+  /** Largest accepted upload, bytes (default 16 GiB). */
+  maxUploadBytes?: number;
 }
 
 export interface RunningServer {
@@ -197,6 +202,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (!authorized(req)) return sendResult(res, callError('unauthorized', 'missing or wrong token: open the URL that `caplab serve` printed'));
     const name = url.pathname.slice('/api/'.length);
     if (name === 'health' && req.method === 'GET') return sendResult(res, await dispatch(engine, 'health', {}));
+    if (name === 'upload' && req.method === 'PUT') return handleUpload(req, res, url);
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       return sendJson(res, 405, { error: `${req.method} not allowed on ${url.pathname}; use POST with a JSON body`, code: 'invalid' });
@@ -229,6 +235,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (!authorized(req)) return sendResult(res, callError('unauthorized', 'missing or wrong token: give it as `Authorization: Bearer TOKEN` (Prometheus: authorization.credentials)'));
     const body = await metrics.text();
     res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }).end(body);
+  }
+
+  /** PUT /api/upload?name=FILE: the body streamed to the upload folder; answers {path, bytes} (413 over the limit). */
+  async function handleUpload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (!opts.uploadDir) return sendResult(res, callError('unavailable', 'this host takes no uploads'));
+    try {
+      sendJson(res, 200, await receiveUpload(req, opts.uploadDir, url.searchParams.get('name') ?? 'upload', opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES));
+    } catch (e) {
+      if (e instanceof UploadTooLarge) {
+        // The rest of the body is not read: close the connection after the answer.
+        res.setHeader('Connection', 'close');
+        return sendJson(res, 413, { error: e.message, code: 'invalid' });
+      }
+      sendResult(res, callError('internal', `upload failed: ${(e as Error).message}`));
+    }
   }
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

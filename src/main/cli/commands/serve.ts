@@ -9,6 +9,7 @@ import { isLoopbackHost, startServer } from '../../host/server';
 import { readPlanFile } from '../../lab/sweep/plan-file';
 import { resourcesDir } from '../../lab/runner/workloads';
 import { attachMetrics, type HostMetrics } from '../../cluster/host-metrics';
+import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
@@ -92,6 +93,8 @@ export const serveCommand: CliCommand = {
         allowNonLoopback: hostFlag !== undefined,
         allowedHosts: isLoopbackHost(host) ? [] : localNames(),
         metrics: hostMetrics ? { contentType: hostMetrics.metrics.contentType, text: () => hostMetrics!.metrics.text() } : undefined,
+        uploadDir: join(dataDir(io.env), 'uploads'),
+        maxUploadBytes: io.env.CAPLAB_MAX_UPLOAD_BYTES ? Number(io.env.CAPLAB_MAX_UPLOAD_BYTES) : undefined,
       });
     } catch (e) {
       hostMetrics?.stop();

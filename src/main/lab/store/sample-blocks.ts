@@ -10,6 +10,8 @@ export const BLOCK_SAMPLES = 1024;
 const COUNTER = sensorKindIndex('counter');
 const rowTemplate = Object.fromEntries([['t', 0], ['power_kind', 'instant'], ...readingFields.map((f) => [f, null])]) as Omit<Sample, 'device_id'>;
 
+const summaryColumns = summaryFields.flatMap((f) => [`${f}_min`, `${f}_max`, `${f}_sum`, `${f}_n`]);
+
 /** The SQL of the block table, derived from the sample spec (one summary quadruple per summarised field). */
 export function sampleBlocksDdl(): string {
   const summaries = summaryFields.map((f) => `${f}_min REAL, ${f}_max REAL, ${f}_sum REAL, ${f}_n INTEGER`).join(',\n    ');
@@ -31,7 +33,8 @@ export function sampleBlocksDdl(): string {
     -- Last: a row's columns after a large BLOB sit on its overflow pages, so summaries before it read fast.
     data BLOB NOT NULL
   );
-  CREATE INDEX sample_blocks_stream_t ON sample_blocks(stream_id, t1);`;
+  -- Covering: decimation reads the summaries from the index alone, never the rows with their BLOBs.
+  CREATE INDEX sample_blocks_stream_t ON sample_blocks(stream_id, t1, t0, n, ${summaryColumns.join(', ')});`;
 }
 
 /** Who recorded a stream: a sweep, or an imported dataset. */
@@ -61,7 +64,6 @@ export function streamsOf(db: Db, owner: StreamOwner): StreamInfo[] {
     .all(owner.sweep_id ?? owner.dataset_id) as StreamInfo[];
 }
 
-const summaryColumns = summaryFields.flatMap((f) => [`${f}_min`, `${f}_max`, `${f}_sum`, `${f}_n`]);
 
 /** One open (partly filled) block per stream, rewritten in place on each flush until it is full. */
 interface OpenBlock {

@@ -1,0 +1,81 @@
+// The browser host's bulk path: a log streamed to PUT /api/upload lands on disk byte for byte within the size
+// limit (413 and nothing left over it), and imports through importDataset by path like a local file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { Engine } from '../../src/main/lab/engine';
+import { startServer, type RunningServer } from '../../src/main/host/server';
+import { uploadName } from '../../src/main/host/upload';
+import { tempDir } from '../helpers/tmp';
+
+const tmp = tempDir();
+const uploads = join(tmp.dir, 'uploads');
+let engine: Engine;
+let server: RunningServer;
+
+function put(name: string, chunks: Buffer[]): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path: `/api/upload?name=${encodeURIComponent(name)}`, method: 'PUT', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, 'Transfer-Encoding': 'chunked' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
+    // A refused upload closes the connection while the client still writes: the answer still comes.
+    let failure: Error | null = null;
+    req.on('error', (e) => (failure = e));
+    req.on('close', () => setTimeout(() => failure && reject(failure), 2000));
+    (async () => {
+      for (const c of chunks) {
+        if (req.destroyed) return;
+        req.write(c);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      req.end();
+    })().catch(reject);
+  });
+}
+
+beforeAll(async () => {
+  engine = await Engine.open({ dbPath: join(tmp.dir, 'lab.db'), env: { ...process.env, CAPLAB_DATA_DIR: tmp.dir } });
+  server = await startServer({ engine, port: 0, staticDir: null, uploadDir: uploads, maxUploadBytes: 1_000_000 });
+});
+afterAll(async () => {
+  await server.close();
+  await engine.close();
+  tmp.cleanup();
+});
+
+describe('PUT /api/upload', () => {
+  it('streams a log to disk chunk by chunk and imports it by path', async () => {
+    const csv = readFileSync(join(process.cwd(), 'test/fixtures/import/nvidia-smi-seed.csv'));
+    const chunks = Array.from({ length: Math.ceil(csv.length / 7) }, (_, i) => csv.subarray(i * 7, i * 7 + 7));
+    const r = await put('../../etc/nvidia smi.csv', chunks);
+    expect(r.status).toBe(200);
+    expect(r.json.bytes).toBe(csv.length);
+    const path = r.json.path as string;
+    expect(path.startsWith(uploads)).toBe(true);
+    expect(path).toMatch(/-nvidia_smi\.csv$/);
+    expect(readFileSync(path).equals(csv)).toBe(true);
+    const imported = await engine.importDataset({ import_id: 'u1', paths: [path], format: 'auto' });
+    expect(imported.dataset?.samples).toBeGreaterThan(0);
+  });
+
+  it('refuses an upload over the limit with 413 and leaves no partial file', async () => {
+    const before = readdirSync(uploads).length;
+    const r = await put('big.csv', Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x41)));
+    expect(r.status).toBe(413);
+    expect(r.json).toMatchObject({ code: 'invalid', error: expect.stringMatching(/over 1000000 bytes/) });
+    expect(readdirSync(uploads).length).toBe(before);
+    expect(existsSync(uploads)).toBe(true);
+  });
+
+  it('keeps only a safe base name', () => {
+    expect(uploadName('/etc/passwd')).toBe('passwd');
+    expect(uploadName('..')).toBe('upload');
+    expect(uploadName('a\\b\\c d$.log')).toBe('c_d_.log');
+  });
+});
