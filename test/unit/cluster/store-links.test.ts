@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../../src/main/lab/store/db';
 import { createSweep, getSweep, markInterruptedSweeps, updateRun } from '../../../src/main/lab/store/sweeps';
-import { runningRun } from '../../../src/main/cluster/exporter-source';
-import { nodeOfRuns } from '../../../src/main/cluster/jobs-store';
+import { runningRun } from '../../../src/main/lab/cluster/exporter-source';
+import { nodeOfRuns } from '../../../src/main/lab/cluster/jobs-store';
 import { Plan } from '../../../src/shared/plan';
 import { tempDir } from '../../helpers/tmp';
 

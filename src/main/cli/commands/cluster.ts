@@ -3,8 +3,8 @@ import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliComman
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
 import { planFromYaml, readPlanFile } from '../../lab/sweep/plan-file';
-import { prepareJob } from '../../cluster/submit';
-import { startClusterTask } from '../../cluster/task';
+import { prepareJob } from '../../lab/cluster/submit';
+import { startClusterTask } from '../../lab/cluster/task';
 import type { Engine } from '../../lab/engine';
 import type { NodeAnalysis } from '../../../shared/cluster';
 

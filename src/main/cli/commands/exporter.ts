@@ -6,8 +6,8 @@ import { openLabBackend } from '../../lab/gpu/lab-backend';
 import { BackendError } from '../../lab/gpu/backend';
 import { dbPath } from '../../lab/paths';
 import { isLoopbackHost } from '../../host/server';
-import { CapLabMetrics } from '../../cluster/exporter';
-import { startPolling } from '../../cluster/exporter-source';
+import { CapLabMetrics } from '../../lab/cluster/exporter';
+import { startPolling } from '../../lab/cluster/exporter-source';
 
 /** dcgm-exporter's default port, so a scrape config written for it needs no change. */
 const DEFAULT_PORT = 9400;

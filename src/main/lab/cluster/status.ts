@@ -1,7 +1,7 @@
 // `caplab cluster status`: Slurm's view of the job's tasks (squeue, then sacct where accounting runs), completed
 // by the tasks' own result files (Slurm forgets finished tasks after MinJobAge, and sacct needs slurmdbd).
-import { scheduleRuns } from '../../core/schedule';
-import type { ClusterJob, ClusterStatus, ClusterTaskStatus, TaskResult } from '../../shared/cluster';
+import { scheduleRuns } from '../../../core/schedule';
+import type { ClusterJob, ClusterStatus, ClusterTaskStatus, TaskResult } from '../../../shared/cluster';
 import { gpuNames, readManifest, readTaskResults } from './collect';
 import { sacct, squeue, type SlurmEnv, type SlurmTask } from './slurm';
 

@@ -1,7 +1,7 @@
 // The Slurm commands CapLab drives (sbatch, squeue, sacct, scancel), as argv arrays, never shell strings.
 // SLURM_CONF and PATH come from the environment, as for any Slurm client.
 import { execFile } from 'node:child_process';
-import { LabError } from '../../shared/errors';
+import { LabError } from '../../../shared/errors';
 
 export class SlurmError extends LabError {
   constructor(message: string) {

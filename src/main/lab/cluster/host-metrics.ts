@@ -1,9 +1,9 @@
 // The browser host's opt-in /metrics (`caplab serve --metrics`): the same metrics as `caplab exporter`, fed by the
 // engine in-process, so the run's phase (warm-up, measure, cool-down) is exact rather than 'running'.
 import { hostname } from 'node:os';
-import type { Engine } from '../lab/engine';
-import type { EventPayload } from '../../shared/api';
-import type { DeviceInfo, Sample } from '../../shared/device';
+import type { Engine } from '../engine';
+import type { EventPayload } from '../../../shared/api';
+import type { DeviceInfo, Sample } from '../../../shared/device';
 import { CapLabMetrics, type ActiveRun } from './exporter';
 
 export interface HostMetrics {

@@ -1,10 +1,10 @@
 // Loads a sweep's runs with the node each ran on and their per-GPU figures, for the node-to-node analysis.
-import type { Db } from '../lab/store/db';
-import { getSweep, runsOfSweep } from '../lab/store/sweeps';
-import { analyzeNodes, type NodeRunInput } from '../../core/analysis/nodes';
-import type { NodeAnalysis } from '../../shared/cluster';
+import type { Db } from '../store/db';
+import { getSweep, runsOfSweep } from '../store/sweeps';
+import { analyzeNodes, type NodeRunInput } from '../../../core/analysis/nodes';
+import type { NodeAnalysis } from '../../../shared/cluster';
 import { nodeOfRuns } from './jobs-store';
-import { LabError } from '../../shared/errors';
+import { LabError } from '../../../shared/errors';
 
 export class NodeAnalysisError extends LabError {
   constructor(message: string) {

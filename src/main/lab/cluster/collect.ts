@@ -3,14 +3,14 @@
 // runs, to see partial results, or after) adds only what is new.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from '../lab/store/db';
-import { upsertDevice } from '../lab/store/devices';
-import { insertMetrics, writeSamples } from '../lab/store/samples';
-import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, updateRun } from '../lab/store/sweeps';
-import { ClusterManifest, TaskResult, type ClusterJob, type CollectResult, type TaskRun } from '../../shared/cluster';
-import type { SweepStatus } from '../../shared/records';
+import type { Db } from '../store/db';
+import { upsertDevice } from '../store/devices';
+import { insertMetrics, writeSamples } from '../store/samples';
+import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, updateRun } from '../store/sweeps';
+import { ClusterManifest, TaskResult, type ClusterJob, type CollectResult, type TaskRun } from '../../../shared/cluster';
+import type { SweepStatus } from '../../../shared/records';
 import { linkRun, runLinks, saveNode, setJobSweep } from './jobs-store';
-import { LabError } from '../../shared/errors';
+import { LabError } from '../../../shared/errors';
 
 export class CollectError extends LabError {
   constructor(message: string) {

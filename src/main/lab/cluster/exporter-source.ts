@@ -1,9 +1,9 @@
 // Where the standalone exporter's readings come from: the GPU backend, sampled on an interval, and the lab
 // database's running sweep (another CapLab process's), read without touching anything.
 import { existsSync } from 'node:fs';
-import { openDb, type Db } from '../lab/store/db';
-import { isPidAlive } from '../lab/gpu/sim-state';
-import type { GpuBackend } from '../lab/gpu/backend';
+import { openDb, type Db } from '../store/db';
+import { isPidAlive } from '../gpu/sim-state';
+import type { GpuBackend } from '../gpu/backend';
 import type { ActiveRun, CapLabMetrics } from './exporter';
 
 /** The run in progress of a live sweep in this database, if any; its sub-phase is not stored, so 'running'. */

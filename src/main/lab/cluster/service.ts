@@ -2,13 +2,13 @@
 // methods (the Cluster page).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Db } from '../lab/store/db';
-import type { ClusterJob, ClusterStatus, CollectResult } from '../../shared/cluster';
+import type { Db } from '../store/db';
+import type { ClusterJob, ClusterStatus, CollectResult } from '../../../shared/cluster';
 import { collectJob, readManifest } from './collect';
 import { getJob, listJobs, registerJob } from './jobs-store';
 import { jobActive, jobStatus } from './status';
 import { scancel, squeue, type SlurmEnv } from './slurm';
-import { LabError } from '../../shared/errors';
+import { LabError } from '../../../shared/errors';
 
 export class ClusterError extends LabError {
   constructor(message: string) {

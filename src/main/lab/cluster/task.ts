@@ -3,14 +3,14 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
-import type { Engine } from '../lab/engine';
-import type { Db } from '../lab/store/db';
-import { runsOfSweep } from '../lab/store/sweeps';
-import { samplesOfRun } from '../lab/store/samples';
-import type { Plan } from '../../shared/plan';
-import type { DeviceInfo } from '../../shared/device';
-import type { CapRestore, RunRecord } from '../../shared/records';
-import type { TaskResult, TaskRun } from '../../shared/cluster';
+import type { Engine } from '../engine';
+import type { Db } from '../store/db';
+import { runsOfSweep } from '../store/sweeps';
+import { samplesOfRun } from '../store/samples';
+import type { Plan } from '../../../shared/plan';
+import type { DeviceInfo } from '../../../shared/device';
+import type { CapRestore, RunRecord } from '../../../shared/records';
+import type { TaskResult, TaskRun } from '../../../shared/cluster';
 
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
 

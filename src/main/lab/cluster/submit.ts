@@ -1,14 +1,14 @@
 // `caplab cluster submit`: plan -> shards -> one sbatch array script in a job folder on shared storage -> sbatch.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { shardPlan, ShardError } from '../../core/cluster/shard';
-import type { Plan } from '../../shared/plan';
-import type { ClusterManifest } from '../../shared/cluster';
-import { planToYaml } from '../lab/sweep/plan-file';
-import { userWorkloadsDir } from '../lab/runner/workloads';
-import { selfCommand } from '../lab/self-command';
-import { VERSION } from '../lab/version';
-import type { Db } from '../lab/store/db';
+import { shardPlan, ShardError } from '../../../core/cluster/shard';
+import type { Plan } from '../../../shared/plan';
+import type { ClusterManifest } from '../../../shared/cluster';
+import { planToYaml } from '../sweep/plan-file';
+import { userWorkloadsDir } from '../runner/workloads';
+import { selfCommand } from '../self-command';
+import { VERSION } from '../version';
+import type { Db } from '../store/db';
 import { registerJob } from './jobs-store';
 import { renderScript } from './script';
 import { sbatch, type SlurmEnv } from './slurm';

@@ -1,6 +1,6 @@
 // The lab database's record of cluster jobs and of which merged run came from which node (tables of migration v7).
-import type { Db } from '../lab/store/db';
-import type { ClusterJob } from '../../shared/cluster';
+import type { Db } from '../store/db';
+import type { ClusterJob } from '../../../shared/cluster';
 
 export function registerJob(db: Db, job: Omit<ClusterJob, 'sweep_id'>): void {
   db.prepare(

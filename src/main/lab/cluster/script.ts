@@ -1,9 +1,9 @@
 // The sbatch job-array script of a cluster sweep: one readable file the user can keep and resubmit. Each shard's
 // plan is written into the script itself, so the script alone says what every task runs.
 import { resolve } from 'node:path';
-import { planToYaml } from '../lab/sweep/plan-file';
-import type { Shard, ShardBy } from '../../core/cluster/shard';
-import { LabError } from '../../shared/errors';
+import { planToYaml } from '../sweep/plan-file';
+import type { Shard, ShardBy } from '../../../core/cluster/shard';
+import { LabError } from '../../../shared/errors';
 
 export interface ScriptOptions {
   name: string;
