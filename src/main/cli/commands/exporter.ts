@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand } from '../command';
 import { backendOpt, backendOption, dbOption } from '../open-engine';
 import { openLabBackend } from '../../lab/gpu/lab-backend';
-import { BackendError } from '../../lab/gpu/backend';
 import { dbPath } from '../../lab/paths';
 import { isLoopbackHost } from '../../host/server';
 import { CapLabMetrics } from '../../lab/cluster/exporter';
@@ -23,13 +22,9 @@ export const exporterCommand: CliCommand = {
     const interval = numberOpt(args, 'interval') ?? 1000;
     if (interval < 50 || interval > 600_000) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
     const host = stringOpt(args, 'host') ?? '127.0.0.1';
-    let lab;
-    try {
-      lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });
-    } catch (e) {
-      if (e instanceof BackendError) throw new CliError(e.message, 1);
-      throw e;
-    }
+    // The backend itself, not an engine: the exporter only reads, beside sweeps of other processes (no lease, no
+    // journal). No usable backend is a BackendError: 'unavailable', exit 4.
+    const lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });
     io.stderr.write(`caplab exporter: ${lab.reason}\n`);
     const metrics = new CapLabMetrics(hostname());
     let lastError = '';

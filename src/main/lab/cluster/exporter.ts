@@ -1,7 +1,8 @@
 // CapLab's samples in the Prometheus text format, with the metric names and labels of NVIDIA's DCGM exporter
 // (so existing Grafana dashboards work unchanged), plus CapLab's own: the limit it set, the sweep run and phase.
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { DeviceInfo, Sample } from '../../../shared/device';
+import type { DeviceInfo } from '../../../shared/device';
+import type { Sample } from '../../../shared/sample';
 
 /** What a run in progress looks like to the exporter. */
 export interface ActiveRun {

@@ -3,7 +3,8 @@
 import { hostname } from 'node:os';
 import type { Engine } from '../engine';
 import type { EventPayload } from '../../../shared/api';
-import type { DeviceInfo, Sample } from '../../../shared/device';
+import type { DeviceInfo } from '../../../shared/device';
+import type { Sample } from '../../../shared/sample';
 import { CapLabMetrics, type ActiveRun } from './exporter';
 
 export interface HostMetrics {
