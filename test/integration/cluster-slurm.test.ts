@@ -142,6 +142,10 @@ describe.skipIf(unavailable !== null)(`cluster sweeps on a real Slurm${unavailab
 
     const nodes = JSON.parse(await cli(['cluster', 'nodes', String(c.sweep_id), '--json'])) as { groups: { caps: { cap_w: number }[]; nodes: string[] }[] };
     expect(nodes.groups[0]!.caps.map((x) => x.cap_w)).toEqual([200, 300, 400, 500]);
+    // The analysis reads each run's samples back from its node's stream of the merged sweep (the block store).
+    const analysis = JSON.parse(await cli(['analyze', String(c.sweep_id), '--json'])) as { runs: { gpu_energy_j: number | null }[] };
+    expect(analysis.runs).toHaveLength(4);
+    expect(analysis.runs.every((r) => r.gpu_energy_j !== null && r.gpu_energy_j > 0)).toBe(true);
     expect(nodeLimit('n1') ?? H100_DEFAULT_W).toBe(H100_DEFAULT_W);
     expect(nodeLimit('n2') ?? H100_DEFAULT_W).toBe(H100_DEFAULT_W);
   });
