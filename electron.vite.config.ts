@@ -9,7 +9,8 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/electron/index.ts') },
+        // The facility planner's worker thread is its own entry (pool.ts starts ./facility-worker.js beside the bundle).
+        input: { index: resolve(__dirname, 'src/main/electron/index.ts'), 'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts') },
         external: nativeExternals,
       },
     },

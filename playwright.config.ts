@@ -4,15 +4,19 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
+const ELECTRON_ABSENT =
+  'no Electron binary on this machine (npm install does not download it here, and there is no display), so the same specs ran in Chromium against the browser host instead. ' +
+  'To run them in the desktop app: on a machine with a display and network, run `npm start` once (it fetches the binary), then `npx playwright test --project=electron`.';
+
 /** The Electron binary, or why there is none (it cannot be downloaded on some machines). */
 export function electronBinary(): { path: string | null; why: string } {
   try {
     const p = require('electron') as unknown;
     if (typeof p === 'string' && existsSync(p)) return { path: p, why: '' };
-    return { path: null, why: `the Electron binary is missing (${String(p)})` };
-  } catch (e) {
-    return { path: null, why: `the Electron binary is not installed (${(e as Error).message.split('\n')[0]})` };
+  } catch {
+    // Electron's own message here advises deleting node_modules/electron; that is not the reason on this machine.
   }
+  return { path: null, why: ELECTRON_ABSENT };
 }
 
 const chromiumPath = process.env.CAPLAB_CHROMIUM ?? '/usr/bin/chromium';

@@ -6,15 +6,18 @@ import { tempDir } from '../test/helpers/tmp';
 import { machine, passes, type BenchResult } from './harness';
 import { run as storeSamples } from './store-samples';
 import { run as samplerSim } from './sampler-sim';
+import { runCsv as exportCsv, runParquet as exportParquet } from './export-samples';
+import { run as facility } from './facility';
 import { run as importLogs } from './import';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs };
-const only = process.argv[2];
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet, facility };
+// `npm run bench -- export-csv,facility` runs only those (and records them in a file of their own).
+const only = process.argv[2]?.split(',');
 const results: BenchResult[] = [];
 const tmp = tempDir('caplab-bench-');
 try {
   for (const [id, bench] of Object.entries(benches)) {
-    if (only && id !== only) continue;
+    if (only && !only.includes(id)) continue;
     process.stderr.write(`bench ${id}…\n`);
     results.push(...[await bench(tmp.dir)].flat());
   }
@@ -33,7 +36,7 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 mkdirSync('bench/results', { recursive: true });
-const stamp = m.date.slice(0, 10);
+const stamp = `${m.date.slice(0, 10)}${only ? `-${only.join('+')}` : ''}`;
 writeFileSync(join('bench/results', `local-${stamp}.md`), lines.join('\n') + '\n');
 writeFileSync(join('bench/results', `local-${stamp}.json`), JSON.stringify({ machine: m, results }, null, 2) + '\n');
 process.exitCode = results.every(passes) ? 0 : 1;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Builds .device/: a self-contained CapLab for a GPU machine that has no Node and no network.
+# DEVICE_OUT=DIR builds it elsewhere (e.g. into the checkout that the GPU tool sends: /work/main/.device).
 #   .device/node.xz            this machine's Node 20 binary, xz-compressed (unpack: xz -dc .device/node.xz > node)
 #   .device/caplab-bundle.mjs  esbuild bundle of the CLI (src/main/cli/main.ts)
 #   .device/caplab.mjs         wrapper: node .device/caplab.mjs devices --backend nvml --json
@@ -12,10 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-OUT=$ROOT/.device
+OUT=${DEVICE_OUT:-$ROOT/.device}
 NODE_BIN=${NODE_BIN:-$(command -v node)}
 
-grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
+# .gitignore lists /.device/ already; nothing else to exclude.
 
 "$NODE_BIN" -e 'if (!process.version.startsWith("v20.")) { console.error("device-bundle: need Node 20, got " + process.version); process.exit(1); }'
 # Everything but the compressed Node is rebuilt; node.xz is kept while it is newer than the Node binary (xz takes minutes).

@@ -3,15 +3,16 @@
  * sampler.ts), writing every sample as JSONL plus a summary with its own CPU cost and timing jitter. It never sets
  * anything on the GPU.
  *
- *   node record.mjs --interval 100 --out rec100 [--index 0] [--seconds 600] [--stop-file PATH] [--slow-ms 1000]
+ *   node record.mjs --interval 100 --out rec100 [--index 0] [--seconds 600] [--stop-file PATH] [--slow-ms 1000] [--batch-ms 1000]
+ *   Stops at --seconds, on SIGUSR2 (no wake-ups while waiting), or when --stop-file appears (checked once a second).
  *   node record.mjs --micro --out calls        per-call cost of each NVML read, and the driver's sample buffer
  *
  * Variants for finding where the CPU goes (same output format):
  *   --mode sampler  CapLab's Sampler (setTimeout, drift-corrected) calling backend.sample()   [default]
  *   --mode bare     a bare drift-corrected setTimeout loop calling sampleSync()
  *   --mode worker   a worker thread that sleeps with Atomics.wait and calls sampleSync(), posting batches
- *   --mode buffered wakes once per second and takes the power readings the driver buffered since the last wake
- *                   (nvmlDeviceGetSamples, NVML_TOTAL_POWER_SAMPLES), other fields once per wake (experiment)
+ *   --mode buffered CapLab's BufferedSampler (the sweep's default on NVML): wakes once per second and takes the power
+ *                   readings the driver buffered since (nvmlDeviceGetSamples, one call), other fields once per wake
  *   --backend noop  no NVML at all: a constant sample (the floor of the timing machinery)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,8 +21,9 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import type { Sample } from '../../src/shared/device';
 import type { GpuBackend } from '../../src/main/lab/gpu/backend';
 import { NvmlBackend } from '../../src/main/lab/gpu/nvml';
-import { NVML_CLOCK_MEM, NVML_CLOCK_SM, NVML_FI_DEV_POWER_AVERAGE, NVML_FI_DEV_POWER_INSTANT } from '../../src/main/lab/gpu/nvml-ffi';
+import { NVML_CLOCK_MEM, NVML_CLOCK_SM, NVML_FI_DEV_POWER_AVERAGE, NVML_FI_DEV_POWER_INSTANT, NVML_TOTAL_POWER_SAMPLES, SampleBuffer } from '../../src/main/lab/gpu/nvml-ffi';
 import { Sampler } from '../../src/main/lab/gpu/sampler';
+import { BufferedSampler } from '../../src/main/lab/gpu/buffered-sampler';
 
 interface Opts {
   interval: number;
@@ -29,6 +31,7 @@ interface Opts {
   seconds: number;
   out: string;
   stopFile: string | null;
+  batchMs: number;
   slowMs: number;
   mode: 'sampler' | 'bare' | 'worker' | 'buffered';
   backend: 'nvml' | 'noop';
@@ -43,6 +46,7 @@ function options(): Opts {
       seconds: { type: 'string', default: '600' },
       out: { type: 'string', default: 'record' },
       'stop-file': { type: 'string' },
+      'batch-ms': { type: 'string', default: '1000' },
       'slow-ms': { type: 'string', default: '1000' },
       mode: { type: 'string', default: 'sampler' },
       backend: { type: 'string', default: 'nvml' },
@@ -55,6 +59,7 @@ function options(): Opts {
     seconds: Number(values.seconds),
     out: values.out!,
     stopFile: values['stop-file'] ?? null,
+    batchMs: Number(values['batch-ms']),
     slowMs: Number(values['slow-ms']),
     mode: values.mode as Opts['mode'],
     backend: values.backend as Opts['backend'],
@@ -131,36 +136,31 @@ async function micro(o: Opts): Promise<void> {
     return time(`NvmlBackend.sampleSync, one GPU, slowEveryMs=${slow}`, 2000, () => b.sampleSync([o.index]));
   };
   rows.push(tick(0), tick(1000));
-  // The driver's own sample buffers: how many readings, how far apart, and power vs the instant field.
+  // The driver's own power sample buffer: how many readings, how far apart, and what one read costs.
   const buffers: Record<string, unknown> = {};
-  for (const [name, type] of [
-    ['total_power', 0],
-    ['processor_clock', 5],
-  ] as const) {
-    try {
-      const s = lib.bufferedSamples(h, type, 0);
-      const gaps = s.slice(1).map((x, i) => (x.timestampUs - s[i]!.timestampUs) / 1000);
-      buffers[name] = {
-        count: s.length,
-        span_ms: s.length > 1 ? (s[s.length - 1]!.timestampUs - s[0]!.timestampUs) / 1000 : null,
-        gap_ms_p10: pct(gaps, 10),
-        gap_ms_p50: pct(gaps, 50),
-        gap_ms_p90: pct(gaps, 90),
-        last: s.slice(-5),
-        newest_age_ms: s.length ? Date.now() - s[s.length - 1]!.timestampUs / 1000 : null,
-      };
-    } catch (e) {
-      buffers[name] = { error: (e as Error).message };
-    }
+  const sb = new SampleBuffer();
+  try {
+    const n = lib.readSampleBuffer(h, NVML_TOTAL_POWER_SAMPLES, 0, sb);
+    const ts = Array.from(sb.timestampsUs.subarray(0, n));
+    const gaps = ts.slice(1).map((x, i) => (x - ts[i]!) / 1000);
+    buffers.total_power = {
+      count: n,
+      span_ms: n > 1 ? (ts[n - 1]! - ts[0]!) / 1000 : null,
+      gap_ms_p10: pct(gaps, 10),
+      gap_ms_p50: pct(gaps, 50),
+      gap_ms_p90: pct(gaps, 90),
+      last: Array.from(sb.values.subarray(Math.max(0, n - 5), n)),
+      newest_age_ms: n ? Date.now() - ts[n - 1]! / 1000 : null,
+    };
+    rows.push(time('nvmlDeviceGetSamples(TOTAL_POWER, last 1 s), one call', 200, () => lib.readSampleBuffer(h, NVML_TOTAL_POWER_SAMPLES, (Date.now() - 1000) * 1000, sb)));
+    rows.push(time('NvmlBackend.drainSamples, one GPU, last 1 s', 200, () => {
+      (b as unknown as { gpus: { drain: { lastSeenUs: number } | null }[] }).gpus.forEach((g) => g.drain && (g.drain.lastSeenUs = (Date.now() - 1000) * 1000));
+      return b.drainSamples([o.index], 100);
+    }));
+  } catch (e) {
+    buffers.total_power = { error: (e as Error).message };
   }
   buffers.instant_field_now = lib.fieldValues(h, [NVML_FI_DEV_POWER_INSTANT, NVML_FI_DEV_POWER_AVERAGE]);
-  buffers.call_cost_total_power = (() => {
-    try {
-      return time('nvmlDeviceGetSamples(TOTAL_POWER, last 1 s)', 200, () => lib.bufferedSamples(h, 0, (Date.now() - 1000) * 1000));
-    } catch (e) {
-      return { error: (e as Error).message };
-    }
-  })();
   writeFileSync(`${o.out}.json`, JSON.stringify({ index: o.index, driver: b.driver, library: lib.path, calls: rows, driver_sample_buffers: buffers }, null, 2));
   for (const r of rows) console.log(`${r.call.padEnd(52)} wall ${r.wall_us} us  cpu ${r.cpu_us} us`);
   console.log(JSON.stringify(buffers));
@@ -278,31 +278,20 @@ async function record(o: Opts): Promise<void> {
       };
     } else if (o.mode === 'buffered') {
       const nvml = (src as unknown as { nvml: NvmlBackend | null }).nvml!;
-      const h = nvml.lib.handle(o.index);
-      let lastSeen = Date.now() * 1000;
-      let bufferError = '';
-      const wake = () => {
-        late.push(0);
-        ticks++;
-        const c0 = process.cpuUsage();
-        let buffered: { timestampUs: number; value: number }[] = [];
-        try {
-          buffered = nvml.lib.bufferedSamples(h, 0, lastSeen);
-        } catch (e) {
-          if (!bufferError) console.error(`buffered: ${(bufferError = (e as Error).message)}`);
-        }
-        const others = src.sampleSync([o.index])[0];
-        for (const r of buffered) {
-          if (r.timestampUs <= lastSeen) continue;
-          lastSeen = r.timestampUs;
-          if (others) samples.push({ ...others, t: r.timestampUs / 1e6, power_w: r.value / 1000, power_kind: 'instant', power_avg_w: null });
-        }
-        const c = process.cpuUsage(c0);
-        callUs += c.user + c.system;
-      };
-      const iv = setInterval(wake, 1000);
+      const timedDrain = Object.assign(Object.create(nvml) as NvmlBackend, {
+        drainSamples: (ix: number[], ms: number) => {
+          const c0 = process.cpuUsage();
+          const s = nvml.drainSamples(ix, ms);
+          const c = process.cpuUsage(c0);
+          callUs += c.user + c.system;
+          return s;
+        },
+      });
+      const sampler = new BufferedSampler({ backend: timedDrain, indexes: [o.index], intervalMs: o.interval, batchMs: o.batchMs, onSamples: (s) => samples.push(...s) });
+      sampler.start();
       stopSampling = async () => {
-        clearInterval(iv);
+        sampler.stop();
+        ticks = sampler.stats.wakes;
         energyEnd = await src.readEnergyMj(o.index);
         await src.close();
       };
@@ -331,14 +320,16 @@ async function record(o: Opts): Promise<void> {
     }
   }
 
-  const deadline = performance.now() + o.seconds * 1000;
+  // Waiting must not wake the process itself: a timer for the deadline, a signal, and the stop file at most 1/s.
   await new Promise<void>((resolve) => {
-    const poll = setInterval(() => {
-      if (performance.now() > deadline || (o.stopFile && existsSync(o.stopFile))) {
-        clearInterval(poll);
-        resolve();
-      }
-    }, 250);
+    const done = () => {
+      clearTimeout(deadline);
+      if (poll) clearInterval(poll);
+      resolve();
+    };
+    const deadline = setTimeout(done, o.seconds * 1000);
+    const poll = o.stopFile ? setInterval(() => existsSync(o.stopFile!) && done(), 1000) : null;
+    process.once('SIGUSR2', done);
   });
   const cpu1 = procCpuS();
   const wall1 = wallNow();

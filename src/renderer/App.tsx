@@ -2,6 +2,10 @@ import { useEffect, useState } from 'react';
 import { onConnection, transportKind } from './api/client';
 import type { ConnectionState } from './api/transport';
 import { ShortcutsHelp } from './components/ShortcutsHelp';
+import { AboutDialog } from './components/AboutDialog';
+import { GuideDialog } from './components/GuideDialog';
+import { PageHelp } from './components/PageHelp';
+import { helpFor } from './lib/page-help';
 import { Toasts } from './components/Toasts';
 import { useCommand, useKeyboardShortcuts, type Command } from './lib/commands';
 import { navigate, PAGE_TITLES, PAGES, useRoute, type Page } from './lib/route';
@@ -12,6 +16,7 @@ import { HistoryPage } from './pages/HistoryPage';
 import { DatasetsPage } from './pages/DatasetsPage';
 import { ClusterPage } from './pages/ClusterPage';
 import { ResultsPage } from './pages/ResultsPage';
+import { FacilityPage } from './pages/FacilityPage';
 import { useSettings } from './state/settings';
 import { isRunning, useSweep } from './state/sweep';
 import { toast } from './state/toasts';
@@ -52,6 +57,8 @@ export function App() {
   const conn = useConnection();
   const running = useSweep(isRunning);
   const [help, setHelp] = useState(false);
+  const [guide, setGuide] = useState<string | null>(null);
+  const [about, setAbout] = useState(false);
   useKeyboardShortcuts();
   useFileDrop();
 
@@ -63,7 +70,7 @@ export function App() {
   }, [route.page, running]);
   useEffect(() => void useSweep.getState().discover(), []);
 
-  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:cluster', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:facility', 'nav:cluster', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
     if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
     else if (c === 'theme:toggle') toggleTheme();
     else setHelp((h) => !h);
@@ -88,6 +95,12 @@ export function App() {
         <button className="link" onClick={() => setHelp(true)} title="?">
           Shortcuts
         </button>
+        <button className="link" onClick={() => setGuide(helpFor(route.page).section)} data-testid="open-guide">
+          User guide
+        </button>
+        <button className="link" onClick={() => setAbout(true)} data-testid="open-about">
+          About
+        </button>
         <div className={`conn conn-${conn}`} data-testid="connection">
           <span className="dot" /> {transportKind() === 'ipc' ? 'desktop' : conn === 'open' ? 'connected' : conn}
         </div>
@@ -98,15 +111,19 @@ export function App() {
             Not authorised: open the URL with <code>#token=…</code> that <code>caplab serve</code> printed.
           </div>
         )}
+        <PageHelp page={route.page} onGuide={setGuide} />
         {route.page === 'devices' && <DevicesPage />}
         {route.page === 'designer' && <DesignerPage />}
         {route.page === 'console' && <ConsolePage />}
         {route.page === 'results' && <ResultsPage param={route.param} />}
         {route.page === 'history' && <HistoryPage />}
         {route.page === 'datasets' && <DatasetsPage param={route.param} />}
+        {route.page === 'facility' && <FacilityPage />}
         {route.page === 'cluster' && <ClusterPage param={route.param} />}
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
+      {guide !== null && <GuideDialog section={guide} onClose={() => setGuide(null)} />}
+      {about && <AboutDialog onClose={() => setAbout(false)} />}
       <Toasts />
     </div>
   );

@@ -86,6 +86,8 @@ export const AnalysisInput = z.object({
   overhead_w: z.number().min(0).nullable().default(null),
   /** Limits per device model, for adaptive refinement. */
   device_limits: z.record(z.string(), DeviceLimits).default({}),
+  /** Default power limit per device model, W: min-energy-slowdown's reference ("uncapped"). */
+  default_limits: z.record(z.string(), z.number().positive()).default({}),
 });
 export type AnalysisInput = z.infer<typeof AnalysisInput>;
 export type AnalysisInputRaw = z.input<typeof AnalysisInput>;
@@ -116,8 +118,15 @@ export const AnalysisOptions = z.object({
   weight: z.number().min(0).max(1).default(0.5),
   /** Keep caps that were not enforced in the optimum (default: excluded). */
   include_unenforced: z.boolean().default(false),
-  /** Significance level for "indistinguishable from the best" and drift tests. */
+  /**
+   * Keep runs flagged no-steady-state or warmup-in-window in the statistics, optima, Pareto front and sensitivity
+   * (default: they are left out, and the exclusion is listed per cap).
+   */
+  include_flagged: z.boolean().default(false),
+  /** Family-wise error rate of the equivalence statements (and the level of drift tests). */
   alpha: z.number().gt(0).lt(1).default(0.05),
+  /** Practical margin: a cap within this fraction of the best cap's score is as good as the best. */
+  margin: z.number().gt(0).lt(1).default(0.02),
   /** Coefficient of variation above which a cap point is flagged high-variance. */
   cv_threshold: z.number().positive().default(0.05),
   /** Enforcement tolerance: mean power above cap * (1 + frac) + w is not enforced. */
@@ -160,6 +169,7 @@ export const AnalysisFlag = z.enum([
   'high-variance',
   'drift',
   'excluded',
+  'low-coverage',
 ]);
 export type AnalysisFlag = z.infer<typeof AnalysisFlag>;
 
@@ -177,6 +187,11 @@ export const EnergyResult = z.object({
   warnings: z.array(z.string()),
   flags: z.array(AnalysisFlag),
   reason: z.string().nullable(),
+  /**
+   * Share of the window the power series covers: readings at most 1.5 sampling intervals apart count as covering
+   * the time between them (the interval is the series' median spacing). null: fewer than 2 power readings.
+   */
+  coverage: z.number().nullable().default(null),
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
 
@@ -342,6 +357,8 @@ export const CapPoint = z.object({
   eligible: z.boolean(),
   excluded_reason: z.string().nullable(),
   flags: z.array(AnalysisFlag),
+  /** Usable runs left out of this cap's statistics and every decision, with why (include_flagged keeps them). */
+  excluded_runs: z.array(z.object({ run_id: z.number().int(), reason: z.string() })).default([]),
 });
 export type CapPoint = z.infer<typeof CapPoint>;
 
@@ -357,13 +374,41 @@ export const OptimumScore = z.object({
 });
 export type OptimumScore = z.infer<typeof OptimumScore>;
 
+export const CapComparison = z.object({
+  cap_w: z.number(),
+  verdict: z.enum(['best', 'equivalent', 'worse', 'undetermined']),
+  /** Relative difference to the best cap's score; negative is worse, whatever the direction. */
+  rel_diff: z.number(),
+  ci: z.tuple([z.number(), z.number()]).nullable(),
+  repetitions_needed: z.number().int().nullable(),
+});
+
+/** Each cap against the best: a confidence interval of the difference against a practical margin. */
+export const Equivalence = z.object({
+  margin: z.number(),
+  alpha: z.number(),
+  comparisons_m: z.number().int(),
+  interval_level: z.number(),
+  correction: z.string(),
+  equivalent_caps: z.array(z.number()),
+  undetermined_caps: z.array(z.number()),
+  worse_caps: z.array(z.number()),
+  candidate_caps: z.array(z.number()),
+  caps: z.array(CapComparison),
+  statement: z.string(),
+});
+export type Equivalence = z.infer<typeof Equivalence>;
+
 export const Optimum = z.object({
   selector: Selector,
   cap_w: z.number().nullable(),
   value: z.number().nullable(),
   metric: z.string(),
   direction: z.enum(['max', 'min']),
-  /** Caps (incl. the best) not distinguishable from the best at the level asked (Welch t-test). null: untestable. */
+  /**
+   * Caps (incl. the best) that may be the best: not shown worse than it by more than the margin (equivalence.
+   * candidate_caps; before issue #14 it was a failed Welch test). null: a single repetition at the best cap.
+   */
   indistinguishable_caps: z.array(z.number()).nullable(),
   /** Caps that could not be tested (fewer than 2 repetitions). */
   untested_caps: z.array(z.number()),
@@ -374,6 +419,10 @@ export const Optimum = z.object({
   reference_cap_w: z.number().nullable(),
   scores: z.array(OptimumScore),
   note: z.string().nullable(),
+  /** How reference_cap_w's throughput was found: measured, interpolated, extrapolated, or the highest cap measured. */
+  reference_basis: z.string().nullable().default(null),
+  /** Each feasible cap against the best with the margin and correction stated; null with one repetition at the best. */
+  equivalence: Equivalence.nullable().default(null),
 });
 export type Optimum = z.infer<typeof Optimum>;
 

@@ -7,6 +7,12 @@ import { ApiErrorCode } from './errors';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
+import { ExportedFile, ExportRequest } from './export';
+
+/** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
+export const PlanIssue = z.object({ path: z.string(), message: z.string() });
+export type PlanIssue = z.infer<typeof PlanIssue>;
+import { FacilityResult } from './facility';
 
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
@@ -21,10 +27,21 @@ export const methods = {
   },
   validatePlan: {
     input: z.object({ plan: z.unknown() }).strict(),
-    output: z.object({ ok: z.boolean(), errors: z.array(z.string()), plan: Plan.nullable(), run_count: z.number().int(), estimate_s: z.number().nullable() }),
+    output: z.object({
+      ok: z.boolean(),
+      errors: z.array(z.string()),
+      /** The same problems at their fields: `path` dotted (`caps.from`, `workloads.0.id`), `message` in words. */
+      issues: z.array(PlanIssue),
+      plan: Plan.nullable(),
+      run_count: z.number().int(),
+      estimate_s: z.number().nullable(),
+    }),
   },
   planToYaml: { input: z.object({ plan: Plan }).strict(), output: z.object({ yaml: z.string() }) },
-  planFromYaml: { input: z.object({ yaml: z.string().max(1_000_000) }).strict(), output: z.object({ ok: z.boolean(), errors: z.array(z.string()), plan: Plan.nullable() }) },
+  planFromYaml: {
+    input: z.object({ yaml: z.string().max(1_000_000) }).strict(),
+    output: z.object({ ok: z.boolean(), errors: z.array(z.string()), issues: z.array(PlanIssue), plan: Plan.nullable() }),
+  },
   startSweep: { input: z.object({ plan: z.unknown() }).strict(), output: z.object({ sweep_id: z.number().int() }) },
   cancelSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ cancelled: z.boolean() }) },
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
@@ -56,9 +73,24 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
       })
       .strict(),
     output: AnalysisResult,
+  },
+  /** What the About dialog shows: version, the commit it runs from, where its data lives. */
+  about: {
+    input: z.object({}).strict(),
+    output: z.object({
+      version: z.string(),
+      /** Git commit (short hash, "+dirty" with local changes); null when not run from a git checkout. */
+      commit: z.string().nullable(),
+      data_dir: z.string(),
+      db_path: z.string(),
+      host: z.string(),
+      node: z.string(),
+    }),
   },
   /** The same analysis over sources: CapLab runs and dataset segments (imported samples), mixed freely. */
   analyzeSources: {
@@ -71,6 +103,8 @@ export const methods = {
         slowdown_budget: z.number().min(0).max(10).optional(),
         weight: z.number().min(0).max(1).optional(),
         include_unenforced: z.boolean().optional(),
+        include_flagged: z.boolean().optional(),
+        margin: z.number().gt(0).lt(1).optional(),
         use_measured_cpu: z.boolean().optional(),
       })
       .strict(),
@@ -147,9 +181,32 @@ export const methods = {
   },
   /** Node-to-node analysis of a sweep: spread across nodes and GPUs, outlier nodes, best cap per node and fleet. */
   analyzeNodes: { input: z.object({ sweep_id: z.number().int() }).strict(), output: NodeAnalysis },
+  /** A report (PDF, HTML) or an export (CSV, JSON) of a sweep or a comparison, with the page's analysis options. */
+  exportFile: { input: ExportRequest, output: ExportedFile },
   listWorkloads: {
     input: z.object({}).strict(),
     output: z.array(z.object({ id: z.string(), title: z.string(), units: z.string() })),
+  },
+  /** The facility configs shipped in resources/facility (NLR reconstructions), with their YAML. */
+  listFacilityConfigs: {
+    input: z.object({}).strict(),
+    output: z.array(z.object({ name: z.string(), file: z.string(), yaml: z.string() })),
+  },
+  /**
+   * Runs a facility config (same code as `caplab facility`); relative paths in it are read from base_dir (default
+   * the shipped resources/facility). Progress streams as `facility.progress`.
+   */
+  runFacility: {
+    input: z
+      .object({
+        yaml: z.string().max(5_000_000),
+        base_dir: z.string().max(4096).optional(),
+        scenario: z.string().max(200).optional(),
+        replicas: z.number().int().min(1).max(64).optional(),
+        horizon_days: z.number().positive().max(366).optional(),
+      })
+      .strict(),
+    output: FacilityResult,
   },
 } as const;
 
@@ -164,7 +221,7 @@ export const events = {
     cap_w: z.number().nullable(),
     repetition: z.number().int().nullable(),
     phase: z.enum(['setting-cap', 'warmup', 'measure', 'cooldown', 'idle']),
-    /** Fraction of the whole sweep done, 0..1. */
+    /** Fraction of the whole sweep done, 0..1: work done over work planned, never decreasing. */
     fraction: z.number(),
   }),
   'run.finished': z.object({ sweep_id: z.number().int(), run: RunRecord, status: RunStatus }),
@@ -173,6 +230,7 @@ export const events = {
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
   'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
+  'facility.progress': z.object({ done: z.number().int(), total: z.number().int(), label: z.string() }),
 } as const;
 
 export type MethodName = keyof typeof methods;

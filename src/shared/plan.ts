@@ -117,6 +117,12 @@ export const Plan = z
     window: span(PLAN_LIMITS.max_window_s).default({ seconds: 30 }),
     cooldown_s: z.number().min(0).max(PLAN_LIMITS.max_cooldown_s).default(5),
     sample_interval_ms: z.number().min(10).max(10_000).default(100),
+    /**
+     * How samples are taken: `buffered` wakes once a second and takes the readings the driver buffered since (NVML's
+     * power sample buffer; far cheaper than a wake-up per sample), `poll` reads the sensors every interval, `auto`
+     * buffers where the backend can and polls elsewhere.
+     */
+    sample_mode: z.enum(['auto', 'buffered', 'poll']).default('auto'),
     overhead_w: z.number().min(0).default(100),
     observe_only: z.boolean().default(false),
     on_failure: z.enum(['continue', 'stop']).default('continue'),

@@ -9,6 +9,7 @@ export const UI_COMMANDS = [
   'nav:results',
   'nav:history',
   'nav:datasets',
+  'nav:facility',
   'nav:cluster',
   'sweep:start',
   'sweep:cancel',

@@ -29,6 +29,36 @@ test('screenshots of every page', async ({ app }, info) => {
   await expect(app.getByTestId('validation-ok')).toBeVisible();
   await app.getByTestId('start-sweep').click();
   await expect(app.getByTestId('sweep-status')).toContainText('done', { timeout: 200_000 });
+  // The console of the finished sweep after a reload: replayed from the database, 100 %.
+  await app.reload();
+  await go(app, 'console');
+  await expect(app.getByTestId('runs-done')).toHaveText(/^(\d+) of \1 runs done$/);
+  await expect.poll(async () => Number(await app.getByTestId('live-traces').getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThan(100);
+  await app.waitForTimeout(1500);
+  await fullHeight();
+  await shot('console-finished');
+  await app.setViewportSize({ width: 1440, height: 960 });
+
+  // Problems at their fields, in words.
+  await go(app, 'designer');
+  await app.getByTestId('template-select').selectOption('demo');
+  await app.getByTestId('plan-backend').selectOption('sim');
+  await app.getByTestId('caps-mode-grid').click();
+  await app.getByTestId('caps-to').fill('800');
+  await app.getByTestId('repetitions').fill('0');
+  await expect(app.getByTestId('repetitions-error')).toBeVisible();
+  await expect(app.getByTestId('caps-error')).toBeVisible();
+  await app.waitForTimeout(6000); // let the template toast fade
+  await shot('designer-errors');
+
+  // The user guide, opened from a page at its section.
+  await go(app, 'results');
+  await expect(app.getByTestId('best-cap')).toHaveText(/\d+ W/);
+  await app.getByTestId('guide-link').click();
+  await expect(app.getByTestId('guide')).toBeVisible();
+  await app.waitForTimeout(500);
+  await shot('guide');
+  await app.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
   // A second, slower sweep to show live data on the devices page and in the console.
   await go(app, 'designer');

@@ -3,8 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../src/core/analysis/analyze';
 import type { AnalysisInputRaw, AnalysisRunInput, CapPoint } from '../../src/shared/analysis';
-import { capSeverity, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/renderer/lib/analysis-view';
-import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from '../../src/renderer/pages/results/charts';
+import { capSeverity, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/shared/analysis-view';
+import { plotlyFigure } from '../../src/renderer/pages/results/charts';
+import { clockChart, efficiencyChart, paretoChart, throughputChart, type ChartInput } from '../../src/shared/charts';
+
+const traces = (spec: Parameters<typeof plotlyFigure>[0]) => plotlyFigure(spec).data;
 
 // H100 ViT-L/16-like runs (DOMAIN.md figures), 60 s windows sampled at 1 Hz; `power` is the mean GPU power drawn.
 function run(id: number, cap: number, rep: number, thr: number, power: number, extra: Partial<AnalysisRunInput> = {}): AnalysisRunInput {
@@ -39,7 +42,7 @@ const g = result.groups[0]!;
 
 describe('results page over the engine analysis', () => {
   it('draws efficiency with the analysis’ 95 % CIs as error bars and rings the best cap', () => {
-    const [line, ring] = efficiencyTraces(g.caps, '#1', 0, g.optima['max-efficiency']);
+    const [line, ring] = traces(efficiencyChart([{ name: '#1', group: g }]));
     expect(line!.x).toEqual([200, 300, 400, 500, 700]);
     expect(line!.y).toEqual(g.caps.map((c) => c.efficiency.mean));
     const bars = line!.error_y!.array;
@@ -49,32 +52,39 @@ describe('results page over the engine analysis', () => {
     const best = g.optima['max-efficiency'].cap_w!;
     expect(best).toBeGreaterThanOrEqual(300);
     expect(best).toBeLessThanOrEqual(500);
-    // A comparison series has no ring.
-    expect(efficiencyTraces(g.caps, '#2', 1, g.optima['max-efficiency'])).toHaveLength(1);
-    expect(throughputTraces(g.caps, '#1', 0)[0]!.error_y!.array).toEqual(g.caps.map((c) => c.throughput.ci!.half_width));
+    // Only the primary sweep's best cap is ringed; a compared one adds a line.
+    const two: ChartInput[] = [{ name: '#1', group: g }, { name: '#2', group: g }];
+    expect(traces(efficiencyChart(two)).map((t) => t.name)).toEqual(['#1', '#2', 'best cap']);
+    expect(traces(throughputChart([{ name: '#1', group: g }]))[0]!.error_y!.array).toEqual(g.caps.map((c) => c.throughput.ci!.half_width));
   });
 
   it('plots the engine’s Pareto front and clocks with the power-cap throttle share', () => {
-    const [off, front] = paretoTraces(g.pareto, '#1', 0);
+    const [off, front] = traces(paretoChart([{ name: '#1', group: g }]));
     expect(front!.x).toEqual(g.pareto.front.map((p) => p.throughput));
     expect((off!.x as number[]).length + (front!.x as number[]).length).toBe(g.pareto.points.length);
-    const [bars, clock] = clockTraces(g.caps);
+    const clocks = clockChart(g);
+    expect(clocks.y2!.unit).toBe('% of window');
+    const [bars, clock] = traces(clocks);
+    expect(bars!.yaxis).toBe('y2');
     expect(clock!.y).toEqual(g.caps.map((c) => c.clocks.sm_mhz));
     expect(bars!.y).toEqual(g.caps.map((c) => c.clocks.power_cap_throttled_share! * 100));
     expect(bars!.y).toContain(0);
     expect(bars!.y).toContain(100);
   });
 
-  it('words each selector’s best cap with its indistinguishable range', () => {
+  it('words each selector’s best cap with the caps within the margin, worse, or not yet known', () => {
     const o = g.optima['max-efficiency'];
     expect(optimumValue(o, 'images')).toMatch(/images\/J$/);
     expect(optimumValue(g.optima['min-energy-slowdown'], 'images')).toMatch(/J per image .*% slower than 700 W/);
-    expect(rangeText(o)).toMatch(/distinguishable|indistinguishable/);
-    const wide = { ...o, cap_w: 300, indistinguishable_caps: [300, 400], range_w: [300, 400] as [number, number] };
-    expect(rangeText(wide)).toBe('indistinguishable (95 %): 300–400 W (300, 400 W)');
-    expect(rangeShape(wide)).toHaveLength(1);
-    expect(rangeShape({ ...o, range_w: [300, 300] })).toEqual([]);
-    expect(rangeText({ ...o, indistinguishable_caps: null })).toMatch(/not testable/);
+    expect(rangeText(o)).toMatch(/within 2 %|no other cap shown within 2 %/);
+    expect(rangeText(o)).toMatch(/Bonferroni/);
+    const eq = { ...o.equivalence!, equivalent_caps: [400], undetermined_caps: [500], worse_caps: [200] };
+    const wide = { ...o, cap_w: 300, indistinguishable_caps: [300, 400, 500], range_w: [300, 500] as [number, number], equivalence: eq };
+    expect(rangeText(wide)).toBe(`within 2 %: 400 W; too few repetitions to tell: 500 W; worse by more than 2 %: 200 W (${eq.correction})`);
+    const shaded = (opt: typeof wide) => efficiencyChart([{ name: '#1', group: { ...g, optima: { ...g.optima, 'max-efficiency': opt } } }]).bands;
+    expect(shaded(wide)).toEqual([{ from: 300, to: 500, label: expect.stringMatching(/may be the best/) }]);
+    expect(shaded({ ...o, range_w: [300, 300] } as typeof wide)).toEqual([]);
+    expect(rangeText({ ...o, indistinguishable_caps: null, equivalence: null })).toMatch(/not testable/);
   });
 
   it('flags a cap that was not enforced, excludes it from the best cap and marks it on the plot', () => {
@@ -86,7 +96,7 @@ describe('results page over the engine analysis', () => {
     expect(capSeverity(cap)).toBe('error');
     expect(sortedFlags(cap.flags)[0]).not.toBe('single-repetition');
     expect(flagDetail(cap, 'not-enforced').length).toBeGreaterThan(5);
-    const line = efficiencyTraces(r.groups[0]!.caps, '#1', 0, r.groups[0]!.optima['max-efficiency'])[0]!;
+    const line = traces(efficiencyChart([{ name: '#1', group: r.groups[0]! }]))[0]!;
     const i = (line.x as number[]).indexOf(250);
     expect((line.marker!.symbol as string[])[i]).toBe('x');
     expect((line.marker!.color as string[])[i]).toBe('#e15759');

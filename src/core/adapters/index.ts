@@ -2,6 +2,7 @@ import { hpcaiCsvAdapter, hpcaiVisionAdapter } from './hpcai';
 import { litgptAdapter } from './litgpt';
 import { mllogAdapter } from './mllog';
 import { protocolAdapter } from './protocol';
+import { rateLinesAdapter } from './rate-lines';
 import { regexAdapter } from './regex';
 import { servingJsonAdapter, sglangAdapter, vllmAdapter } from './serving';
 import { AdapterError, excerpt, firstLine, type AdapterOptions, type ThroughputAdapter, type ThroughputResult } from './types';
@@ -19,6 +20,7 @@ export const adapters: readonly ThroughputAdapter[] = [
   sglangAdapter,
   vllmAdapter,
   servingJsonAdapter,
+  rateLinesAdapter,
   regexAdapter,
 ];
 

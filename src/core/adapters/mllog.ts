@@ -86,7 +86,10 @@ export const mllogAdapter: ThroughputAdapter = {
       const first = progress[0]!;
       const last = progress[progress.length - 1]!;
       const count = (last.metadata.samples_count as number) - (first.metadata.samples_count as number);
-      const seconds = last.t - first.t;
+      const wall = last.t - first.t;
+      // Evaluation pauses are not training: the rate counts training time only, as MLPerf's own figures do.
+      const evalS = pauses(events, 'eval_start', 'eval_stop', first.t, last.t);
+      const seconds = wall - evalS;
       if (count > 0 && seconds > 0) {
         return {
           adapter: 'mllog',
@@ -95,7 +98,16 @@ export const mllogAdapter: ThroughputAdapter = {
           seconds,
           rate: count / seconds,
           window: { start: first.t, end: last.t },
-          details: { method: 'samples_count progress', first_line: first.line, last_line: last.line, reported_throughput_mean: reported.length ? mean(reported.map((r) => r.v)) : null, ...common },
+          details: {
+            method: 'samples_count progress over training time (evaluation pauses left out)',
+            wall_clock_seconds: wall,
+            eval_seconds: evalS,
+            wall_clock_rate: count / wall,
+            first_line: first.line,
+            last_line: last.line,
+            reported_throughput_mean: reported.length ? mean(reported.map((r) => r.v)) : null,
+            ...common,
+          },
         };
       }
     }
@@ -132,3 +144,18 @@ export const mllogAdapter: ThroughputAdapter = {
     throw new AdapterError('no samples_count progress, throughput events or run_start/run_stop with step_num and global_batch_size', file, events[0]!.line);
   },
 };
+
+/** Seconds inside [from, to] spent between `startKey` and `stopKey` events (an open interval runs to `to`). */
+function pauses(events: readonly MlEvent[], startKey: string, stopKey: string, from: number, to: number): number {
+  let total = 0;
+  let open: number | null = null;
+  for (const e of events) {
+    if (e.key === startKey) open = e.t;
+    else if (e.key === stopKey && open !== null) {
+      total += Math.max(0, Math.min(e.t, to) - Math.max(open, from));
+      open = null;
+    }
+  }
+  if (open !== null) total += Math.max(0, to - Math.max(open, from));
+  return total;
+}

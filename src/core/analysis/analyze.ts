@@ -31,8 +31,24 @@ const DRIFT_THROUGHPUT = 0.02;
 /** Temperature rise across repetitions (°C, pooled over caps) that is flagged when significant. */
 const DRIFT_TEMP_C = 2;
 
+/** Run flags that make a window unfit to decide anything: it did not measure the steady state. */
+const EXCLUDING_FLAGS = ['no-steady-state', 'warmup-in-window'] as const;
+
+/** Why a usable run is left out of the decisions (null: it counts). */
+function exclusion(r: RunAnalysis, o: AnalysisOptions): string | null {
+  if (o.include_flagged) return null;
+  const hit = EXCLUDING_FLAGS.filter((f) => r.flags.includes(f));
+  return hit.length ? hit.join(', ') : null;
+}
+
+/** Runs that count: usable, and not flagged out of the decisions. */
+function counts(r: RunAnalysis, o: AnalysisOptions): boolean {
+  return r.usable && exclusion(r, o) === null;
+}
+
 function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPoint {
-  const usable = runs.filter((r) => r.usable);
+  const usable = runs.filter((r) => counts(r, o));
+  const excluded_runs = runs.filter((r) => r.usable && exclusion(r, o) !== null).map((r) => ({ run_id: r.run_id, reason: exclusion(r, o)! }));
   const flags: AnalysisFlag[] = [];
   const flag = (f: AnalysisFlag) => {
     if (!flags.includes(f)) flags.push(f);
@@ -46,7 +62,7 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
   for (const f of enforcement.flags) flag(f);
   if (usable.length === 1) flag('single-repetition');
   if ((throughput.cv ?? 0) > o.cv_threshold || (efficiency.cv ?? 0) > o.cv_threshold) flag('high-variance');
-  for (const r of runs) for (const f of ['no-steady-state', 'warmup-in-window', 'average-sensor', 'short-window', 'sensor-disagreement', 'bad-readings'] as const) if (r.flags.includes(f)) flag(f);
+  for (const r of runs) for (const f of ['no-steady-state', 'warmup-in-window', 'average-sensor', 'short-window', 'sensor-disagreement', 'bad-readings', 'low-coverage'] as const) if (r.flags.includes(f)) flag(f);
   const byRep = [...usable].sort((a, b) => a.repetition - b.repetition);
   const drift = trend(
     byRep.map((r) => r.repetition),
@@ -56,7 +72,12 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
   if (drift?.flagged) flag('drift');
   let eligible = usable.length > 0;
   let excluded_reason: string | null = null;
-  if (!eligible) excluded_reason = runs.length ? 'no usable runs (failed, or missing energy or throughput)' : 'no runs';
+  if (!eligible)
+    excluded_reason = excluded_runs.length
+      ? `every usable run is flagged (${[...new Set(excluded_runs.map((x) => x.reason))].join('; ')}); include_flagged keeps them`
+      : runs.length
+        ? 'no usable runs (failed, or missing energy or throughput)'
+        : 'no runs';
   else if (enforcement.enforced === false && !o.include_unenforced) {
     eligible = false;
     excluded_reason = `cap not enforced: ${enforcement.reasons.filter((m) => !m.includes('spikes')).join('; ') || 'see enforcement'}`;
@@ -78,6 +99,7 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
     eligible,
     excluded_reason,
     flags,
+    excluded_runs,
   };
 }
 
@@ -109,14 +131,14 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
       o,
     ),
   );
-  const usableAt = (c: number) => runs.filter((r) => r.cap_w === c && r.usable);
+  const usableAt = (c: number) => runs.filter((r) => r.cap_w === c && counts(r, o));
   const optPoints: OptimumPoint[] = points.map((p) => ({
     cap_w: p.cap_w,
     eligible: p.eligible,
     excluded_reason: p.excluded_reason,
     runs: usableAt(p.cap_w).map((r) => ({ throughput: r.throughput as number, efficiency: r.efficiency as number })),
   }));
-  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha };
+  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin, default_limit_w: input.default_limits[device_model] ?? null };
   const optima = Object.fromEntries(SELECTORS.map((s) => [s, selectOptimum(optPoints, s, optOpts)])) as Record<Selector, Optimum>;
   const ohPoints: OverheadPoint[] = points.map((p) => ({
     cap_w: p.cap_w,
@@ -128,7 +150,7 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
   }));
   const sensitivity = overheadSensitivity(ohPoints, { ...optOpts, from_w: o.sensitivity.from_w, to_w: o.sensitivity.to_w, step_w: o.sensitivity.step_w });
   const pareto = paretoFront(points.filter((p) => p.eligible).map((p) => ({ label: `${workload} @ ${p.cap_w} W`, cap_w: p.cap_w, throughput: p.throughput.mean, efficiency: p.efficiency.mean })));
-  const usable = runs.filter((r) => r.usable);
+  const usable = runs.filter((r) => counts(r, o));
   const drift = {
     throughput: pooledDrift(usable, (r) => r.throughput, true, DRIFT_THROUGHPUT, o.alpha),
     temp_c: pooledDrift(usable, (r) => r.temp_c, false, DRIFT_TEMP_C, o.alpha),
@@ -141,6 +163,8 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
   notes.push(measured ? `node energy: GPUs + measured CPU in ${measured} of ${runs.length} runs, else GPUs + ${o.overhead_w} W overhead` : `node energy: GPUs + ${o.overhead_w} W overhead per node`);
   const unenforced = points.filter((p) => p.enforcement.enforced === false).map((p) => p.cap_w);
   if (unenforced.length) notes.push(`caps not enforced: ${unenforced.join(', ')} W (${o.include_unenforced ? 'kept in' : 'excluded from'} the optimum)`);
+  const left = points.flatMap((p) => p.excluded_runs.map((x) => `#${x.run_id} at ${p.cap_w} W (${x.reason})`));
+  if (left.length) notes.push(`runs left out of the statistics, best cap, Pareto front and sensitivity: ${left.join('; ')} (include_flagged keeps them)`);
   if (points.some((p) => p.n_usable === 1)) notes.push('some caps have a single repetition: no confidence interval there');
   if (drift.throughput?.flagged) notes.push(`throughput drifts across repetitions (${((drift.throughput.change ?? 0) * 100).toFixed(1)} % over the sweep)`);
   if (drift.temp_c?.flagged) notes.push(`temperature drifts across repetitions (${drift.temp_c.change.toFixed(1)} °C over the sweep)`);

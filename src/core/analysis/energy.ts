@@ -9,6 +9,8 @@ export interface EnergyOptions {
   device_id?: string | null;
   /** Sensor preference, best first. Default counter, instant, average. */
   prefer?: SensorKind[];
+  /** Coverage of the window by the power series below which it is flagged low-coverage. Default 0.9. */
+  min_coverage?: number;
   /**
    * How the 1 s average power is integrated: 'boxcar' (default) uses each reading as the exact mean of the second
    * before it (see average-power.ts); 'shift' integrates readings moved back by average_lag_s (the older method).
@@ -206,7 +208,21 @@ function counterEnergy(readings: Point[], w: TimeWindow, opts: EnergyOptions, in
 }
 
 function emptyResult(device_id: string | null, duration: number, reason: string, flags: AnalysisFlag[], warnings: string[] = []): EnergyResult {
-  return { device_id, energy_j: null, mean_w: null, samples: 0, sensor: null, method: null, duration_s: duration, warnings, flags, reason };
+  return { device_id, energy_j: null, mean_w: null, samples: 0, sensor: null, method: null, duration_s: duration, warnings, flags, reason, coverage: null };
+}
+
+/**
+ * Share of [window.start, window.end] covered by a power series: a gap between consecutive readings counts up to 1.5
+ * times the series' median spacing, and so do the edges. null with fewer than 2 readings in the window.
+ */
+export function seriesCoverage(points: readonly Point[], window: TimeWindow): number | null {
+  const inside = points.filter((p) => p.t >= window.start && p.t <= window.end);
+  if (inside.length < 2) return null;
+  const gaps = inside.slice(1).map((p, i) => p.t - inside[i]!.t).sort((a, b) => a - b);
+  const reach = 1.5 * gaps[gaps.length >> 1]!;
+  let covered = Math.min(inside[0]!.t - window.start, reach) + Math.min(window.end - inside[inside.length - 1]!.t, reach);
+  for (let i = 1; i < inside.length; i++) covered += Math.min(inside[i]!.t - inside[i - 1]!.t, reach);
+  return Math.min(1, covered / (window.end - window.start));
 }
 
 /**
@@ -309,8 +325,13 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
         f.push('sensor-disagreement');
       }
     }
+    const coverage = seriesCoverage(inst.length >= 2 ? inst : avg, window);
+    if (coverage !== null && coverage < (opts.min_coverage ?? 0.9)) {
+      w.push(`the power series covers ${fmt(coverage * 100, 0)} % of the window (readings missing or late)`);
+      f.push('low-coverage');
+    }
     const method = kind === 'counter' ? (r.derived ? 'counter-derived power, step-integrated' : 'energy-counter delta') : kind === 'instant' ? 'instant power, trapezoid' : boxcar ? '1 s average, boxcar tiles' : `1 s average, shifted ${lag} s`;
-    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, method, duration_s: duration, warnings: w, flags: f, reason: null };
+    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, method, duration_s: duration, warnings: w, flags: f, reason: null, coverage };
   }
   const reason = samples.length === 0 ? 'no samples' : `no usable sensor (${skipped.join('; ')})`;
   return emptyResult(device_id, duration, reason, [...flags, 'missing-energy'], warnings);

@@ -1,5 +1,7 @@
-// The best cap under a selector, with the caps statistically indistinguishable from it (Welch t-test).
+// The best cap under a selector, with every other cap judged against it: equivalent within a margin, worse, or
+// not enough repetitions to tell (equivalence.ts).
 import type { Optimum, OptimumScore, Selector } from '../../shared/analysis';
+import { equivalenceToBest } from './equivalence';
 import { mean, welchTest } from './stats';
 
 /** One repetition at a cap: throughput (units/s per GPU) and efficiency (units per joule of node energy). */
@@ -21,8 +23,15 @@ export interface OptimumOptions {
   slowdown_budget?: number;
   /** weighted: weight of time (0..1), energy gets 1 - weight. Default 0.5. */
   weight?: number;
-  /** Significance level for "indistinguishable". Default 0.05 (95 %). */
+  /** Family-wise error rate of the equivalence statements. Default 0.05. */
   alpha?: number;
+  /** Practical margin, a fraction of the best score. Default 0.02. */
+  margin?: number;
+  /**
+   * min-energy-slowdown's reference: the device's default power limit, W. Its throughput is measured where it is a
+   * cap of the sweep, else interpolated or extrapolated; without it the highest cap measured is the reference.
+   */
+  default_limit_w?: number | null;
 }
 
 const METRIC: Record<Selector, { metric: string; direction: 'max' | 'min' }> = {
@@ -71,12 +80,18 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     reference_cap_w: null,
     scores: [],
     note: null,
+    equivalence: null,
+    reference_basis: null,
   };
   if (eligible.length === 0) return { ...base, note: 'no eligible caps (none usable and enforced)' };
 
   const meanT = eligible.map((p) => mean(p.runs.map((r) => r.throughput)));
-  const ref = eligible.length - 1;
-  const refT = meanT[ref]!;
+  const reference = referenceThroughput(
+    eligible.map((p) => p.cap_w),
+    meanT,
+    opts.default_limit_w ?? null,
+  );
+  const refT = reference.throughput;
   const slowdown = meanT.map((t) => refT / t - 1);
   const refTime = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.throughput))));
   const refEnergy = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.efficiency))));
@@ -105,10 +120,17 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
       if (better) best = i;
     }
   }
-  // The reference cap is always feasible, so best >= 0 here.
+  if (best < 0) {
+    return {
+      ...base,
+      reference_cap_w: reference.cap_w,
+      reference_basis: reference.basis,
+      note: `no cap is within the ${(budget * 100).toFixed(0)} % slowdown budget of ${reference.cap_w} W (${reference.basis}); measure a run at ${reference.cap_w} W`,
+    };
+  }
   const bestVals = values[best]!;
   const notes: string[] = [];
-  let indist: number[] | null = [];
+  let indist: number[] | null;
   const untested: number[] = [];
   const scores: OptimumScore[] = eligible.map((p, i) => {
     let pv: number | null = null;
@@ -119,17 +141,23 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     }
     return { cap_w: p.cap_w, value: means[i]!, n: values[i]!.length, p_value: pv, slowdown: slowdown[i]!, feasible: feasible[i]! };
   });
+  let equivalence: Optimum['equivalence'] = null;
   if (bestVals.length < 2) {
     indist = null;
-    notes.push('single repetition at the best cap: which caps are statistically indistinguishable cannot be tested');
+    notes.push('single repetition at the best cap: no cap can be judged equivalent to it or worse');
   } else {
-    for (let i = 0; i < eligible.length; i++) {
-      if (!feasible[i]) continue;
-      const pv = scores[i]!.p_value;
-      if (i === best || (pv !== null && pv >= alpha)) indist.push(eligible[i]!.cap_w);
-      else if (pv === null) untested.push(eligible[i]!.cap_w);
-    }
-    if (untested.length) notes.push(`caps ${untested.join(', ')} W have fewer than 2 repetitions and were not tested against the best`);
+    const idx = eligible.map((_, i) => i).filter((i) => feasible[i]);
+    equivalence = equivalenceToBest(
+      idx.map((i) => eligible[i]!.cap_w),
+      idx.map((i) => values[i]!),
+      idx.indexOf(best),
+      direction,
+      { margin: opts.margin ?? 0.02, alpha },
+    );
+    indist = equivalence.candidate_caps;
+    for (const c of equivalence.caps) if (c.ci === null && c.verdict !== 'best') untested.push(c.cap_w);
+    notes.push(equivalence.statement);
+    if (untested.length) notes.push(`caps ${untested.join(', ')} W have fewer than 2 repetitions: not enough to tell`);
   }
   const capW = eligible[best]!.cap_w;
   let at_edge: Optimum['at_edge'] = null;
@@ -143,8 +171,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     at_edge = 'high';
     notes.push(`best cap is the highest cap measured (${capW} W): the optimum may lie above`);
   }
-  if (selector === 'min-energy-slowdown')
-    notes.push(`slowdown budget ${(budget * 100).toFixed(0)} % in time per unit vs ${eligible[ref]!.cap_w} W`);
+  if (selector === 'min-energy-slowdown') notes.push(`slowdown budget ${(budget * 100).toFixed(0)} % in time per unit vs ${reference.cap_w} W (${reference.basis})`);
   return {
     ...base,
     cap_w: capW,
@@ -153,8 +180,36 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     untested_caps: untested,
     range_w: indist && indist.length ? [Math.min(...indist), Math.max(...indist)] : null,
     at_edge,
-    reference_cap_w: selector === 'min-energy-slowdown' ? eligible[ref]!.cap_w : null,
+    reference_cap_w: selector === 'min-energy-slowdown' ? reference.cap_w : null,
+    reference_basis: selector === 'min-energy-slowdown' ? reference.basis : null,
     scores,
     note: notes.length ? notes.join('; ') : null,
+    equivalence,
+  };
+}
+
+/**
+ * Throughput at the reference cap: the device's default limit where known (measured if it is a cap of the sweep,
+ * else linear between the neighbouring caps, or from the two highest caps' slope above them: for a throughput curve
+ * that flattens with power that overstates the reference, so slowdowns are overstated rather than hidden), else the
+ * highest cap measured. The answer then no longer depends on how far up the grid reaches.
+ */
+export function referenceThroughput(caps: readonly number[], throughput: readonly number[], defaultLimit: number | null): { cap_w: number; throughput: number; basis: string } {
+  const n = caps.length;
+  const top = { cap_w: caps[n - 1]!, throughput: throughput[n - 1]! };
+  if (defaultLimit === null) return { ...top, basis: 'highest cap measured; the default limit is unknown' };
+  const at = caps.indexOf(defaultLimit);
+  if (at >= 0) return { cap_w: defaultLimit, throughput: throughput[at]!, basis: 'default limit, measured' };
+  if (n === 1) return { cap_w: defaultLimit, throughput: top.throughput, basis: `default limit, taken as the only cap measured (${top.cap_w} W)` };
+  const hi = caps.findIndex((c) => c > defaultLimit);
+  const [i, j] = hi <= 0 ? (hi === 0 ? [0, 1] : [n - 2, n - 1]) : [hi - 1, hi];
+  const slope = (throughput[j]! - throughput[i]!) / (caps[j]! - caps[i]!);
+  const t = throughput[i]! + slope * (defaultLimit - caps[i]!);
+  const inside = hi > 0;
+  const value = inside ? t : defaultLimit > top.cap_w ? Math.max(t, top.throughput) : t;
+  return {
+    cap_w: defaultLimit,
+    throughput: value,
+    basis: inside ? `default limit, interpolated between ${caps[i]} and ${caps[j]} W` : `default limit, extrapolated linearly from ${caps[i]} and ${caps[j]} W`,
   };
 }

@@ -37,3 +37,21 @@ export interface StreamParser {
   push(text: string): void;
   end(): ParseResult;
 }
+
+/** The StreamParser of a text source (lines or a CSV table): push feeds it, end flushes the last batch, then `finish` checks and returns segments. */
+export function textStream(
+  report: ImportReport,
+  source: { push(text: string): void; end(): void },
+  flush: () => void,
+  finish: () => StructureSegment[] = () => [],
+): StreamParser {
+  return {
+    report,
+    push: (text) => source.push(text),
+    end: () => {
+      source.end();
+      flush();
+      return { report, segments: finish() };
+    },
+  };
+}

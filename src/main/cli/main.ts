@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
-import { CliError, type CliCommand, type CliIO } from './command';
+import { CliError, type CliIO } from './command';
 import { labErrorCode } from '../lab/errors';
 import { exitCodeOf } from '../../shared/errors';
 import { commandLoaders } from './commands';
 import { VERSION } from '../lab/version';
+import { commandHelp } from './help';
 
 async function helpText(): Promise<string> {
   const commands = await Promise.all(Object.values(commandLoaders).map((load) => load()));
@@ -17,17 +18,10 @@ async function helpText(): Promise<string> {
     'Commands:',
     ...visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `caplab <command> --help` for a command\'s options. Common: --db FILE (or CAPLAB_DB), --json.',
+    'Run `caplab <command> --help` for what each option does, its default and examples.',
+    'Common: --db FILE (or CAPLAB_DB), --backend auto|sim|nvml|nvidia-smi|amd-smi, --json.',
+    'First time? `caplab devices`, then `caplab sweep resources/plans/demo-sim.yaml`, then `caplab analyze 1`.',
   ].join('\n');
-}
-
-function commandHelp(cmd: CliCommand): string {
-  const lines = [`caplab ${cmd.usage}`, '', cmd.summary, ''];
-  for (const [name, spec] of Object.entries(cmd.options)) {
-    const flag = spec.short ? `-${spec.short}, --${name}` : `    --${name}`;
-    lines.push(`  ${flag}${spec.type === 'string' ? ' VALUE' : ''}`);
-  }
-  return lines.join('\n');
 }
 
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
@@ -63,9 +57,12 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
       io.stderr.write(`caplab ${name}: ${e.message}\n`);
       return e.exitCode;
     }
-    // Engine errors by their code (src/shared/errors.ts); only an internal one (a bug) shows its stack.
+    // Engine errors by their code (src/shared/errors.ts). The message is what the user needs; the stack of an
+    // internal one (a bug) with CAPLAB_DEBUG=1, for a report.
     const code = labErrorCode(e);
-    io.stderr.write(`caplab ${name}: ${code === 'internal' ? ((e as Error).stack ?? String(e)) : (e as Error).message}\n`);
+    const err = e as Error;
+    io.stderr.write(`caplab ${name}: ${err.message ?? String(e)}\n`);
+    if (code === 'internal') io.stderr.write(io.env.CAPLAB_DEBUG ? `${err.stack ?? ''}\n` : '(an internal error: CAPLAB_DEBUG=1 shows where it came from, for a bug report)\n');
     return exitCodeOf[code];
   }
 }

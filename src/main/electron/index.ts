@@ -8,6 +8,7 @@ import { dbPath } from '../lab/paths';
 import type { EngineHandle } from '../host/engine-handle';
 import { createIpcTransport, IPC_CALL, IPC_EVENT, isTrustedRendererUrl } from '../host/ipc';
 import { buildMenu } from './menu';
+import { electronPdfPrinter } from './print-pdf';
 import { ELECTRON_CSP, isAllowedNavigation, windowOptions } from './window';
 
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
@@ -121,7 +122,7 @@ if (!app.requestSingleInstanceLock()) {
     app.setAppUserModelId('org.caplab.app');
     secureSession();
     // CAPLAB_DB / CAPLAB_DATA_DIR as for the CLI, so the app and `caplab` share one lab database by default.
-    engine = await Engine.open({ dbPath: dbPath(undefined, process.env), restoreOnOpen: true });
+    engine = await Engine.open({ dbPath: dbPath(undefined, process.env), restoreOnOpen: true, printPdf: electronPdfPrinter });
     for (const r of engine.restoredAtOpen) console.warn(`caplab: restored ${r.device_name} (${r.device_id}) to ${r.before_w} W after an interrupted sweep`);
     const unwire = wireIpc(engine);
     Menu.setApplicationMenu(buildMenu(() => win));

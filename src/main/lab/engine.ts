@@ -12,11 +12,16 @@ import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
+import { issueLines } from './sweep/plan-issues';
+import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
 import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
+import { buildCommit } from './build-info';
+import { dataDir } from './paths';
+import { resolve } from 'node:path';
 import { LabError } from '../../shared/errors';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
@@ -33,11 +38,15 @@ import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
+import { exportForApp } from './exporters/app-export';
+import { findBrowser, printPdfWithChromium } from './exporters/chromium';
+import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
 import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
+import { listFacilityConfigs, runFacilityYaml } from './facility/engine-facility';
 
 export interface EngineOptions {
   dbPath: string;
@@ -53,11 +62,15 @@ export interface EngineOptions {
   onPty?: PtyHandler;
   /** Open the database read-only (commands that only read); methods that would write refuse. */
   readOnly?: boolean;
+  /** Prints report HTML to PDF (the desktop app: Electron's printToPDF). Default: a headless Chromium found on this machine. */
+  printPdf?: PdfPrinter;
 }
 
 export interface BeginOptions {
   /** Wait for devices another sweep holds instead of refusing. */
   wait?: boolean;
+  /** Where the plan came from (its file), named in the error of a bad plan. */
+  where?: string;
   onWait?: (message: string) => void;
 }
 
@@ -137,19 +150,14 @@ export class Engine implements LabApi {
   }
 
   async validatePlan(input: MethodInput<'validatePlan'>): Promise<MethodOutput<'validatePlan'>> {
-    try {
-      const plan = parsePlan(input.plan);
-      const lab = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan });
-      try {
-        validatePlanAgainstDevices(plan, await lab.backend.listDevices(), knownWorkloads(lab.backend, this.env), checkWorkloadParams(plan, lab.backend, this.env));
-      } finally {
-        await lab.backend.close();
-      }
-      return { ok: true, errors: [], plan, run_count: scheduleRuns(plan).length, estimate_s: estimatePlanSeconds(plan) / lab.timeScale };
-    } catch (e) {
-      if (e instanceof PlanError) return { ok: false, errors: e.errors, plan: null, run_count: 0, estimate_s: null };
-      throw e;
-    }
+    const r = await this.checkPlan(input.plan);
+    if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null };
+    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: estimatePlanSeconds(r.plan) / r.timeScale };
+  }
+
+  /** Every problem of a plan at once, each at its field (plan-verdict.ts); this engine's --backend applies. */
+  checkPlan(value: unknown): Promise<PlanVerdict> {
+    return checkPlan(value, { backend: this.opts.backend, env: this.env });
   }
 
   async planToYaml(input: MethodInput<'planToYaml'>): Promise<MethodOutput<'planToYaml'>> {
@@ -158,9 +166,9 @@ export class Engine implements LabApi {
 
   async planFromYaml(input: MethodInput<'planFromYaml'>): Promise<MethodOutput<'planFromYaml'>> {
     try {
-      return { ok: true, errors: [], plan: planFromYaml(input.yaml) };
+      return { ok: true, errors: [], issues: [], plan: planFromYaml(input.yaml) };
     } catch (e) {
-      if (e instanceof PlanError) return { ok: false, errors: e.errors, plan: null };
+      if (e instanceof PlanError) return { ok: false, errors: e.errors, issues: e.issues, plan: null };
       throw e;
     }
   }
@@ -205,7 +213,9 @@ export class Engine implements LabApi {
   /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
     this.writable('start a sweep');
-    const plan = parsePlan(planValue);
+    const checked = await this.checkPlan(planValue);
+    if (!checked.plan || checked.issues.length) throw PlanError.of(opts.where ?? 'plan', checked.issues);
+    const plan = checked.plan;
     if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
@@ -299,8 +309,15 @@ export class Engine implements LabApi {
   async sampleDevices(input: MethodInput<'sampleDevices'>): Promise<MethodOutput<'sampleDevices'>> {
     const choice = input.backend ?? this.opts.backend ?? 'auto';
     if (!this.monitor || this.monitor.choice !== choice) {
-      await this.monitor?.lab.then((l) => l.backend.close());
-      this.monitor = { choice, lab: openLabBackend(choice, { env: this.env }) };
+      const old = this.monitor;
+      this.monitor = null;
+      await old?.lab.then((l) => l.backend.close(), () => undefined);
+      const entry = { choice, lab: openLabBackend(choice, { env: this.env }) };
+      this.monitor = entry;
+      // A backend that failed to open is not kept: the next call (this backend or another) tries again.
+      entry.lab.catch(() => {
+        if (this.monitor === entry) this.monitor = null;
+      });
     }
     const { backend } = await this.monitor.lab;
     const devices = await backend.listDevices();
@@ -318,6 +335,10 @@ export class Engine implements LabApi {
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {
     const { sweep_id, ...opts } = input;
     return analyzeStoredSweep(this.db, sweep_id, { ...opts, overhead_w: opts.overhead_w ?? null }).result;
+  }
+
+  async about(_input: MethodInput<'about'>): Promise<MethodOutput<'about'>> {
+    return { version: VERSION, commit: buildCommit(), data_dir: dataDir(this.env), db_path: resolve(this.opts.dbPath), host: this.host, node: process.versions.node };
   }
 
   async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
@@ -401,8 +422,25 @@ export class Engine implements LabApi {
     return analyzeSweepNodes(this.db, input.sweep_id);
   }
 
+  async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {
+    const printer = async (): Promise<PdfPrinter> => {
+      if (this.opts.printPdf) return this.opts.printPdf;
+      const browser = await findBrowser(undefined, this.env);
+      return (html, o) => printPdfWithChromium(browser, html, o);
+    };
+    return exportForApp(this.db, input, printer);
+  }
+
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
     return listWorkloadSummaries(this.env);
+  }
+
+  async listFacilityConfigs(_input: MethodInput<'listFacilityConfigs'>): Promise<MethodOutput<'listFacilityConfigs'>> {
+    return listFacilityConfigs(this.env);
+  }
+
+  async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
+    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }));
   }
 
   async close(): Promise<void> {

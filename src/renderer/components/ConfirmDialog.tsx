@@ -30,3 +30,8 @@ export function ConfirmDialog({ title, body, confirmLabel, cancelLabel = 'Keep',
     </div>
   );
 }
+
+/** A modal that only informs (shortcuts, the guide, About): one Close button; Escape and a click outside close it. */
+export function InfoDialog({ title, onClose, children }: { title: string; onClose(): void; children: ReactNode }) {
+  return <ConfirmDialog title={title} confirmLabel="Close" cancelLabel={null} onConfirm={onClose} onCancel={onClose} body={children} />;
+}

@@ -1,13 +1,30 @@
 import { useEffect, useState } from 'react';
 
-/** A number input that lets the user type freely and reports finite numbers only. */
-export function NumberField({ label, value, onChange, min, max, step, unit, testId, title }: { label: string; value: number; onChange(v: number): void; min?: number; max?: number; step?: number; unit?: string; testId?: string; title?: string }) {
-  const [text, setText] = useState(String(value));
-  useEffect(() => {
-    if (Number(text) !== value) setText(String(value));
-  }, [value]);
+/** A problem shown at its field (validation in words), announced to screen readers. */
+export function FieldMessage({ error, testId }: { error?: string; testId?: string }) {
+  if (!error) return null;
   return (
-    <label className="field" title={title}>
+    <span className="field-error" role="alert" data-testid={testId ? `${testId}-error` : undefined}>
+      {error}
+    </span>
+  );
+}
+
+/**
+ * A number input that lets the user type freely. A finite number is reported as is; a blank or malformed entry is
+ * reported as NaN (the plan check then names the field) and says so at the field at once, instead of silently
+ * keeping the old value.
+ */
+export function NumberField({ label, value, onChange, min, max, step, unit, testId, title, error }: { label: string; value: number; onChange(v: number): void; min?: number; max?: number; step?: number; unit?: string; testId?: string; title?: string; error?: string }) {
+  const blank = (v: number) => v == null || Number.isNaN(v);
+  const [text, setText] = useState(blank(value) ? '' : String(value));
+  useEffect(() => {
+    if (!blank(value) && Number(text) !== value) setText(String(value));
+  }, [value]);
+  const local = text.trim() === '' ? `${label} is empty: enter a number` : Number.isFinite(Number(text)) ? undefined : `${label} must be a number`;
+  const shown = local ?? error;
+  return (
+    <label className={`field ${shown ? 'invalid' : ''}`} title={title}>
       <span>{label}</span>
       <span className="field-input">
         <input
@@ -17,14 +34,16 @@ export function NumberField({ label, value, onChange, min, max, step, unit, test
           max={max}
           step={step ?? 'any'}
           data-testid={testId}
+          aria-invalid={shown ? true : undefined}
           onChange={(e) => {
             setText(e.target.value);
             const n = Number(e.target.value);
-            if (e.target.value.trim() !== '' && Number.isFinite(n)) onChange(n);
+            onChange(e.target.value.trim() !== '' && Number.isFinite(n) ? n : NaN);
           }}
         />
         {unit && <span className="unit">{unit}</span>}
       </span>
+      <FieldMessage error={shown} testId={testId} />
     </label>
   );
 }

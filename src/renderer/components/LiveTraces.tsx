@@ -17,6 +17,8 @@ export interface FrameStats {
 interface Props {
   source: LiveSource & { version: number; subscribe?(l: () => void): () => void };
   names?: Record<string, string>;
+  /** Simulated devices: the time axis says it runs in simulated seconds. */
+  simulated?: boolean;
   height?: number;
   /** Called after each drawn frame (tests and the bench read it). */
   onFrame?(s: FrameStats): void;
@@ -26,7 +28,7 @@ interface Props {
  * Live traces of a running sweep. Samples land in bounded rings as they arrive; the figure is redrawn at most
  * every `refreshMs` (settings) from min/max-decimated windows, so an hour-long run at 10 Hz stays smooth.
  */
-export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
+export function LiveTraces({ source, names, simulated = false, height = 620, onFrame }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const { theme, liveWindowMin, refreshMs, maxPoints } = useSettings();
   const namesRef = useRef(names);
@@ -42,7 +44,9 @@ export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
     let frames = 0;
     let skipped = 0;
     let lastVersion = source.version;
+    let disposed = false;
     const draw = async () => {
+      if (disposed) return;
       if (busy) {
         skipped++;
         return;
@@ -53,7 +57,7 @@ export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
       const coalesced = source.version - lastVersion;
       lastVersion = source.version;
       drawn = source.version;
-      const fig = buildLiveFigure(source, { windowS: liveWindowMin * 60, maxPoints, names: namesRef.current });
+      const fig = buildLiveFigure(source, { windowS: liveWindowMin * 60, maxPoints, names: namesRef.current, simulated });
       const base = themeLayout(theme);
       const layout: Record<string, unknown> = { ...base, ...fig.layout, height, xaxis: { ...(base.xaxis as object), ...(fig.layout.xaxis as object) } };
       for (const k of ['yaxis', 'yaxis2', 'yaxis3', 'yaxis4']) layout[k] = { ...(base.yaxis as object), ...(fig.layout[k] as object) };
@@ -62,6 +66,7 @@ export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
       } finally {
         busy = false;
       }
+      if (disposed) return;
       frames++;
       el.dataset.frames = String(frames);
       el.dataset.points = String(fig.points);
@@ -72,15 +77,19 @@ export function LiveTraces({ source, names, height = 620, onFrame }: Props) {
     void draw();
     const timer = setInterval(() => void draw(), refreshMs);
     const ro = new ResizeObserver(() => {
-      if (el.offsetParent !== null && el.querySelector('.main-svg')) Plotly.Plots.resize(el);
+      // Not while a frame is drawn or after unmount: Plotly would read the layout of a figure being replaced.
+      if (!disposed && !busy && el.offsetParent !== null && el.querySelector('.main-svg')) void Plotly.Plots.resize(el);
     });
     ro.observe(el);
     return () => {
+      disposed = true;
       clearInterval(timer);
       ro.disconnect();
-      Plotly.purge(el);
+      // A frame still drawing finishes on its own element; purge after it so Plotly never draws into a purged one.
+      const purge = () => (busy ? setTimeout(purge, 50) : Plotly.purge(el));
+      purge();
     };
-  }, [source, theme, liveWindowMin, refreshMs, maxPoints, height]);
+  }, [source, theme, liveWindowMin, refreshMs, maxPoints, height, simulated]);
 
   return <div ref={ref} className="live-traces" data-testid="live-traces" />;
 }

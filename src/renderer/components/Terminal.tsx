@@ -5,6 +5,8 @@ import { api } from '../api/client';
 import { createPtyWriter, type PtyInputState, type PtyWriter } from '../lib/pty-input';
 import { ptyBuffer } from '../state/live';
 import { useSettings } from '../state/settings';
+import { usePrefs } from '../state/prefs';
+import { ProtocolLineFilter } from '../lib/pty-filter';
 
 const INPUT_TEXT: Record<PtyInputState, string> = {
   idle: 'Click the terminal and type: keystrokes go to the running workload (a sudo password prompt, for instance).',
@@ -24,6 +26,9 @@ export function WorkloadTerminal({ sweepId }: { sweepId: number | null }) {
   const writerRef = useRef<PtyWriter | null>(null);
   const theme = useSettings((s) => s.theme);
   const [input, setInput] = useState<{ state: PtyInputState; error?: string }>({ state: 'idle' });
+  const showProtocol = usePrefs((p) => p.showProtocol);
+  const setPrefs = usePrefs((p) => p.set);
+  const [hidden, setHidden] = useState(0);
 
   useEffect(() => {
     const el = ref.current;
@@ -49,13 +54,17 @@ export function WorkloadTerminal({ sweepId }: { sweepId: number | null }) {
       }
     };
     refit();
-    term.write(ptyBuffer.text());
+    // The workload's own output; CapLab's protocol lines are hidden (or dimmed) by the filter.
+    const filter = new ProtocolLineFilter(showProtocol);
+    term.write(filter.push(ptyBuffer.text()));
+    setHidden(filter.hidden);
     let pending: string[] = [];
     let raf = 0;
     const flush = () => {
       raf = 0;
-      if (pending.length) term.write(pending.join(''));
+      if (pending.length) term.write(filter.push(pending.join('')));
       pending = [];
+      setHidden(filter.hidden);
     };
     const unsub = ptyBuffer.subscribe((d) => {
       pending.push(d);
@@ -73,7 +82,7 @@ export function WorkloadTerminal({ sweepId }: { sweepId: number | null }) {
       term.dispose();
       termRef.current = null;
     };
-  }, [theme]);
+  }, [theme, showProtocol]);
 
   // Input follows the running sweep: one ordered writer per sweep, none (read-only) without one.
   useEffect(() => {
@@ -91,12 +100,18 @@ export function WorkloadTerminal({ sweepId }: { sweepId: number | null }) {
     if (!term) return;
     term.options.disableStdin = sweepId == null;
     term.options.cursorBlink = sweepId != null;
-  }, [sweepId, theme]);
+  }, [sweepId, theme, showProtocol]);
 
   const writable = sweepId != null;
   return (
     <>
       <div ref={ref} className={`terminal ${writable ? 'writable' : 'read-only'}`} data-testid="terminal" data-writable={writable} />
+      <label className="check small" title="CapLab's @caplab lines: the workload's steps and phases as CapLab reads them">
+        <input type="checkbox" checked={showProtocol} data-testid="show-protocol" onChange={(e) => setPrefs({ showProtocol: e.target.checked })} />
+        <span>
+          show protocol lines{!showProtocol && hidden > 0 ? <span className="muted" data-testid="protocol-hidden"> ({hidden} hidden)</span> : null}
+        </span>
+      </label>
       <p className={`small terminal-input ${input.state === 'error' ? 'error' : 'muted'}`} data-testid="terminal-input" data-state={writable ? input.state : 'read-only'}>
         {writable ? (input.state === 'error' ? `${INPUT_TEXT.error}: ${input.error ?? ''}` : INPUT_TEXT[input.state]) : 'Read-only: no run is active.'}
       </p>

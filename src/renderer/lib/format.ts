@@ -1,23 +1,8 @@
 export { formatDuration, formatWatts } from '../../shared/units';
-
-export function fmt(x: number | null | undefined, digits = 1): string {
-  if (x == null || !Number.isFinite(x)) return '–';
-  return x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-}
-
-/** Numbers with about 3 significant digits (efficiency values span 0.01 to 100). */
-export function sig(x: number | null | undefined, n = 3): string {
-  if (x == null || !Number.isFinite(x)) return '–';
-  if (x === 0) return '0';
-  const d = Math.max(0, n - 1 - Math.floor(Math.log10(Math.abs(x))));
-  return fmt(x, Math.min(d, 6));
-}
+export { colorFor, fmt, sig } from '../../shared/format';
 
 export function dateTime(epochS: number | null | undefined): string {
   if (epochS == null) return '–';
   const d = new Date(epochS * 1000);
   return d.toLocaleString('sv-SE').slice(0, 16);
 }
-
-export const TRACE_COLORS = ['#4e9af1', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7'];
-export const colorFor = (i: number) => TRACE_COLORS[i % TRACE_COLORS.length]!;

@@ -1,5 +1,5 @@
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
-import type { RingSeries } from '../../core/decimate';
+import type { RingSeries, XY } from '../../core/decimate';
 import type { PhaseMark } from '../state/live';
 import { colorFor } from './format';
 
@@ -38,18 +38,43 @@ const ROWS = [
 ] as const;
 
 /**
+ * Breaks a line where readings stop for a while (cool-downs without steps, the time between replayed runs): a null
+ * point wherever the step to the next point exceeds five times the median step, so no diagonal bridges the gap.
+ */
+export function breakGaps(d: XY): XY {
+  if (d.t.length < 3) return d;
+  const steps: number[] = [];
+  for (let i = 1; i < d.t.length; i++) steps.push(d.t[i]! - d.t[i - 1]!);
+  const median = [...steps].sort((a, b) => a - b)[steps.length >> 1]!;
+  const limit = 5 * median;
+  if (!(limit > 0)) return d;
+  const out: XY = { t: [d.t[0]!], v: [d.v[0] ?? null] };
+  for (let i = 1; i < d.t.length; i++) {
+    if (steps[i - 1]! > limit) {
+      out.t.push((d.t[i - 1]! + d.t[i]!) / 2);
+      out.v.push(null);
+    }
+    out.t.push(d.t[i]!);
+    out.v.push(d.v[i] ?? null);
+  }
+  return out;
+}
+
+/**
  * Builds the live figure: four stacked panels sharing the time axis (power with each device's cap as a dashed
  * line, SM clock, temperature, throughput), min/max decimated to maxPoints per trace over the last windowS
  * seconds, with the sweep's phases shaded. Time is shown in seconds since t0 (simulated time on simulated devices).
  */
-export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoints: number; t0?: number; names?: Record<string, string> }): LiveFigure {
+export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoints: number; t0?: number; names?: Record<string, string>; simulated?: boolean }): LiveFigure {
   const ids = src.devices();
   const end = src.lastT ?? 0;
   const since = end - opts.windowS;
   const t0 = opts.t0 ?? src.firstT ?? end;
   // Typed arrays spare Plotly its per-point number cleaning; NaN marks a gap.
-  const rel = (t: number[]) => Float64Array.from(t, (x) => x - t0);
-  const vals = (v: (number | null)[]) => Float64Array.from(v, (x) => (x == null ? NaN : x));
+  const xy = (d: XY) => {
+    const g = breakGaps(d);
+    return { x: Float64Array.from(g.t, (x) => x - t0), y: Float64Array.from(g.v, (x) => (x == null ? NaN : x)) };
+  };
   const data: PlotData[] = [];
   let points = 0;
   const domain = (row: number) => {
@@ -70,8 +95,7 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
         name,
         legendgroup: id,
         showlegend: r === 0,
-        x: rel(d.t),
-        y: vals(d.v),
+        ...xy(d),
         line: { color, width: 1.4 },
         xaxis: 'x',
         yaxis: r === 0 ? 'y' : `y${r + 1}`,
@@ -86,8 +110,7 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
       name: `${name} cap`,
       legendgroup: id,
       showlegend: false,
-      x: rel(cap.t),
-      y: vals(cap.v),
+      ...xy(cap),
       line: { color, width: 1.2, dash: 'dash', shape: 'hv' },
       xaxis: 'x',
       yaxis: 'y',
@@ -96,18 +119,20 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
   });
   const thr = src.throughput.decimated(opts.maxPoints, since);
   points += thr.t.length;
-  data.push({ type: 'scatter', mode: 'lines', name: 'throughput', showlegend: false, x: rel(thr.t), y: vals(thr.v), line: { color: '#9c755f', width: 1.4 }, xaxis: 'x', yaxis: 'y4' });
+  data.push({ type: 'scatter', mode: 'lines', name: 'throughput', showlegend: false, ...xy(thr), line: { color: '#9c755f', width: 1.4 }, xaxis: 'x', yaxis: 'y4' });
 
   const shapes: Record<string, unknown>[] = [];
   const annotations: Record<string, unknown>[] = [];
   const phases = src.phases;
-  for (let i = 0; i < phases.length; i++) {
+  // Phases are shaded only on a time axis that samples have set (before the first sample there is none).
+  for (let i = 0; src.lastT !== null && i < phases.length; i++) {
     const p = phases[i]!;
     if (Number.isNaN(p.t)) continue;
-    const next = phases[i + 1]?.t ?? end;
+    const next = phases.slice(i + 1).find((q) => !Number.isNaN(q.t))?.t ?? end;
     if (next < since || p.phase === 'idle') continue;
     const x0 = Math.max(p.t, since) - t0;
     const x1 = next - t0;
+    if (!Number.isFinite(x0) || !Number.isFinite(x1)) continue;
     shapes.push({ type: 'rect', xref: 'x', yref: 'paper', x0, x1, y0: 0, y1: 1, fillcolor: PHASE_COLORS[p.phase], line: { width: 0 }, layer: 'below' });
     if (p.phase === 'warmup' && p.cap_w != null) {
       annotations.push({ x: x0, y: 1, xref: 'x', yref: 'paper', text: `${p.cap_w} W`, showarrow: false, xanchor: 'left', yanchor: 'bottom', font: { size: 10 } });
@@ -118,10 +143,9 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
     showlegend: true,
     legend: { orientation: 'h', x: 0, y: 1.06, yanchor: 'bottom' },
     margin: { l: 60, r: 16, t: 36, b: 36 },
-    xaxis: { title: { text: 'time since start (s)' }, range: [Math.max(since, t0) - t0, Math.max(end - t0, 1)], anchor: 'y4' },
+    xaxis: { title: { text: opts.simulated ? 'simulated time since the sweep started (s)' : 'time since the sweep started (s)' }, range: [Math.max(since, t0) - t0, Math.max(end - t0, 1)], anchor: 'y4' },
     shapes,
     annotations,
-    transition: { duration: 0 },
   };
   ROWS.forEach((row, r) => {
     layout[r === 0 ? 'yaxis' : `yaxis${r + 1}`] = { title: { text: row.title, font: { size: 10 } }, domain: domain(r), autorange: true, rangemode: r === 3 ? 'tozero' : 'normal' };

@@ -1,5 +1,5 @@
 // Hash routes, pure (unit-tested without a DOM).
-export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'cluster'] as const;
+export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'facility', 'cluster'] as const;
 export type Page = (typeof PAGES)[number];
 
 export const PAGE_TITLES: Record<Page, string> = {
@@ -9,6 +9,7 @@ export const PAGE_TITLES: Record<Page, string> = {
   results: 'Results',
   history: 'History',
   datasets: 'Datasets',
+  facility: 'Facility',
   cluster: 'Cluster',
 };
 

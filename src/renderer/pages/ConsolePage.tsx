@@ -6,10 +6,14 @@ import { ProgressBar, SimBadge, StatusBadge } from '../components/Badges';
 import { useCommand } from '../lib/commands';
 import { fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
-import { live } from '../state/live';
+import { live, ptyBuffer } from '../state/live';
 import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
+import { progressView } from '../lib/progress-view';
+import { deviceLabel } from '../lib/device-label';
+import { NotifyToggle } from '../components/PageHelp';
+import { NoSweepsYet } from '../components/EmptyState';
 import { toast, toastError } from '../state/toasts';
 import type { RunRecord } from '../../shared/records';
 
@@ -17,8 +21,12 @@ export function ConsolePage() {
   const s = useSweep();
   const running = isRunning(s);
   const [confirm, setConfirm] = useState(false);
-  const devices = useDevices((d) => d.devices);
-  const names = useMemo(() => Object.fromEntries(devices.map((d) => [d.id, `${d.kind.toUpperCase()} ${d.index} ${d.name.replace(/ \(simulated\)$/, '')}`])), [devices]);
+  const { devices, load: loadDevices } = useDevices();
+  // Device names for the legend, also when the console is the first page opened (a reload).
+  useEffect(() => {
+    if (!devices.length) void loadDevices();
+  }, [devices.length, loadDevices]);
+  const names = useMemo(() => Object.fromEntries(devices.map((d) => [d.id, deviceLabel(d.id, devices)])), [devices]);
 
   const discover = useSweep((x) => x.discover);
   useEffect(() => {
@@ -41,15 +49,13 @@ export function ConsolePage() {
     return (
       <section className="page" aria-labelledby="console-title">
         <h2 id="console-title">Run console</h2>
-        <p className="muted">
-          No sweep yet. <button className="link" onClick={() => navigate('designer')}>Design one</button>.
-        </p>
+        <NoSweepsYet what="live traces" />
       </section>
     );
   }
   const p = s.progress;
-  const fraction = s.finished ? 1 : (p?.fraction ?? 0);
-  const status = s.finished?.status ?? (running ? 'running' : (s.sweep?.status ?? 'running'));
+  const view = progressView(s.sweep, p, s.finished?.status ?? (running ? null : (s.sweep?.status ?? null)), s.maxFraction);
+  const status = view.status;
   return (
     <section className="page console" aria-labelledby="console-title">
       <header className="page-head">
@@ -57,6 +63,7 @@ export function ConsolePage() {
           Run console · sweep #{s.activeId} {s.sweep?.name ? <span className="muted">{s.sweep.name}</span> : null}
         </h2>
         <div className="row">
+          {running && <NotifyToggle />}
           {s.simulated && <SimBadge />}
           <span data-testid="sweep-status">
             <StatusBadge status={status} />
@@ -74,9 +81,9 @@ export function ConsolePage() {
         </div>
       </header>
       <div className="progress-line" data-testid="progress">
-        <ProgressBar fraction={fraction} label="sweep progress" />
-        <span>
-          <strong data-testid="runs-done">{s.finished ? (s.sweep?.runs_done ?? p?.runs_done ?? 0) : (p?.runs_done ?? 0)}</strong> of {p?.run_count ?? s.sweep?.run_count ?? '?'} runs done
+        <ProgressBar fraction={view.fraction} label="sweep progress" />
+        <span data-testid="progress-text" data-fraction={view.fraction}>
+          <strong data-testid="runs-done">{view.text}</strong>
         </span>
         {p && running && (
           <span data-testid="current-run">
@@ -84,14 +91,19 @@ export function ConsolePage() {
           </span>
         )}
       </div>
-      {s.finished && <FinishedBanner />}
-      <LiveTraces source={live} names={names} />
+      {s.finished ? <FinishedBanner /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
+      <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />
       <div className="console-bottom">
         <RunsTable runs={s.runs} />
         <div className="card">
           <h3>Workload terminal</h3>
           <WorkloadTerminal sweepId={running ? s.activeId : null} />
+          {!running && !ptyBuffer.text() && (
+            <p className="muted small" data-testid="terminal-note">
+              The workload&apos;s output is shown live while a sweep runs; it is not replayed from the database. A failed run&apos;s last lines are in its error (Results, click the run).
+            </p>
+          )}
         </div>
       </div>
       {confirm && (
@@ -130,6 +142,15 @@ function FinishedBanner() {
   );
 }
 
+/** An ended sweep this page did not watch end (a reload, an older sweep): what the database says. */
+function StoredEndBanner({ status, error }: { status: string; error: string | null }) {
+  return (
+    <div className={`banner ${status === 'done' ? 'ok' : 'warn'}`} data-testid="finished-banner">
+      <strong>Sweep {status}.</strong> {error} The traces below are replayed from the database.
+    </div>
+  );
+}
+
 function WindowControls() {
   const { liveWindowMin, refreshMs, set } = useSettings();
   return (
@@ -159,11 +180,17 @@ function WindowControls() {
   );
 }
 
+/** "812.3 images/s"; a missing figure is a bare dash (no "– images/s" beside "– /s"). */
+function withUnit(value: string, units: string | null, per: string): string {
+  return value === '–' ? '–' : `${value} ${units ?? 'units'}${per}`;
+}
+
 function RunsTable({ runs }: { runs: RunRecord[] }) {
   const sorted = [...runs].sort((a, b) => a.order - b.order);
   return (
     <div className="card">
       <h3>Finished runs</h3>
+      <div className="table-scroll">
       <table className="table nowrap" data-testid="console-runs">
         <thead>
           <tr>
@@ -187,13 +214,9 @@ function RunsTable({ runs }: { runs: RunRecord[] }) {
               <td>
                 <StatusBadge status={r.status} />
               </td>
-              <td>
-                {fmt(r.throughput, 1)} {r.units ?? ''}/s
-              </td>
-              <td>{fmt(r.mean_power_w, 0)} W</td>
-              <td>
-                {sig(r.efficiency)} {r.units ?? ''}/J
-              </td>
+              <td>{withUnit(fmt(r.throughput, 1), r.units, '/s')}</td>
+              <td>{withUnit(fmt(r.mean_power_w, 0), 'W', '')}</td>
+              <td>{withUnit(sig(r.efficiency), r.units, '/J')}</td>
             </tr>
           ))}
           {sorted.length === 0 && (
@@ -205,6 +228,7 @@ function RunsTable({ runs }: { runs: RunRecord[] }) {
           )}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

@@ -109,7 +109,8 @@ function DatasetDetail({ id }: { id: number }) {
       dragmode: brush ? 'select' : 'zoom',
       selectdirection: 'h',
       shapes: (ds?.segments ?? []).map((s) => ({ type: 'rect', xref: 'x', yref: 'paper', x0: s.start - t0, x1: s.end - t0, y0: 0, y1: 1, line: { width: 0 }, fillcolor: SEGMENT_FILL[s.origin], layer: 'below' })),
-      annotations: (ds?.segments ?? []).map((s) => ({ x: (s.start + s.end) / 2 - t0, y: 1, xref: 'x', yref: 'paper', yanchor: 'bottom', text: s.label ?? `#${s.id}`, showarrow: false, font: { size: 9 } })),
+      // Labels only while they fit; many auto phases are told apart by their shading and the table.
+      annotations: (ds && ds.segments.length <= 24 ? ds.segments : []).map((s) => ({ x: (s.start + s.end) / 2 - t0, y: 1, xref: 'x', yref: 'paper', yanchor: 'bottom', text: s.label ?? `#${s.id}`, showarrow: false, font: { size: 9 } })),
       showlegend: true,
     }),
     [ds, range, brush, t0],
@@ -159,7 +160,7 @@ function DatasetDetail({ id }: { id: number }) {
           Reset zoom
         </button>
         <span className="muted small" data-testid="trace-points">
-          {visible.toLocaleString('en')} points shown of {ds.samples.toLocaleString('en')} samples
+          {visible.toLocaleString('en')} points shown of {ds.samples.toLocaleString('en')} samples{trace ? ` · ${fmt(trace.to - trace.from, 0)} s visible` : ''}
         </span>
       </div>
       <Plot data={data} layout={layout} height={360} testId="dataset-trace" onXRange={(r) => setRange(r ? [r[0] + t0, r[1] + t0] : null)} onSelectX={(x) => void addSegment(x)} />

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { CheckField, NumberField, SelectField } from '../components/Fields';
+import { CheckField, FieldMessage, NumberField, SelectField } from '../components/Fields';
+import { issuesAt, PlanIssuesContext } from './designer/field-errors';
 import { SimBadge } from '../components/Badges';
 import { api } from '../api/client';
 import { useCommand } from '../lib/commands';
@@ -15,6 +16,8 @@ import { WorkloadsEditor } from './designer/WorkloadsEditor';
 import { downloadPlanYaml, formFromYaml } from './designer/plan-io';
 import { live, ptyBuffer } from '../state/live';
 import type { BackendChoice } from '../../shared/device';
+import type { PlanIssue } from '../../shared/api';
+import { issueText } from '../../shared/plan-labels';
 
 const BACKENDS: BackendChoice[] = ['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi'];
 
@@ -24,8 +27,11 @@ export function DesignerPage() {
   const sweep = useSweep();
   const running = isRunning(sweep);
   const [starting, setStarting] = useState(false);
-  const [yamlErrors, setYamlErrors] = useState<string[]>([]);
+  /** A plan file that could not be loaded, with its problems (the form keeps what it had). */
+  const [yamlLoad, setYamlLoad] = useState<{ file: string; issues: PlanIssue[] } | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const issues = validation?.issues ?? [];
+  const err = (...paths: string[]) => issuesAt(issues, ...paths);
 
   useEffect(() => {
     if (!devices.length) void load();
@@ -71,7 +77,7 @@ export function DesignerPage() {
 
   async function loadFile(file: File) {
     const r = await formFromYaml(await file.text());
-    setYamlErrors(r.errors);
+    setYamlLoad(r.form ? null : { file: file.name, issues: r.issues });
     if (r.form) {
       replace(r.form);
       toast('ok', `Loaded plan "${r.form.name}" from ${file.name}.`);
@@ -137,14 +143,24 @@ export function DesignerPage() {
           />
         </div>
       </header>
-      {yamlErrors.length > 0 && (
-        <ul className="error" data-testid="yaml-errors">
-          {yamlErrors.map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-        </ul>
+      {yamlLoad && (
+        <div className="banner warn" data-testid="yaml-errors" role="alert">
+          <strong>
+            Not loaded: {yamlLoad.file} has {yamlLoad.issues.length} problem{yamlLoad.issues.length === 1 ? '' : 's'}.
+          </strong>{' '}
+          The form below is unchanged. Fix the file and load it again.{' '}
+          <button className="link" onClick={() => setYamlLoad(null)}>
+            Dismiss
+          </button>
+          <ul>
+            {yamlLoad.issues.map((i) => (
+              <li key={i.path + i.message}>{issueText(i)}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <div className="designer-grid">
+        <PlanIssuesContext.Provider value={issues}>
         <div className="designer-form">
           <fieldset className="group">
             <legend>Basics</legend>
@@ -152,8 +168,12 @@ export function DesignerPage() {
               <label className="field wide">
                 <span>Name</span>
                 <input value={form.name} data-testid="plan-name" onChange={(e) => update({ name: e.target.value })} />
+                <FieldMessage error={err('name')} testId="plan-name" />
               </label>
-              <SelectField label="Backend" value={form.backend} options={BACKENDS} onChange={(backend) => update({ backend })} testId="plan-backend" />
+              <div className="field-stack">
+                <SelectField label="Backend" value={form.backend} options={BACKENDS} onChange={(backend) => update({ backend })} testId="plan-backend" />
+                <FieldMessage error={err('backend')} testId="plan-backend" />
+              </div>
             </div>
             <div className="devices-pick" role="group" aria-label="Devices">
               <span className="label">Devices</span>
@@ -169,6 +189,7 @@ export function DesignerPage() {
                   />
                 );
               })}
+              <FieldMessage error={err('devices')} testId="devices" />
             </div>
           </fieldset>
           <WorkloadsEditor rows={form.workloads} onChange={(workloads) => update({ workloads })} />
@@ -176,27 +197,27 @@ export function DesignerPage() {
           <fieldset className="group">
             <legend>Schedule</legend>
             <div className="row wrap">
-              <NumberField label="Repetitions" value={form.repetitions} min={1} max={100} step={1} onChange={(repetitions) => update({ repetitions })} testId="repetitions" />
+              <NumberField label="Repetitions" value={form.repetitions} min={1} max={100} step={1} onChange={(repetitions) => update({ repetitions })} testId="repetitions" error={err('repetitions')} />
               <SelectField label="Order" value={form.order} options={['sequential', 'randomized'] as const} onChange={(order) => update({ order })} testId="order" />
-              <NumberField label="Seed" value={form.seed} step={1} onChange={(seed) => update({ seed })} />
+              <NumberField label="Seed" value={form.seed} step={1} onChange={(seed) => update({ seed })} testId="seed" error={err('seed')} />
             </div>
             <div className="row wrap">
-              <NumberField label="Warm-up" value={form.warmup} unit={form.warmupKind === 'seconds' ? 's' : 'steps'} onChange={(warmup) => update({ warmup })} testId="warmup" />
+              <NumberField label="Warm-up" value={form.warmup} unit={form.warmupKind === 'seconds' ? 's' : 'steps'} onChange={(warmup) => update({ warmup })} testId="warmup" error={err('warmup')} />
               <SelectField label="in" value={form.warmupKind} options={['seconds', 'steps'] as const} onChange={(warmupKind) => update({ warmupKind })} />
-              <NumberField label="Window" value={form.window} unit={form.windowKind === 'seconds' ? 's' : 'steps'} onChange={(window) => update({ window })} testId="window" />
+              <NumberField label="Window" value={form.window} unit={form.windowKind === 'seconds' ? 's' : 'steps'} onChange={(window) => update({ window })} testId="window" error={err('window')} />
               <SelectField label="in" value={form.windowKind} options={['seconds', 'steps'] as const} onChange={(windowKind) => update({ windowKind })} />
-              <NumberField label="Cool-down" value={form.cooldown_s} unit="s" onChange={(cooldown_s) => update({ cooldown_s })} testId="cooldown" />
-              <NumberField label="Sampling interval" value={form.sample_interval_ms} unit="ms" onChange={(sample_interval_ms) => update({ sample_interval_ms })} testId="sample-interval" />
+              <NumberField label="Cool-down" value={form.cooldown_s} unit="s" onChange={(cooldown_s) => update({ cooldown_s })} testId="cooldown" error={err('cooldown_s')} />
+              <NumberField label="Sampling interval" value={form.sample_interval_ms} unit="ms" onChange={(sample_interval_ms) => update({ sample_interval_ms })} testId="sample-interval" error={err('sample_interval_ms')} />
             </div>
           </fieldset>
           <fieldset className="group">
             <legend>Energy and safety</legend>
             <div className="row wrap">
-              <NumberField label="Node overhead" value={form.overhead_w} unit="W" onChange={(overhead_w) => update({ overhead_w })} title="Added to GPU power for the efficiency (the seed paper used a fixed 100 W)" testId="overhead" />
+              <NumberField label="Node overhead" value={form.overhead_w} unit="W" onChange={(overhead_w) => update({ overhead_w })} title="Added to GPU power for the efficiency (the seed paper used a fixed 100 W)" testId="overhead" error={err('overhead_w')} />
               <CheckField label="Observe only (never change limits)" checked={form.observe_only} onChange={(observe_only) => update({ observe_only })} testId="observe-only" />
               <SelectField label="On a failed run" value={form.on_failure} options={['continue', 'stop'] as const} onChange={(on_failure) => update({ on_failure })} />
-              <NumberField label="Hang timeout" value={form.hang_timeout_s} unit="s" onChange={(hang_timeout_s) => update({ hang_timeout_s })} />
-              <NumberField label="Run timeout" value={form.run_timeout_s} unit="s" onChange={(run_timeout_s) => update({ run_timeout_s })} />
+              <NumberField label="Hang timeout" value={form.hang_timeout_s} unit="s" onChange={(hang_timeout_s) => update({ hang_timeout_s })} testId="hang-timeout" error={err('hang_timeout_s')} />
+              <NumberField label="Run timeout" value={form.run_timeout_s} unit="s" onChange={(run_timeout_s) => update({ run_timeout_s })} testId="run-timeout" error={err('run_timeout_s')} />
             </div>
           </fieldset>
           <fieldset className="group">
@@ -204,30 +225,37 @@ export function DesignerPage() {
               Simulation <SimBadge />
             </legend>
             <div className="row wrap">
-              <NumberField label="Speed-up" value={form.simSpeedup} min={1} max={1000} unit="×" onChange={(simSpeedup) => update({ simSpeedup })} testId="sim-speedup" title="Simulated time runs this many times faster than wall time" />
+              <NumberField label="Speed-up" value={form.simSpeedup} min={1} max={1000} unit="×" onChange={(simSpeedup) => update({ simSpeedup })} testId="sim-speedup" error={err('sim.speedup')} title="Simulated time runs this many times faster than wall time" />
               <label className="field wide">
                 <span>Presets, one per device</span>
                 <input value={form.simDevices} placeholder="h100-sxm, h200, mi300x, a100-sxm, rtx-4090" data-testid="sim-devices" onChange={(e) => update({ simDevices: e.target.value })} />
+                <FieldMessage error={err('sim.devices')} testId="sim-devices" />
               </label>
             </div>
             <p className="muted small">Used only when the plan runs on the simulated backend.</p>
           </fieldset>
         </div>
+        </PlanIssuesContext.Provider>
         <aside className="designer-side card" data-testid="validation" data-validating={validating ? 'true' : 'false'} aria-live="polite" aria-busy={validating}>
           <h3>Check</h3>
           {validating && <p className="muted small">checking…</p>}
           {validationError && <p className="error">{validationError}</p>}
           {validation && validation.ok && (
             <p className="ok" data-testid="validation-ok">
-              Plan is valid.
+              {yamlLoad ? 'The form is valid (the file was not loaded).' : 'Plan is valid.'}
             </p>
           )}
           {validation && !validation.ok && (
-            <ul className="error" data-testid="validation-errors">
-              {validation.errors.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
+            <>
+              <p className="error small">
+                {validation.issues.length} problem{validation.issues.length === 1 ? '' : 's'}, each also shown at its field:
+              </p>
+              <ul className="error" data-testid="validation-errors">
+                {validation.issues.map((i) => (
+                  <li key={i.path + i.message}>{issueText(i)}</li>
+                ))}
+              </ul>
+            </>
           )}
           <dl className={`facts ${validating ? 'stale' : ''}`}>
             <dt>Runs</dt>

@@ -128,7 +128,7 @@ export function DevicesPage() {
         {shown.devices.map((d) => (
           <DeviceCard key={d.id} d={d} source={source.latest.has(d.id) ? source : live} />
         ))}
-        {!loading && shown.devices.length === 0 && <p className="muted">No devices found on this backend.</p>}
+        {!loading && shown.devices.length === 0 && <p className="muted" data-testid="empty-state">No devices found on this backend. Choose <strong>sim</strong> above to try CapLab on simulated GPUs, or <strong>auto</strong> to find real ones.</p>}
       </div>
     </section>
   );

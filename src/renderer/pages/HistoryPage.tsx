@@ -1,3 +1,4 @@
+import { NoSweepsYet } from '../components/EmptyState';
 import { useEffect, useState } from 'react';
 import type { SweepRecord } from '../../shared/records';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -77,7 +78,7 @@ export function HistoryPage() {
           {!loading && sweeps.length === 0 && (
             <tr>
               <td colSpan={8} className="muted">
-                {search ? 'No sweep matches.' : 'No sweeps yet.'}
+                {search ? 'No sweep matches.' : <NoSweepsYet what="past sweeps" />}
               </td>
             </tr>
           )}

@@ -5,13 +5,16 @@ import { api } from '../api/client';
 import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
-import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../lib/analysis-view';
+import { ExportMenu } from '../components/ExportMenu';
+import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
-import { clockTraces, efficiencyTraces, paretoTraces, rangeShape, throughputTraces } from './results/charts';
+import { plotlyFigure } from './results/charts';
+import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
+import { NoSweepsYet } from '../components/EmptyState';
 import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
 
 interface Loaded {
@@ -74,7 +77,7 @@ export function ResultsPage({ param }: { param: string | null }) {
     return (
       <section className="page">
         <h2>Results</h2>
-        <p className="muted">No sweeps yet.</p>
+        <NoSweepsYet what="results" />
       </section>
     );
   }
@@ -100,6 +103,11 @@ export function ResultsPage({ param }: { param: string | null }) {
               ))}
             </select>
           </label>
+          {data && (
+            <ExportMenu
+              request={{ sweep_id: id, compare_ids: compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
+            />
+          )}
           <label className="field">
             <span>Compare with</span>
             <select value={compareId ?? ''} onChange={(e) => setCompareId(e.target.value ? Number(e.target.value) : null)} data-testid="results-compare">
@@ -159,6 +167,12 @@ interface CompareWith {
   sweep: SweepRecord;
 }
 
+/** "#3 · H100 ViT sweep · H100 SXM": a compared series' legend entry (sweep names shortened). */
+export function seriesLabel(id: number, name: string, model: string): string {
+  const short = name.length > 28 ? `${name.slice(0, 27)}…` : name;
+  return `#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
+}
+
 function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: CompareWith | null; overhead: number; onDrill(r: RunRecord): void }) {
   const [tab, setTab] = useState(0);
   const runsById = useMemo(() => new Map(data.runs.map((r) => [r.id, r])), [data.runs]);
@@ -176,7 +190,7 @@ function AnalysisView({ result, data, compare, overhead, onDrill }: { result: An
           ))}
         </div>
       )}
-      <GroupView g={g} result={result} sweepId={data.sweep.id} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
+      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
     </div>
   );
 }
@@ -185,6 +199,7 @@ function GroupView({
   g,
   result,
   sweepId,
+  sweepName,
   compare,
   overhead,
   runsById,
@@ -193,6 +208,7 @@ function GroupView({
   g: AnalysisGroup;
   result: AnalysisResult;
   sweepId: number;
+  sweepName: string;
   compare: { g: AnalysisGroup; sweep: SweepRecord } | null;
   overhead: number;
   runsById: Map<number, RunRecord>;
@@ -201,13 +217,14 @@ function GroupView({
   const units = g.units ?? 'units';
   const opts = result.options;
   const effBest = g.optima['max-efficiency'];
-  const name = `#${sweepId}`;
-  const cname = compare ? `#${compare.sweep.id}` : '';
-  const capAxis = { title: { text: 'power cap (W)' } };
-  const effData = useMemo(() => [...efficiencyTraces(g.caps, name, 0, effBest), ...(compare ? efficiencyTraces(compare.g.caps, cname, 1, null) : [])], [g, compare, name, cname, effBest]);
-  const thrData = useMemo(() => [...throughputTraces(g.caps, name, 0), ...(compare ? throughputTraces(compare.g.caps, cname, 1) : [])], [g, compare, name, cname]);
-  const parData = useMemo(() => [...paretoTraces(g.pareto, name, 0), ...(compare ? paretoTraces(compare.g.pareto, cname, 1) : [])], [g, compare, name, cname]);
-  const clkData = useMemo(() => clockTraces(g.caps), [g]);
+  // Series say which sweep and device they are, not just its number.
+  const name = seriesLabel(sweepId, sweepName, g.device_model);
+  const cname = compare ? seriesLabel(compare.sweep.id, compare.sweep.name, compare.g.device_model) : '';
+  const inputs = useMemo<ChartInput[]>(() => [{ name, group: g }, ...(compare ? [{ name: cname, group: compare.g }] : [])], [g, compare, name, cname]);
+  const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
+  const thr = useMemo(() => throughputChart(inputs), [inputs]);
+  const par = useMemo(() => paretoChart(inputs), [inputs]);
+  const clk = useMemo(() => clockChart(g), [g]);
   const ciCount = g.caps.filter((c) => c.efficiency.ci != null).length;
   return (
     <>
@@ -235,47 +252,37 @@ function GroupView({
       <div className="results-side">
         <Sensitivity g={g} overhead={overhead} />
         <Flags g={g} result={result} />
-        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={`${cname} ${compare.sweep.name}`} units={units} />}
+        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={cname} units={units} />}
       </div>
       <div className="plots">
         <div className="card">
-          <h3>Efficiency vs cap</h3>
-          <Plot
-            testId="efficiency-plot"
-            data={effData}
-            layout={{ xaxis: capAxis, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare, shapes: rangeShape(effBest) }}
-          />
+          <ChartCard spec={eff} testId="efficiency-plot" />
           <p className="small muted legend-line" data-testid="efficiency-ci" data-ci-count={ciCount}>
-            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps indistinguishable from the best. <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
+            Bars: 95 % CI over repetitions ({ciCount} of {g.caps.length} caps have one). Shaded: caps that may be the best (within the margin, or too few repetitions to tell). <span className="dot-key ok" /> no warnings <span className="dot-key warn" /> warning <span className="dot-key err" /> problem · ✕ excluded from the best cap
           </p>
         </div>
         <div className="card">
-          <h3>Throughput vs cap</h3>
-          <Plot testId="throughput-plot" data={thrData} layout={{ xaxis: capAxis, yaxis: { title: { text: `${units}/s per GPU` }, rangemode: 'tozero' }, showlegend: !!compare }} />
+          <ChartCard spec={thr} testId="throughput-plot" />
         </div>
         <div className="card">
-          <h3>Pareto: throughput vs efficiency</h3>
-          <Plot testId="pareto-plot" data={parData} layout={{ xaxis: { title: { text: `${units}/s per GPU` } }, yaxis: { title: { text: `${units} per joule (node)` } }, showlegend: !!compare }} />
+          <ChartCard spec={par} testId="pareto-plot" />
         </div>
         <div className="card">
-          <h3>Clocks vs cap</h3>
-          <Plot
-            testId="clock-plot"
-            data={clkData}
-            layout={{
-              xaxis: capAxis,
-              yaxis: { title: { text: 'mean SM clock in window (MHz)' } },
-              // explicit ticks: an overlaying axis otherwise syncs its ticks to the left axis' grid (31 %, 65 %...).
-              yaxis2: { title: { text: 'power-cap throttled (% of window)' }, overlaying: 'y', side: 'right', range: [0, 105], tickmode: 'array', tickvals: [0, 25, 50, 75, 100], showgrid: false, zeroline: false },
-              margin: { l: 56, r: 56, t: 36, b: 40 },
-              showlegend: true,
-              legend: { orientation: 'h', x: 0, y: 1.12 },
-              barmode: 'overlay',
-            }}
-          />
+          <ChartCard spec={clk} testId="clock-plot" />
         </div>
       </div>
       <CapTable caps={g.caps} units={units} runsById={runsById} best={effBest.cap_w} onDrill={onDrill} />
+    </>
+  );
+}
+
+/** A chart spec's title and its Plotly figure. */
+function ChartCard({ spec, testId }: { spec: ChartSpec; testId: string }) {
+  const fig = useMemo(() => plotlyFigure(spec), [spec]);
+  return (
+    <>
+      <h3>{spec.title}</h3>
+      <Plot testId={testId} data={fig.data} layout={fig.layout} />
     </>
   );
 }
@@ -291,6 +298,7 @@ function FlagChip({ cap, flag }: { cap: CapPoint; flag: AnalysisFlag }) {
 
 function Sensitivity({ g, overhead }: { g: AnalysisGroup; overhead: number }) {
   const rows = g.sensitivity.table;
+  const fig = useMemo(() => plotlyFigure(sensitivityChart(g)), [g]);
   const at = nearestOverhead(
     rows.map((r) => r.overhead_w),
     overhead,
@@ -327,6 +335,7 @@ function Sensitivity({ g, overhead }: { g: AnalysisGroup; overhead: number }) {
           ? g.sensitivity.changes.map((c) => `${c.selector}: ${c.from_cap_w ?? '–'} → ${c.to_cap_w ?? '–'} W between ${c.overhead_lo} and ${c.overhead_hi} W`).join(' · ')
           : `No selector’s best cap moves between ${g.sensitivity.from_w} and ${g.sensitivity.to_w} W of overhead.`}
       </p>
+      <Plot testId="sensitivity-plot" data={fig.data} layout={{ ...fig.layout, margin: { l: 56, r: 16, t: 10, b: 84 }, legend: { orientation: 'h', y: -0.45 } }} height={260} />
     </div>
   );
 }
@@ -426,6 +435,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
   return (
     <div className="card">
       <h3>Per cap</h3>
+      <div className="table-scroll">
       <table className="table" data-testid="cap-table">
         <thead>
           <tr>
@@ -475,6 +485,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

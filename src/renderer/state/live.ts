@@ -1,4 +1,4 @@
-import { RingSeries } from '../../core/decimate';
+import { RingSeries, type XY } from '../../core/decimate';
 import type { EventPayload } from '../../shared/api';
 import type { Sample } from '../../shared/device';
 
@@ -15,6 +15,14 @@ export interface PhaseMark {
 }
 
 type Listener = () => void;
+
+/** A sweep's stored traces, phases and throughput, as the console replays them (console-replay.ts builds it). */
+export interface SweepHistory {
+  sweepId: number;
+  devices: ({ id: string } & Record<LiveMetric, XY>)[];
+  throughput: XY;
+  phases: PhaseMark[];
+}
 
 class LiveStore {
   private series = new Map<string, Record<LiveMetric, RingSeries>>();
@@ -91,6 +99,40 @@ class LiveStore {
     // Samples arrive in batches; a phase that starts before the first batch is placed at its first sample.
     this.phases.push({ t: this.lastT ?? NaN, phase: p.phase, run_id: p.run_id, cap_w: p.cap_w });
     if (this.phases.length > 2000) this.phases.splice(0, this.phases.length - 2000);
+    this.bump();
+  }
+
+  /**
+   * Lays a sweep's stored history (console replay) under what has streamed in meanwhile: per series, the stored
+   * points older than the first streamed one, then the streamed ones. Resets first if another sweep was shown.
+   */
+  mergeHistory(h: SweepHistory): void {
+    if (this.sweepId !== h.sweepId) this.reset(h.sweepId);
+    const merge = (ring: RingSeries, past: XY) => {
+      const streamed = ring.decimated(ring.capacity);
+      const first = streamed.t[0] ?? Infinity;
+      ring.clear();
+      for (let i = 0; i < past.t.length && past.t[i]! < first; i++) ring.push(past.t[i]!, past.v[i] ?? null);
+      for (let i = 0; i < streamed.t.length; i++) ring.push(streamed.t[i]!, streamed.v[i] ?? null);
+    };
+    for (const d of h.devices) {
+      let rec = this.series.get(d.id);
+      if (!rec) {
+        rec = { power_w: new RingSeries(LIVE_CAPACITY), sm_clock_mhz: new RingSeries(LIVE_CAPACITY), temp_c: new RingSeries(LIVE_CAPACITY), limit_w: new RingSeries(LIVE_CAPACITY) };
+        this.series.set(d.id, rec);
+      }
+      for (const m of LIVE_METRICS) {
+        merge(rec[m], d[m]);
+        const t = d[m].t;
+        if (t.length) {
+          this.firstT = Math.min(this.firstT ?? Infinity, t[0]!);
+          this.lastT = Math.max(this.lastT ?? -Infinity, t.at(-1)!);
+        }
+      }
+    }
+    merge(this.throughput, h.throughput);
+    const firstLive = this.phases.find((p) => !Number.isNaN(p.t))?.t ?? Infinity;
+    this.phases = [...h.phases.filter((p) => p.t < firstLive), ...this.phases];
     this.bump();
   }
 

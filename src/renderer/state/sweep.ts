@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { EventPayload } from '../../shared/api';
 import type { RunRecord, SweepRecord } from '../../shared/records';
 import { api } from '../api/client';
+import { replaySweep } from './console-replay';
 
 type Progress = EventPayload<'sweep.progress'>;
 type Finished = EventPayload<'sweep.finished'>;
@@ -12,6 +13,8 @@ interface SweepState {
   sweep: SweepRecord | null;
   simulated: boolean;
   progress: Progress | null;
+  /** The highest fraction seen for this sweep: the bar never moves back if events arrive out of order. */
+  maxFraction: number;
   finished: Finished | null;
   runs: RunRecord[];
   cancelling: boolean;
@@ -30,15 +33,18 @@ export const useSweep = create<SweepState>()((set, get) => ({
   sweep: null,
   simulated: false,
   progress: null,
+  maxFraction: 0,
   finished: null,
   runs: [],
   cancelling: false,
   async follow(id) {
-    if (get().activeId !== id) set({ activeId: id, progress: null, finished: null, runs: [], cancelling: false });
+    if (get().activeId !== id) set({ activeId: id, sweep: null, progress: null, maxFraction: 0, finished: null, runs: [], cancelling: false });
     try {
       const r = await api.getSweep({ sweep_id: id });
       if (get().activeId !== id) return;
       set({ sweep: r.sweep, simulated: r.sweep.simulated, runs: r.runs.filter((x) => x.status !== 'pending' && x.status !== 'running') });
+      // The console shows what was recorded before this page followed the sweep (a reload, a finished sweep).
+      void replaySweep(id, r.runs);
     } catch {
       /* the sweep may not be stored yet; events fill in */
     }
@@ -54,15 +60,15 @@ export const useSweep = create<SweepState>()((set, get) => ({
     }
   },
   onStarted(p) {
-    set({ activeId: p.sweep_id, simulated: p.simulated, progress: null, finished: null, runs: [], cancelling: false });
+    set({ activeId: p.sweep_id, sweep: null, simulated: p.simulated, progress: null, maxFraction: 0, finished: null, runs: [], cancelling: false });
     void get().follow(p.sweep_id);
   },
   onProgress(p) {
     if (get().activeId !== p.sweep_id) {
-      set({ activeId: p.sweep_id, finished: null, runs: [] });
+      set({ activeId: p.sweep_id, sweep: null, maxFraction: 0, finished: null, runs: [] });
       void get().follow(p.sweep_id);
     }
-    set({ progress: p });
+    set({ progress: p, maxFraction: Math.max(get().maxFraction, p.fraction) });
   },
   onRunFinished(p) {
     if (p.sweep_id !== get().activeId) return;

@@ -3,6 +3,7 @@ import { live, ptyBuffer } from './live';
 import { useSweep } from './sweep';
 import { useHistory } from './history';
 import { toast } from './toasts';
+import { notifySweepEnded } from './notify';
 
 let wired = false;
 
@@ -31,5 +32,6 @@ export function wireEvents(): void {
     const failed = p.restored.length - restored;
     const text = `Sweep #${p.sweep_id} ${p.status}${p.error ? `: ${p.error}` : ''}. ${restored} limit(s) restored${failed ? `, ${failed} FAILED` : ''}.`;
     toast(p.status === 'done' ? 'ok' : failed ? 'error' : 'warn', text);
+    notifySweepEnded(p, useSweep.getState().sweep?.name ?? null);
   });
 }

@@ -13,7 +13,23 @@ describe('MLPerf MLLOG', () => {
     expect(r.seconds!).toBeCloseTo(174.9, 6);
     expect(r.rate).toBeCloseTo(3072 / 174.9, 6);
     expect(r.window).toEqual({ start: 1700000005.1, end: 1700000180 });
-    expect(r.details).toMatchObject({ method: 'samples_count progress', benchmark: 'llama2_70b_lora', global_batch_size: 8, status: 'success' });
+    expect(r.details).toMatchObject({ method: 'samples_count progress over training time (evaluation pauses left out)', benchmark: 'llama2_70b_lora', global_batch_size: 8, status: 'success' });
+  });
+
+  it('counts training time only: an evaluation pause inside the window is left out, the wall-clock rate reported beside it', () => {
+    const { text, file } = fixture('mllog.log');
+    // One more training event after the evaluation (eval_start 180.1 s .. eval_stop 190.1 s), before run_stop.
+    const more = '0: :::MLLOG {"namespace": "", "time_ms": 1700000250000, "event_type": "POINT_IN_TIME", "key": "train_loss", "value": 1.2, "metadata": {"file": "callbacks.py", "lineno": 61, "samples_count": 4096}}';
+    const lines = text.split('\n');
+    const stop = lines.findIndex((l) => l.includes('"run_stop"'));
+    const r = mllogAdapter.read([...lines.slice(0, stop), more, ...lines.slice(stop)].join('\n'), { file });
+    expect(r.count).toBe(4096);
+    expect(r.details.eval_seconds).toBeCloseTo(10, 6);
+    expect(r.details.wall_clock_seconds).toBeCloseTo(250 - 5.1, 6);
+    expect(r.seconds!).toBeCloseTo(250 - 5.1 - 10, 6);
+    expect(r.rate).toBeCloseTo(4096 / 234.9, 6);
+    expect(r.details.wall_clock_rate).toBeCloseTo(4096 / 244.9, 6);
+    expect(r.window).toEqual({ start: 1700000005.1, end: 1700000250 });
   });
 
   it('falls back to run_start..run_stop x global batch size', () => {

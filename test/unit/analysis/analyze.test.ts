@@ -152,3 +152,34 @@ describe('drift across repetitions', () => {
     expect(g.drift.throughput!.flagged).toBe(true);
   });
 });
+
+describe('runs flagged no-steady-state or warmup-in-window', () => {
+  // One 400 W run's window starts 1 s into the warm-up (power and throughput still ramping) and claims 50 % more
+  // work: taken at face value it makes 400 W the best cap.
+  const runs = paperSweep({ workload: 'vit', throughput: H100_VIT, factors: [0.99, 1, 1.01] });
+  const bad = runs.find((r) => r.cap_w === 400 && r.repetition === 1)!;
+  bad.window = { start: bad.started_at! + 1, end: bad.window!.end };
+  bad.units_in_window = bad.units_in_window! * 1.5;
+  it('are left out of the statistics, best cap, Pareto front and sensitivity by default, and the exclusion is shown', () => {
+    const r = analyzeSweep({ runs });
+    const flagged = r.runs.find((x) => x.run_id === bad.run_id)!;
+    expect(flagged.flags.some((f) => f === 'warmup-in-window' || f === 'no-steady-state')).toBe(true);
+    const g = r.groups[0]!;
+    const c400 = g.caps.find((c) => c.cap_w === 400)!;
+    expect(c400.excluded_runs).toEqual([{ run_id: bad.run_id, reason: expect.stringMatching(/warmup-in-window|no-steady-state/) }]);
+    expect(c400.n_usable).toBe(2);
+    expect(g.best.cap_w).toBe(300);
+    expect(g.notes.join()).toMatch(new RegExp(`#${bad.run_id} at 400 W`));
+    // Everything decided is what the sweep without that run decides.
+    const without = analyzeSweep({ runs: runs.filter((x) => x !== bad) }).groups[0]!;
+    expect(g.sensitivity.table).toEqual(without.sensitivity.table);
+    expect(g.pareto).toEqual(without.pareto);
+    expect(g.optima).toEqual(without.optima);
+  });
+  it('count again with include_flagged', () => {
+    const g = analyzeSweep({ runs }, { include_flagged: true }).groups[0]!;
+    expect(g.caps.find((c) => c.cap_w === 400)!.excluded_runs).toEqual([]);
+    expect(g.caps.find((c) => c.cap_w === 400)!.n_usable).toBe(3);
+    expect(g.best.cap_w).toBe(400);
+  });
+});

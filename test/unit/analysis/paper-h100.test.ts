@@ -35,13 +35,26 @@ describe('H100 ViT-L/16 (1 GPU, 100 W overhead)', () => {
       expect(c.eligible).toBe(true);
     });
   });
-  it('max-efficiency: 300 W, and 400 W is distinguishable (Welch p = 0.013)', () => {
-    // t = (0.549616 - 0.530738) / sqrt(0.01^2 (0.549616^2 + 0.530738^2) / 3) = 4.2796, df = 3.995 -> p = 0.0129
+  it('max-efficiency: 300 W; 400 W (3.4 % lower) is too close to the 2 % margin to tell with 3 repetitions', () => {
+    // Welch: t = (0.549616 - 0.530738) / sqrt(0.01^2 (0.549616^2 + 0.530738^2) / 3) = 4.2796, df = 3.995 -> p = 0.0129.
+    // Equivalence: rel diff = 0.530738 / 0.549616 - 1 = -3.435 %; 5 comparisons, Bonferroni -> each interval at
+    // 1 - 2 x 0.05 / 5 = 98 %: half-width = t(0.99, 3.995) x sqrt(0.01^2 (0.549616^2 + 0.530738^2) / 3) / 0.549616
+    // = 3.7495 x 0.0044113 / 0.549616 = 3.009 % -> [-6.44 %, -0.43 %]: neither inside +-2 % nor beyond -2 %.
     const o = g.optima['max-efficiency'];
     expect(o.cap_w).toBe(300);
     expect(o.value).toBeCloseTo(0.549616, 6);
-    expect(o.indistinguishable_caps).toEqual([300]);
     expect(o.scores.find((s) => s.cap_w === 400)!.p_value).toBeCloseTo(0.0129, 3);
+    const eq = o.equivalence!;
+    expect(eq).toMatchObject({ margin: 0.02, comparisons_m: 5, equivalent_caps: [], undetermined_caps: [400], worse_caps: [200, 500, 600, 700], candidate_caps: [300, 400] });
+    expect(eq.interval_level).toBeCloseTo(0.98, 12);
+    const c400 = eq.caps.find((c) => c.cap_w === 400)!;
+    expect(c400.rel_diff).toBeCloseTo(0.530738 / 0.549616 - 1, 5);
+    expect(c400.ci![0]).toBeCloseTo(-0.0644, 3);
+    expect(c400.ci![1]).toBeCloseTo(-0.0043, 3);
+    expect(c400.repetitions_needed).toBeGreaterThan(3);
+    expect(o.indistinguishable_caps).toEqual([300, 400]);
+    expect(eq.statement).toMatch(/not enough repetitions to tell: 400 W/);
+    expect(eq.statement).toMatch(/Bonferroni over 5 comparisons/);
     expect(o.at_edge).toBeNull();
     expect(g.best).toEqual(o);
   });
@@ -139,5 +152,34 @@ describe('H100 LLaMA-3 8B (4 GPUs per node, 100 W overhead per node)', () => {
     expect(l.sensitivity.changes.filter((c) => c.selector === 'min-edp')).toEqual([
       { selector: 'min-edp', overhead_lo: 45, overhead_hi: 50, from_cap_w: 400, to_cap_w: 500 },
     ]);
+  });
+});
+
+describe('min-energy-slowdown is referenced to the default limit, not to the top of the grid (issue #14, finding 3)', () => {
+  const on = (caps: number[]) => vitRuns.filter((r) => caps.includes(r.cap_w));
+  const slow = (caps: number[], defaults: Record<string, number>) =>
+    analyzeSweep({ runs: on(caps), overhead_w: 100, default_limits: defaults }).groups[0]!.optima['min-energy-slowdown'];
+  it('the default limit on the grid: measured there', () => {
+    const o = slow([200, 300, 400, 500, 600, 700], { 'H100 SXM': 700 });
+    expect(o).toMatchObject({ cap_w: 500, reference_cap_w: 700, reference_basis: 'default limit, measured' });
+  });
+  it('a 300-500 W grid no longer answers 400 W against 500 W: the reference is extrapolated to 700 W, and said so', () => {
+    // Before: reference = 500 W (the grid's top), 10 % budget -> 400 W. Now: T(700) from the 400-500 W slope =
+    // 280.05 + (280.05 - 259.0) / 100 x 200 = 322.15 img/s, an overstatement (305.97 measured), so no cap of this grid is
+    // within 10 %; the answer asks for a run at the default limit instead of giving a grid-dependent cap.
+    const o = slow([300, 400, 500], { 'H100 SXM': 700 });
+    expect(o.reference_cap_w).toBe(700);
+    expect(o.reference_basis).toBe('default limit, extrapolated linearly from 400 and 500 W');
+    expect(o.cap_w).toBeNull();
+    expect(o.note).toMatch(/measure a run at 700 W/);
+    // With the budget widened to 15 %: 500 W is 322.15 / 280.05 - 1 = 15.03 % slower, 400 W more; 20 % admits 500 W.
+    const wide = analyzeSweep({ runs: on([300, 400, 500]), overhead_w: 100, default_limits: { 'H100 SXM': 700 } }, { slowdown_budget: 0.2 }).groups[0]!.optima['min-energy-slowdown'];
+    expect(wide.cap_w).toBe(500);
+    expect(wide.scores.find((s) => s.cap_w === 500)!.slowdown).toBeCloseTo(322.15 / 280.05 - 1, 6);
+  });
+  it('between caps: interpolated; unknown: the highest cap measured, and said so', () => {
+    expect(slow([200, 300, 400, 500, 600, 700], { 'H100 SXM': 650 }).reference_basis).toBe('default limit, interpolated between 600 and 700 W');
+    const o = slow([300, 400, 500], {});
+    expect(o).toMatchObject({ reference_cap_w: 500, reference_basis: 'highest cap measured; the default limit is unknown' });
   });
 });

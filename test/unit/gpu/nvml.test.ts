@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../src/main/lab/gpu/backend';
 import { NvmlBackend } from '../../../src/main/lab/gpu/nvml';
+import { BufferedSampler, createSampler } from '../../../src/main/lab/gpu/buffered-sampler';
+import type { Sample } from '../../../src/shared/device';
+import { windowEnergy } from '../../../src/core/analysis/energy';
 import { findOnPath } from '../../../src/main/lab/gpu/tool-exec';
 
 describe('NVML backend without NVML', () => {
@@ -174,5 +177,53 @@ describe.skipIf(!cc)('NVML backend against a stand-in libnvidia-ml', () => {
     const e2 = await NvmlBackend.open({ libPath: lib }).catch((e: unknown) => e);
     delete process.env.FAKE_NVML_COUNT;
     expect(e2).toMatchObject({ code: 'no-device' });
+  });
+  it('buffered sampling: one wake per batch gives driver-timestamped readings about one per interval, every field, energy equal to the counter', async () => {
+    process.env.FAKE_NVML_COUNT = '2';
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false });
+    try {
+      const got: Sample[] = [];
+      const sampler = new BufferedSampler({ backend: b, indexes: [0, 1], intervalMs: 100, batchMs: 300, onSamples: (s) => got.push(...s) });
+      sampler.start();
+      await new Promise((r) => setTimeout(r, 1600));
+      sampler.stop();
+      expect(sampler.stats.wakes).toBeLessThan(12); // ~7 wakes for both GPUs, not 16 ticks
+      const gpu0 = got.filter((s) => s.device_id === 'nvml:0');
+      expect(gpu0.length).toBeGreaterThan(10);
+      expect(Math.abs(got.filter((s) => s.device_id === 'nvml:1').length - gpu0.length)).toBeLessThanOrEqual(1);
+      const gaps = gpu0.slice(1).map((s, i) => s.t - gpu0[i]!.t);
+      expect(Math.min(...gaps)).toBeGreaterThan(0.085); // thinned to the interval, never duplicated
+      expect(Math.max(...gaps)).toBeLessThan(0.125); // no reading lost between wakes
+      expect(gpu0[0]).toMatchObject({ power_kind: 'instant', sm_clock_mhz: 1980, mem_clock_mhz: 3201, temp_c: 40, util_gpu: 97, limit_w: 700, throttle_reasons: 0 });
+      expect(gpu0.some((s) => s.power_avg_w !== null)).toBe(true);
+
+      // The fake's power cycles 100-140 W every 100 ms, so 100 ms readings alias: check energy at the buffer's grain.
+      const all: Sample[] = [];
+      const fine = new BufferedSampler({ backend: b, indexes: [0], intervalMs: 10, batchMs: 300, onSamples: (s) => all.push(...s) });
+      fine.start();
+      const f0 = await b.readEnergyMj(0);
+      const ft0 = b.now();
+      await new Promise((r) => setTimeout(r, 1200));
+      const f1 = await b.readEnergyMj(0);
+      const ft1 = b.now();
+      fine.stop();
+      const counterJ = (f1! - f0!) / 1000;
+      const e = windowEnergy(all, { start: ft0, end: ft1 }, { prefer: ['instant'] });
+      expect(Math.abs(e.energy_j! - counterJ) / counterJ).toBeLessThan(0.05);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('a plan asks for polling or buffering; buffering needs a backend with a driver buffer, running in real time', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false });
+    try {
+      const base = { backend: b, indexes: [0], intervalMs: 100, onSamples: () => {} };
+      expect(createSampler({ ...base, mode: 'auto' }).buffered).toBe(true);
+      expect(createSampler({ ...base, mode: 'poll' }).buffered).toBe(false);
+      expect(createSampler({ ...base, mode: 'auto', timeScale: 50 }).buffered).toBe(false);
+    } finally {
+      await b.close();
+    }
   });
 });

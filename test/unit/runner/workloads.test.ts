@@ -10,6 +10,7 @@ import {
   WorkloadDefinitionError,
   type BuildOptions,
 } from '../../../src/main/lab/runner/workloads';
+import { findWorkload } from '../../../src/core/sim/workloads';
 
 const RES = resolve(__dirname, '../../../resources');
 const catalog = loadWorkloads({ resourcesDir: RES, userDir: null });
@@ -31,9 +32,19 @@ describe('built-in definitions', () => {
     expect(def('llama_pretrain').units).toBe('tokens');
   });
 
+  it('one batch_size default: each built-in workload lists the batch its simulated model is calibrated at', () => {
+    for (const d of catalog.definitions) {
+      const model = findWorkload(d.def.id);
+      if (!model) continue;
+      expect({ id: d.def.id, batch: d.def.params.batch_size?.default }).toEqual({ id: d.def.id, batch: model.default_batch });
+    }
+    expect(def('vit_l_16').params.batch_size?.default).toBe(128);
+    expect(def('llama_pretrain').params.batch_size?.default).toBe(16);
+  });
+
   it('vit_l_16 natively: argv array and GPU selection in the environment', () => {
     const b = buildCommand(def('vit_l_16'), {}, native([3]));
-    expect(b.argv).toEqual(['python3', `${PY}/vision.py`, '--model', 'vit_l_16', '--batch-size', '64', '--precision', 'fp32', '--image-size', '224', '--steps', '0']);
+    expect(b.argv).toEqual(['python3', `${PY}/vision.py`, '--model', 'vit_l_16', '--batch-size', '128', '--precision', 'fp32', '--image-size', '224', '--steps', '0']);
     expect(b.env).toEqual({ PYTHONUNBUFFERED: '1', CUDA_VISIBLE_DEVICES: '3', CUDA_DEVICE_ORDER: 'PCI_BUS_ID' });
     expect(b).toMatchObject({ units: 'images', gpus: 1, container: null, reader: { adapter: 'protocol', file: null, pattern: null } });
   });
@@ -89,7 +100,7 @@ describe('containers', () => {
       '--gpus', '"device=0,1"', '--ipc=host', '--shm-size', '16g', '--network', 'host', '-v', '/data/caplab/runs/7-12:/caplab/run',
       '-e', 'PYTHONUNBUFFERED=1', 'caplab-workloads:cuda',
       'python3', '-m', 'torch.distributed.run', '--standalone', '--nnodes=1', '--nproc-per-node=2', '/opt/caplab/resources/workloads/python/llama_pretrain.py',
-      '--layers', '8', '--batch-size', '4', '--seq-len', '512', '--grad-accum', '1', '--precision', 'bf16', '--steps', '0',
+      '--layers', '8', '--batch-size', '16', '--seq-len', '512', '--grad-accum', '1', '--precision', 'bf16', '--steps', '0',
     ]);
     expect(b.env).toEqual({});
     expect(b.container).toEqual({ runtime: 'docker', name: 'caplab-7-12', cidfile: '/tmp/caplab-7-12.cid' });

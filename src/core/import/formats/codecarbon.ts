@@ -2,7 +2,7 @@
 // cpu/gpu/ram_energy in kWh, cpu/gpu/ram_power in W. Energies are kept as counters (kWh → mJ); each run_id is a
 // structure segment.
 import { BatchBuilder, type Channel } from '../batch';
-import type { ParserOptions, StreamParser, StructureSegment } from '../parser';
+import { textStream, type ParserOptions, type StreamParser, type StructureSegment } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { WallClock } from '../time';
 import { csvTable, num } from './csv-table';
@@ -56,13 +56,5 @@ export function codecarbonParser(opts: ParserOptions): StreamParser {
       }
     },
   );
-  return {
-    report: rep.r,
-    push: table.push,
-    end: () => {
-      table.end();
-      out.flush();
-      return { report: rep.r, segments };
-    },
-  };
+  return textStream(rep.r, table, () => out.flush(), () => segments);
 }

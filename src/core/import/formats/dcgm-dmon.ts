@@ -2,7 +2,7 @@
 // `ID  W  mJ ...` units line, then one `GPU <i>  v1  v2 ...` row per entity per sample, `N/A` for blanks.
 // dmon prints no timestamps: sample k (a new round starts when an entity repeats) is placed at k * --delay.
 import { BatchBuilder, type Channel } from '../batch';
-import type { ParserOptions, StreamParser } from '../parser';
+import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { LineSplitter, parseNumber } from '../scan';
 
@@ -78,15 +78,9 @@ export function dcgmDmonParser(opts: ParserOptions): StreamParser {
     rep.read(t, dev);
   };
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
-  return {
-    report: rep.r,
-    push: (text) => lines.push(text),
-    end: () => {
-      lines.end();
-      out.flush();
-      if (!cols) throw new ImportError(opts.file, null, 'empty file: no "#Entity" header');
-      rep.warn(`dcgmi dmon prints no timestamps: samples placed ${delay} s apart from 0 (--interval to change)`);
-      return { report: rep.r, segments: [] };
-    },
-  };
+  return textStream(rep.r, lines, () => out.flush(), () => {
+    if (!cols) throw new ImportError(opts.file, null, 'empty file: no "#Entity" header');
+    rep.warn(`dcgmi dmon prints no timestamps: samples placed ${delay} s apart from 0 (--interval to change)`);
+    return [];
+  });
 }

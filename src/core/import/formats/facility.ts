@@ -1,7 +1,7 @@
 // Whole-facility power profiles (NLR dataset, 03_whole-facility_profiles): `timestamp,power_W,utilization` at
 // 1 min. One device, kind 'facility'; power is a per-interval mean (sensor kind 'average').
 import { BatchBuilder } from '../batch';
-import type { ParserOptions, StreamParser } from '../parser';
+import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { WallClock } from '../time';
 import { csvTable, num } from './csv-table';
@@ -34,13 +34,5 @@ export function facilityParser(opts: ParserOptions): StreamParser {
       rep.column({ source: 'utilization', channel: 'util_gpu', unit: 'fraction or %', sensor_kind: null, note: 'node utilisation' });
     },
   );
-  return {
-    report: rep.r,
-    push: table.push,
-    end: () => {
-      table.end();
-      out.flush();
-      return { report: rep.r, segments: [] };
-    },
-  };
+  return textStream(rep.r, table, () => out.flush(), () => []);
 }

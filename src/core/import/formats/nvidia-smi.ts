@@ -2,7 +2,7 @@
 // and subset, several GPUs interleaved, `[N/A]` / `[Not Supported]` cells, timestamps in a given zone.
 import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, type Channel } from '../batch';
-import type { ParserOptions, StreamParser } from '../parser';
+import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { LineSplitter, lastNumberEnd, parseNumber, splitFields, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
@@ -254,15 +254,9 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   };
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
-  return {
-    report: rep.r,
-    push: (text) => lines.push(text),
-    end: () => {
-      lines.end();
-      out.flush();
-      if (!cols) throw new ImportError(opts.file, null, 'empty file: no header and no rows');
-      if (nanCells) rep.warn(`${nanCells} cell(s) were [N/A] or [Not Supported] and are stored as missing`);
-      return { report: rep.r, segments: [] };
-    },
-  };
+  return textStream(rep.r, lines, () => out.flush(), () => {
+    if (!cols) throw new ImportError(opts.file, null, 'empty file: no header and no rows');
+    if (nanCells) rep.warn(`${nanCells} cell(s) were [N/A] or [Not Supported] and are stored as missing`);
+    return [];
+  });
 }

@@ -3,7 +3,7 @@
 // gpu-i[mJ] and cpu-i[uJ] energy counters (kept as counters), gpu-i[C], gpu-i[%gpu], derived [W] columns.
 import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, type Channel } from '../batch';
-import type { ParserOptions, StreamParser } from '../parser';
+import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { LineSplitter, parseNumber, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
@@ -123,14 +123,8 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
   let headerNorm = '';
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
-  return {
-    report: rep.r,
-    push: (text) => lines.push(text),
-    end: () => {
-      lines.end();
-      out.flush();
-      if (!devices) throw new ImportError(opts.file, null, 'empty file: no "# timestamp ..." header');
-      return { report: rep.r, segments: [] };
-    },
-  };
+  return textStream(rep.r, lines, () => out.flush(), () => {
+    if (!devices) throw new ImportError(opts.file, null, 'empty file: no "# timestamp ..." header');
+    return [];
+  });
 }

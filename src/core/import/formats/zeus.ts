@@ -2,7 +2,7 @@
 // measurement window (epoch seconds, seconds, joules per GPU). Each window becomes a structure segment and,
 // per GPU, a power reading derived from its energy (sensor kind 'counter') at the window's end.
 import { BatchBuilder } from '../batch';
-import type { ParserOptions, StreamParser, StructureSegment } from '../parser';
+import { textStream, type ParserOptions, type StreamParser, type StructureSegment } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { csvTable, num } from './csv-table';
 
@@ -43,13 +43,5 @@ export function zeusParser(opts: ParserOptions): StreamParser {
         rep.column({ source: c.name, channel: 'power_derived_w', unit: 'J', sensor_kind: 'counter', note: 'window energy / elapsed_time, at the window end' });
     },
   );
-  return {
-    report: rep.r,
-    push: table.push,
-    end: () => {
-      table.end();
-      out.flush();
-      return { report: rep.r, segments };
-    },
-  };
+  return textStream(rep.r, table, () => out.flush(), () => segments);
 }

@@ -7,6 +7,12 @@ import type { DatasetAnalysis } from '../../lab/datasets/analysis';
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
 
+/** The workload's unit, singular or plural ("image", "images"), for the value column's unit. */
+function unitName(g: AnalysisGroup, n: number): string {
+  const u = g.units ?? 'units';
+  return n === 1 ? u.replace(/s$/, '') : u;
+}
+
 function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   const lines: string[] = [];
   lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; node overhead ${r.options.overhead_w} W; 95 % CI (Student t)`);
@@ -29,15 +35,26 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push('');
   lines.push(
     table(
-      ['selector', 'best cap W', 'value', 'indistinguishable (95 %)', 'note'],
+      ['selector', 'best cap W', 'value', 'unit of value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
       SELECTORS.map((s) => {
         const o = g.optima[s];
         const mark = s === r.options.selector ? ' *' : '';
-        const range = o.indistinguishable_caps === null ? 'untestable (n=1)' : o.indistinguishable_caps.join(', ');
-        return [s + mark, o.cap_w, o.value === null ? null : o.value.toPrecision(5), range, o.at_edge ? `at ${o.at_edge} edge of grid` : null];
+        const eq = o.equivalence;
+        return [
+          s + mark,
+          o.cap_w,
+          o.value === null ? null : o.value.toPrecision(5),
+          o.metric.replace(/\bunits?\b/g, (u) => (u === 'unit' ? unitName(g, 1) : unitName(g, 2))),
+          eq ? eq.equivalent_caps.join(', ') || '–' : 'n=1',
+          eq ? eq.undetermined_caps.join(', ') || '–' : 'n=1',
+          o.at_edge ? `at ${o.at_edge} edge of grid` : null,
+        ];
       }),
     ),
   );
+  lines.push(`* the selector asked for (--selector, default ${SELECTORS[0]}); the other rows are shown for comparison.`);
+  const primary = g.optima[r.options.selector].equivalence;
+  if (primary) lines.push(`  ${primary.statement}`);
   lines.push('');
   lines.push(`best cap vs node overhead (${g.sensitivity.from_w}-${g.sensitivity.to_w} W):`);
   lines.push(table(['overhead W', ...SELECTORS], g.sensitivity.table.map((row) => [row.overhead_w, ...SELECTORS.map((s) => row.best[s] ?? null)])));
@@ -52,7 +69,7 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
-  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--db FILE] [--json]`,
+  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--include-flagged] [--margin FRACTION] [--db FILE] [--json]`,
   options: {
     ...dbOption,
     ...jsonOption,
@@ -61,6 +78,8 @@ export const analyzeCommand: CliCommand = {
     slowdown: { type: 'string' },
     weight: { type: 'string' },
     'include-unenforced': { type: 'boolean' },
+    'include-flagged': { type: 'boolean' },
+    margin: { type: 'string' },
     dataset: { type: 'string' },
   },
   async run(args, io) {
@@ -77,6 +96,8 @@ export const analyzeCommand: CliCommand = {
     if (overhead !== undefined && overhead < 0) throw new CliError('--overhead must be >= 0 W');
     const slowdown = numberOpt(args, 'slowdown');
     if (slowdown !== undefined && slowdown < 0) throw new CliError('--slowdown must be >= 0 (a fraction: 0.1 = 10 % slower)');
+    const margin = numberOpt(args, 'margin');
+    if (margin !== undefined && !(margin > 0 && margin < 1)) throw new CliError('--margin must be a fraction between 0 and 1 (0.02 = within 2 % of the best)');
     const weight = numberOpt(args, 'weight');
     if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
 
@@ -97,6 +118,8 @@ export const analyzeCommand: CliCommand = {
         slowdown_budget: slowdown,
         weight,
         include_unenforced: args.values['include-unenforced'] === true,
+        include_flagged: args.values['include-flagged'] === true,
+        ...(margin !== undefined ? { margin } : {}),
       });
       if (args.values.json) {
         printJson(io, result);

@@ -46,7 +46,7 @@ export const importCommand: CliCommand = {
             const fraction = p.bytes_total ? p.bytes_done / p.bytes_total : 1;
             const label = `${p.files_done}/${p.files_total} files, ${(p.samples / 1e6).toFixed(2)} M samples`;
             if (tty) io.stderr.write(`\r${progressBar(fraction, 30, label)}`);
-            else if (performance.now() - lastLine > 2000) {
+            else if (!args.values.json && performance.now() - lastLine > 2000) {
               lastLine = performance.now();
               io.stderr.write(`caplab import: ${(fraction * 100).toFixed(0)} % (${label})\n`);
             }

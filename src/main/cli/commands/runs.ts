@@ -12,8 +12,9 @@ export const runsCommand: CliCommand = {
     try {
       const only = numberOpt(args, 'sweep');
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
-      // Cluster sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.
-      const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs })));
+      // Run entries carry `run_id` as `caplab sweep --json` and the README name it, beside the stored `id`; cluster
+      // sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.
+      const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs.map((r) => ({ ...r, run_id: r.id })) })));
       if (args.values.json) {
         printJson(io, detailed);
         return 0;

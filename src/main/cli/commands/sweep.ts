@@ -1,7 +1,8 @@
-import { readPlanFile, PlanError } from '../../lab/sweep/plan-file';
+import { readPlanValue, PlanError } from '../../lab/sweep/plan-file';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliCommand, type CliIO } from '../command';
-import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
+import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
+import { checkPlan } from '../../lab/sweep/plan-verdict';
 import { fixed, printable, progressBar, table } from '../format';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { RunRecord } from '../../../shared/records';
@@ -58,13 +59,16 @@ export const sweepCommand: CliCommand = {
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a plan file: caplab sweep PLAN.yaml');
-    let plan;
+    let plan: unknown;
     try {
-      plan = readPlanFile(file);
+      plan = readPlanValue(file);
     } catch (e) {
       if (e instanceof PlanError) throw new CliError(e.message);
       throw e;
     }
+    // Every problem of the plan at once (schema, workloads, devices, caps), before the database is even opened.
+    const verdict = await checkPlan(plan, { backend: backendOpt(args), env: io.env });
+    if (verdict.issues.length) throw new CliError(PlanError.of(file, verdict.issues).message);
     const engine = await openEngine(args, io, { restoreOnOpen: true });
     const unsubscribe = engine.subscribe(progressPrinter(io) as (n: EventName, p: unknown) => void);
     let signalled: NodeJS.Signals | null = null;
@@ -79,12 +83,14 @@ export const sweepCommand: CliCommand = {
     try {
       let sweep;
       try {
+        // Schema, device, workload and cap problems are reported together (nothing is written for a bad plan).
         sweep = await engine.beginSweep(plan, {
+          where: file,
           wait: args.values.wait === true,
           onWait: (why) => io.stderr.write(`caplab: waiting: ${why}\n`),
         });
       } catch (e) {
-        if (e instanceof PlanError) throw new CliError(`${file}: ${e.message}`);
+        if (e instanceof PlanError) throw new CliError(e.message.startsWith(file) ? e.message : `${file}: ${e.message}`);
         if (e instanceof LeaseHeldError) throw new CliError(`${e.message}; nothing was changed (wait for it with --wait)`);
         throw e;
       }
@@ -103,10 +109,12 @@ export const sweepCommand: CliCommand = {
         io.stdout.write(
           `sweep ${record.id} "${printable(record.name)}": ${status}${record.simulated ? ' [simulated]' : ''}${error ? ` — ${error}` : ''}\n` +
             table(
-              ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+              ['workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W/GPU', 'GPU energy J', 'units/J*'],
               runs.map((r) => [r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
             ) +
-            '\n',
+            '\n' +
+            `* units/J: work per joule of GPU energy plus the plan's node overhead (${record.plan.overhead_w} W over the window), or plus the measured CPU energy where CPU power (RAPL) was recorded; "GPU energy J" is the GPUs alone.\n` +
+            (runs.some((r) => r.status === 'done') ? `Next: caplab analyze ${record.id}   (the best cap, with confidence intervals; --json for scripts)\n` : ''),
         );
       }
       if (signalled) return signalled === 'SIGINT' ? 130 : 143;

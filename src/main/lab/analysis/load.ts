@@ -2,7 +2,7 @@ import { LabError, type ErrorCode } from '../../../shared/errors';
 // Store rows -> analysis input (src/shared/analysis.ts). Reads through the store's public functions only.
 import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
-import { metricsOfRun, samplesInRange, samplesOfRun } from '../store/samples';
+import { metricsOfRun, recordingsInRange, samplesInRange, samplesOfRun } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
 import { scheduleRuns } from '../../../core/schedule';
 import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
@@ -107,6 +107,7 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
   }
   // Refinement stays inside what every device of a model allows (1 W granularity, as nvidia-smi -pl takes).
   const device_limits: Record<string, { min_w: number; max_w: number; granularity_w: number }> = {};
+  const default_limits: Record<string, number> = {};
   for (const { devs } of perRun) {
     const model = modelOf(devs);
     const gpus = devs.filter((d) => d.kind === 'gpu' && d.min_limit_w !== null && d.max_limit_w !== null);
@@ -115,8 +116,10 @@ export function loadSweepInput(db: Db, sweepId: number): LoadedSweep {
     const min_w = Math.max(prev?.min_w ?? -Infinity, ...gpus.map((d) => d.min_limit_w!));
     const max_w = Math.min(prev?.max_w ?? Infinity, ...gpus.map((d) => d.max_limit_w!));
     device_limits[model] = { min_w, max_w, granularity_w: 1 };
+    const defaults = gpus.map((d) => d.default_limit_w).filter((w): w is number => w !== null && w > 0);
+    if (defaults.length) default_limits[model] = Math.max(default_limits[model] ?? 0, ...defaults);
   }
-  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits }, adaptive, warnings };
+  return { sweep, input: { sweep_id: sweep.id, name: sweep.name, runs, overhead_w: sweep.plan.overhead_w, device_limits, default_limits }, adaptive, warnings };
 }
 
 /**
@@ -136,11 +139,18 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
 export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string }[], from: number, to: number, keepEmpty = false): RangeEnergy {
   const pad = 5;
   const devices: RangeEnergy['devices'] = [];
+  const warnings: string[] = [];
   for (const d of devs) {
     const rows = samplesInRange(db, d.row, from - pad, to + pad);
     if (rows.length === 0 && !keepEmpty) continue;
     const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key });
     devices.push({ ...e, index: d.index, name: d.name, device_key: d.key });
+    // Simulated clocks of two sweeps can overlap: a range over both would add their readings together.
+    const recordings = recordingsInRange(db, d.row, from, to);
+    if (recordings.length > 1) {
+      const names = recordings.map((r) => (r.sweep_id !== null ? `sweep ${r.sweep_id}` : `dataset ${r.dataset_id}`)).join(', ');
+      warnings.push(`${d.name} (index ${d.index}) has samples of ${recordings.length} recordings in this range (${names}): the energy mixes them; narrow the range to one of them`);
+    }
   }
   const ok = devices.length > 0 && devices.every((d) => d.energy_j !== null);
   const energy = ok ? devices.reduce((s, d) => s + (d.energy_j as number), 0) : null;
@@ -155,6 +165,6 @@ export function energyOverDevices(db: Db, devs: readonly { row: number; index: n
     samples: devices.reduce((s, d) => s + d.samples, 0),
     sensor: sensors.length === 1 ? sensors[0]! : sensors.length ? (sensors.includes(null) ? null : 'mixed') : null,
     devices,
-    warnings: [],
+    warnings,
   };
 }

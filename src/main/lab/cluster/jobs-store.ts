@@ -1,4 +1,4 @@
-// The lab database's record of cluster jobs and of which merged run came from which node (tables of migration v7).
+// The lab database's record of cluster jobs and of which merged run came from which node (tables of migration v8).
 import type { Db } from '../store/db';
 import type { ClusterJob } from '../../../shared/cluster';
 

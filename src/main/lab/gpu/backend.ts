@@ -11,6 +11,12 @@ export interface GpuBackend {
   listDevices(): Promise<DeviceInfo[]>;
   /** One reading of each listed device index, now. A device that fails to read is left out, not thrown. */
   sample(indexes: number[]): Promise<Sample[]>;
+  /**
+   * Optional: the readings the device buffered since the last call, spaced about `intervalMs` apart, each with the
+   * time the driver took it. Backends with a driver sample buffer implement it (NVML); BufferedSampler then wakes
+   * once a batch instead of once a sample.
+   */
+  drainSamples?(indexes: number[], intervalMs: number): Sample[];
   /** Exact energy counter in mJ for window boundaries, or null where the device has none. May be slow (NVML: ~4 ms). */
   readEnergyMj(index: number): Promise<number | null>;
   getPowerLimit(index: number): Promise<number>;

@@ -359,30 +359,26 @@ export class NvmlLib {
   }
 
   /**
-   * The driver's own sample buffer (nvmlDeviceGetSamples): readings newer than `lastSeenUs` (CPU timestamps in µs).
-   * type 0 = NVML_TOTAL_POWER_SAMPLES (mW), 5 = NVML_PROCESSOR_CLK_SAMPLES (MHz). nvmlSample_t = { ull timeStamp;
-   * nvmlValue_t sampleValue } = 16 bytes.
+   * The driver's power sample buffer read in ONE call into a caller-owned buffer (no size query, no per-reading
+   * allocation): the readings newer than `lastSeenUs`, as parallel arrays. Returns 0 where the driver has nothing
+   * newer (NVML_ERROR_NOT_FOUND). `into` is reused between calls; it must hold `into.capacity` 16-byte entries.
    */
-  bufferedSamples(dev: DeviceHandle, type: number, lastSeenUs = 0): { timestampUs: number; value: number }[] {
-    const count = Buffer.alloc(4);
-    const vtype = Buffer.alloc(4);
-    this.call('nvmlDeviceGetSamples', dev, type, BigInt(Math.max(0, Math.floor(lastSeenUs))), vtype, count, null);
-    const n = count.readUInt32LE(0);
-    if (n === 0) return [];
-    const buf = Buffer.alloc(16 * n);
-    this.call('nvmlDeviceGetSamples', dev, type, BigInt(Math.max(0, Math.floor(lastSeenUs))), vtype, count, buf);
-    const got = count.readUInt32LE(0);
-    const t = vtype.readInt32LE(0);
-    const out: { timestampUs: number; value: number }[] = [];
-    for (let i = 0; i < got; i++) {
-      const o = i * 16;
-      // decodeFieldValue expects the value at offset +32 and its type at +24; build the view it needs.
-      const tmp = Buffer.alloc(40);
-      tmp.writeInt32LE(t, 24);
-      buf.copy(tmp, 32, o + 8, o + 16);
-      out.push({ timestampUs: Number(buf.readBigUInt64LE(o)), value: decodeFieldValue(tmp, 0) });
+  readSampleBuffer(dev: DeviceHandle, type: number, lastSeenUs: number, into: SampleBuffer): number {
+    into.count.writeUInt32LE(into.capacity, 0);
+    try {
+      this.call('nvmlDeviceGetSamples', dev, type, BigInt(Math.max(0, Math.floor(lastSeenUs))), into.valueType, into.count, into.raw);
+    } catch (e) {
+      if (e instanceof NvmlCallError && e.code === NVML_ERROR_NOT_FOUND) return 0;
+      throw e;
     }
-    return out;
+    const n = Math.min(into.capacity, into.count.readUInt32LE(0));
+    const t = into.valueType.readInt32LE(0);
+    for (let i = 0; i < n; i++) {
+      const o = i * 16;
+      into.timestampsUs[i] = into.raw.readUInt32LE(o) + into.raw.readUInt32LE(o + 4) * 2 ** 32; // no BigInt per reading
+      into.values[i] = decodeValue(into.raw, o + 8, t);
+    }
+    return n;
   }
 
   setLimitMw(dev: DeviceHandle, mw: number): void {
@@ -391,8 +387,11 @@ export class NvmlLib {
 }
 
 function decodeFieldValue(buf: Buffer, o: number): number {
-  const type = buf.readInt32LE(o + 24);
-  const v = o + 32;
+  return decodeValue(buf, o + 32, buf.readInt32LE(o + 24));
+}
+
+/** An nvmlValue_t at `v` of nvmlValueType_t `type`. */
+function decodeValue(buf: Buffer, v: number, type: number): number {
   switch (type) {
     case 0:
       return buf.readDoubleLE(v);
@@ -411,6 +410,22 @@ function decodeFieldValue(buf: Buffer, o: number): number {
       return buf.readUInt32LE(v);
   }
 }
+
+/** Reusable storage for readSampleBuffer: the driver's buffer holds ~120 readings (H200), so 256 is ample. */
+export class SampleBuffer {
+  readonly raw: Buffer;
+  readonly count = Buffer.alloc(4);
+  readonly valueType = Buffer.alloc(4);
+  readonly timestampsUs: Float64Array;
+  readonly values: Float64Array;
+  constructor(readonly capacity = 256) {
+    this.raw = Buffer.alloc(16 * capacity);
+    this.timestampsUs = new Float64Array(capacity);
+    this.values = new Float64Array(capacity);
+  }
+}
+
+export const NVML_TOTAL_POWER_SAMPLES = 0;
 
 export function defaultLibraryName(): string {
   if (process.platform === 'win32') return 'nvml.dll';

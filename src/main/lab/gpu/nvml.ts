@@ -24,8 +24,10 @@ import {
   NVML_FI_DEV_POWER_AVERAGE,
   NVML_FI_DEV_POWER_INSTANT,
   NvmlCallError,
+  NVML_TOTAL_POWER_SAMPLES,
   NvmlLib,
   NvmlLoadError,
+  SampleBuffer,
   type DeviceHandle,
 } from './nvml-ffi';
 import { isRoot } from './tool-exec';
@@ -63,7 +65,7 @@ interface SlowValues {
   enforced: number | null;
 }
 
-type Reader = 'fields' | 'avgField' | 'powerUsage' | 'smClock' | 'memClock' | 'temp' | 'util' | 'mem' | 'reasons' | 'enforced';
+type Reader = 'buffer' | 'fields' | 'avgField' | 'powerUsage' | 'smClock' | 'memClock' | 'temp' | 'util' | 'mem' | 'reasons' | 'enforced';
 
 interface Gpu {
   index: number;
@@ -73,6 +75,29 @@ interface Gpu {
   unsupported: Set<Reader>;
   lost: string | null;
   slow: SlowValues | null;
+  drain: DrainState | null;
+}
+
+/** Everything but power, read once per drain and given to the buffered readings nearest in time. */
+interface Extras {
+  t: number;
+  avgMw: number | null;
+  smClock: number | null;
+  memClock: number | null;
+  temp: number | null;
+  util: { gpu: number; memory: number } | null;
+  memUsed: number | null;
+  enforced: number | null;
+  reasons: number | null;
+}
+
+interface DrainState {
+  buf: SampleBuffer;
+  /** Driver timestamp (µs) of the newest reading taken. */
+  lastSeenUs: number;
+  /** Time of the newest reading emitted, s. */
+  lastEmitT: number;
+  prev: Extras | null;
 }
 
 /** Result of polling one GPU's instant power and energy counter for a short while. */
@@ -182,7 +207,7 @@ export class NvmlBackend implements GpuBackend {
       default_limit_w: mw(this.optional(() => lib.defaultLimitMw(handle))),
       sensors: { power_kinds: [], energy_counter: false, energy_counter_check: 'unchecked', update_period_ms: null },
     };
-    const gpu: Gpu = { index, handle, info, unsupported: new Set(), lost: null, slow: null };
+    const gpu: Gpu = { index, handle, info, unsupported: new Set(), lost: null, slow: null, drain: null };
     // Which power sensors answer.
     const kinds: SensorKind[] = [];
     const fields = this.optional(() => lib.fieldValues(handle, [NVML_FI_DEV_POWER_INSTANT, NVML_FI_DEV_POWER_AVERAGE]));
@@ -390,6 +415,94 @@ export class NvmlBackend implements GpuBackend {
       }
     }
     return out;
+  }
+
+  /**
+   * Buffered sampling: one nvmlDeviceGetSamples call per GPU returns the power readings the driver took since the
+   * last call (~every 20 ms on an H200, each with its own timestamp), thinned to about one per `intervalMs`; the other
+   * fields are read once per call and given to the readings nearest in time (this call's or the previous one's).
+   * A GPU without the buffer gets one polled reading per call.
+   */
+  drainSamples(indexes: number[], intervalMs: number): Sample[] {
+    const out: Sample[] = [];
+    for (const index of indexes) {
+      const g = this.gpus.find((x) => x.index === index);
+      if (!g || g.lost) continue;
+      try {
+        if (g.unsupported.has('buffer')) {
+          out.push(...this.sampleSync([index]));
+          continue;
+        }
+        const st = (g.drain ??= { buf: new SampleBuffer(), lastSeenUs: (this.now() - intervalMs / 1000) * 1e6, lastEmitT: 0, prev: null });
+        const n = this.read(g, 'buffer', () => this.lib.readSampleBuffer(g.handle, NVML_TOTAL_POWER_SAMPLES, st.lastSeenUs, st.buf));
+        const ex = this.readExtras(g);
+        if (n === null) {
+          out.push(...this.sampleSync([index]));
+          continue;
+        }
+        const rows: Sample[] = [];
+        const minGap = (intervalMs * 0.9) / 1000;
+        for (let i = 0; i < n; i++) {
+          const us = st.buf.timestampsUs[i]!;
+          if (us <= st.lastSeenUs) continue;
+          st.lastSeenUs = us;
+          const t = us / 1e6;
+          if (t - st.lastEmitT < minGap) continue;
+          st.lastEmitT = t;
+          const e = st.prev && t < (st.prev.t + ex.t) / 2 ? st.prev : ex;
+          rows.push(this.row(g, t, st.buf.values[i]!, e));
+        }
+        const last = rows[rows.length - 1];
+        if (last && ex.avgMw !== null) last.power_avg_w = ex.avgMw / 1000;
+        st.prev = ex;
+        out.push(...rows);
+      } catch (e) {
+        if (e instanceof NvmlCallError && e.lost) {
+          g.lost = e.message;
+          this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
+          continue;
+        }
+        this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  private readExtras(g: Gpu): Extras {
+    const h = g.handle;
+    const lib = this.lib;
+    const f = this.read(g, 'fields', () => lib.fieldValues(h, [NVML_FI_DEV_POWER_AVERAGE]));
+    if (f?.[0]?.ret === 15) throw new NvmlCallError('nvmlDeviceGetFieldValues', 15, 'GPU is lost');
+    return {
+      t: this.now(),
+      avgMw: f?.[0]?.value ?? null,
+      smClock: this.read(g, 'smClock', () => lib.clockMhz(h, NVML_CLOCK_SM)),
+      memClock: this.read(g, 'memClock', () => lib.clockMhz(h, NVML_CLOCK_MEM)),
+      temp: this.read(g, 'temp', () => lib.temperatureC(h)),
+      util: this.read(g, 'util', () => lib.utilization(h)),
+      memUsed: this.read(g, 'mem', () => lib.memoryUsedBytes(h)),
+      enforced: this.read(g, 'enforced', () => lib.enforcedLimitMw(h)),
+      reasons: this.read(g, 'reasons', () => lib.clockEventReasons(h)),
+    };
+  }
+
+  private row(g: Gpu, t: number, powerMw: number, e: Extras): Sample {
+    return {
+      device_id: g.info.id,
+      t,
+      power_w: powerMw / 1000,
+      power_kind: 'instant',
+      power_avg_w: null,
+      energy_mj: null,
+      sm_clock_mhz: e.smClock,
+      mem_clock_mhz: e.memClock,
+      temp_c: e.temp,
+      util_gpu: e.util?.gpu ?? null,
+      util_mem: e.util?.memory ?? null,
+      mem_used_mb: e.memUsed !== null ? Math.round((e.memUsed / 1048576) * 10) / 10 : null,
+      limit_w: e.enforced !== null ? e.enforced / 1000 : null,
+      throttle_reasons: e.reasons,
+    };
   }
 
   async readEnergyMj(index: number): Promise<number | null> {

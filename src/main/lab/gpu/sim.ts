@@ -29,6 +29,16 @@ export interface SimBackendOptions {
 
 /** NVML clocks_event_reasons bit for software thermal slowdown. */
 const THROTTLE_SW_THERMAL = 0x20;
+/**
+ * Run-to-run spread of a workload's mean power: sd 0.19 % (1.3 W) over six 25 s ViT-L/16 windows at the 700 W limit of
+ * one real H200 (bench/results/h200-sampler-cost.md, run 2: 691.4-695.2 W).
+ */
+const RUN_POWER_SD = 0.002;
+/**
+ * Device-to-device spread where the cap does not bind: two real H200s of the same kind drew 679.5 and 695.2 W on the same
+ * ViT-L/16 run (runs 1 and 2 of bench/results/h200-sampler-cost.md), 2.3 % apart: sd ~1.5 % (two devices: a rough figure).
+ */
+const DEVICE_POWER_SD = 0.015;
 /** Simulated sensor refresh period: noise is drawn once per period, so re-reads within one agree. */
 const SENSOR_PERIOD_S = 0.1;
 /** Re-read the state file and activity files at most this often (real time), so sampling stays cheap. */
@@ -223,7 +233,13 @@ export class SimBackend implements GpuBackend {
     const l = this.loads.get(index);
     // Elapsed time on the workload's own clock, via real time: correct even when this backend runs on another.
     const load = l ? { ...l.load, elapsed_s: (this.clock.realAt(t) - l.started_real) * l.speedup } : null;
-    return operatingPoint({ preset: d.preset, load, cap_w: d.limit_w, temp_c });
+    const op = operatingPoint({ preset: d.preset, load, cap_w: d.limit_w, temp_c });
+    if (!l) return op;
+    // Real GPUs differ run to run and device to device (RUN_POWER_SD, DEVICE_POWER_SD): one draw per run (keyed by
+    // its start) and one per device. A binding cap is regulated by the firmware, so only the run's spread shows there.
+    const run = RUN_POWER_SD * gaussian(this.seed, index, Math.round(l.started_real * 1000) % 2 ** 31, 2);
+    const device = op.cap_binding ? 0 : DEVICE_POWER_SD * gaussian(this.seed, index, 0, 3);
+    return { ...op, power_w: op.power_w * (1 + run + device) };
   }
 
   /** Integrates energy and temperature of every device up to simulated time t. */

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import type { DeviceInfo } from '../../../shared/device';
+import type { ExportDevice } from '../../../shared/export';
 
 /**
  * host/backend:index/identity, where identity is the UUID (else the name): a different card in the same slot, or
@@ -53,9 +54,10 @@ export interface StoredDevice {
   simulated: number;
   min_limit_w: number | null;
   max_limit_w: number | null;
+  default_limit_w: number | null;
 }
 
-const deviceColumns = 'd.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated, d.min_limit_w, d.max_limit_w';
+const deviceColumns = 'd.id, d.device_key, d.backend, d.idx, d.kind, d.name, d.simulated, d.min_limit_w, d.max_limit_w, d.default_limit_w';
 
 export function getDevice(db: Db, id: number): StoredDevice | undefined {
   return db.prepare(`SELECT ${deviceColumns} FROM devices d WHERE d.id = ?`).get(id) as StoredDevice | undefined;
@@ -74,4 +76,46 @@ export function devicesOfRun(db: Db, runId: number): StoredDevice[] {
        WHERE d.id IN (SELECT device_id FROM run_devices WHERE run_id = ?) ORDER BY d.idx`,
     )
     .all(runId) as StoredDevice[];
+}
+
+interface DeviceRow {
+  device_key: string;
+  host: string;
+  backend: string;
+  idx: number;
+  kind: string;
+  name: string;
+  vendor: string;
+  simulated: number;
+  uuid: string | null;
+  pci_bus_id: string | null;
+  driver: string | null;
+  vbios: string | null;
+  min_limit_w: number | null;
+  max_limit_w: number | null;
+  default_limit_w: number | null;
+  sensors: string;
+}
+
+const exportDeviceColumns = `d.device_key, d.host, d.backend, d.idx, d.kind, d.name, d.vendor, d.simulated, d.uuid, d.pci_bus_id, d.driver, d.vbios,
+  d.min_limit_w, d.max_limit_w, d.default_limit_w, d.sensors`;
+
+/** Every device with samples in a sweep's runs, with its identity (UUID, PCI bus, driver, VBIOS) and sensors. */
+export function exportDevicesOfSweep(db: Db, sweepId: number): ExportDevice[] {
+  return toExportDevices(
+    db
+      .prepare(`SELECT ${exportDeviceColumns} FROM devices d WHERE d.id IN (SELECT rd.device_id FROM run_devices rd JOIN runs r ON r.id = rd.run_id WHERE r.sweep_id = ?) ORDER BY d.kind DESC, d.idx`)
+      .all(sweepId) as DeviceRow[],
+  );
+}
+
+/** Every device with samples in an imported dataset. */
+export function exportDevicesOfDataset(db: Db, datasetId: number): ExportDevice[] {
+  return toExportDevices(
+    db.prepare(`SELECT ${exportDeviceColumns} FROM devices d WHERE d.id IN (SELECT device_id FROM sample_streams WHERE dataset_id = ?) ORDER BY d.kind DESC, d.idx`).all(datasetId) as DeviceRow[],
+  );
+}
+
+function toExportDevices(rows: DeviceRow[]): ExportDevice[] {
+  return rows.map(({ device_key, idx, simulated, sensors, ...d }) => ({ ...d, key: device_key, index: idx, simulated: simulated === 1, sensors: JSON.parse(sensors) as ExportDevice['sensors'] }));
 }

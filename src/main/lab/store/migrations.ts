@@ -193,7 +193,9 @@ export const migrations: Migration[] = [
   `,
   // v5 -> v6: stored plans carry the plan schema version they were written with (0.1.0's are 1); read leniently.
   `ALTER TABLE sweeps ADD COLUMN plan_version INTEGER NOT NULL DEFAULT 1;`,
-  // v6 -> v7: cluster jobs (`caplab cluster submit`) and which node ran each merged run. IF NOT EXISTS: builds of
+  // The run record's software side (host, OS, CapLab version and commit) as JSON, taken when the sweep starts.
+  `ALTER TABLE sweeps ADD COLUMN environment TEXT;`,
+  // v7 -> v8: cluster jobs (`caplab cluster submit`) and which node ran each merged run. IF NOT EXISTS: builds of
   // the cluster branch created these tables on first use, before they were a migration.
   `
   CREATE TABLE IF NOT EXISTS cluster_jobs (

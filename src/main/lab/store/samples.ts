@@ -37,6 +37,16 @@ export function samplesInRange(db: Db, deviceRow: number, from: number, to: numb
   return streams.flatMap((s) => readSamples(db, s.id, from, to)).sort((a, b) => a.t - b.t);
 }
 
+/** The recordings (sweep or dataset) with samples of a device inside [from, to]. */
+export function recordingsInRange(db: Db, deviceRow: number, from: number, to: number, datasetId?: number): { sweep_id: number | null; dataset_id: number | null }[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT s.sweep_id, s.dataset_id FROM sample_streams s JOIN sample_blocks b ON b.stream_id = s.id
+       WHERE s.device_id = ? AND b.t1 >= ? AND b.t0 <= ? ${datasetId === undefined ? '' : 'AND s.dataset_id = ?'} ORDER BY s.id`,
+    )
+    .all(...(datasetId === undefined ? [deviceRow, from, to] : [deviceRow, from, to, datasetId])) as { sweep_id: number | null; dataset_id: number | null }[];
+}
+
 export function insertMetrics(db: Db, runId: number, rows: readonly { t: number; name: string; value: number }[]): void {
   if (rows.length === 0) return;
   const stmt = db.prepare('INSERT INTO metrics (run_id, t, name, value) VALUES (?, ?, ?, ?)');

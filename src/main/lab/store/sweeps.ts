@@ -3,6 +3,7 @@ import type { Plan } from '../../../shared/plan';
 import { PLAN_SCHEMA_VERSION, readStoredPlan, type StoredPlan } from './stored-plan';
 import type { PlannedRun } from '../../../shared/plan';
 import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
+import { ExportEnvironment } from '../../../shared/export';
 import { runFigures } from '../../../core/analysis/figures';
 
 export interface NewSweep {
@@ -11,14 +12,16 @@ export interface NewSweep {
   host: string;
   backend: string;
   simulated: boolean;
+  /** The run record's software side (environment.ts); null: not taken. */
+  environment?: ExportEnvironment | null;
 }
 
 /** Creates the sweep and all its planned runs in one transaction, so a sweep is never half-written. */
 export function createSweep(db: Db, s: NewSweep, runs: readonly PlannedRun[]): { sweepId: number; runIds: number[] } {
   return db.transaction(() => {
     const info = db
-      .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, pid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, 'running', s.host, s.backend, s.simulated ? 1 : 0, process.pid, Date.now() / 1000);
+      .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, pid, created_at, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, 'running', s.host, s.backend, s.simulated ? 1 : 0, process.pid, Date.now() / 1000, s.environment ? JSON.stringify(s.environment) : null);
     const sweepId = Number(info.lastInsertRowid);
     const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status) VALUES (?, ?, ?, ?, ?, ?)');
     const runIds = runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending').lastInsertRowid));
@@ -172,6 +175,18 @@ export function runsOfSweep(db: Db, sweepId: number): RunRecord[] {
 export function getRun(db: Db, runId: number): RunRecord | undefined {
   const row = db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunFactsRow | undefined;
   return row && withFigures(db, [row])[0];
+}
+
+/** The environment recorded when the sweep started, or null (older sweeps, unreadable JSON). */
+export function sweepEnvironment(db: Db, sweepId: number): ExportEnvironment | null {
+  const row = db.prepare('SELECT environment FROM sweeps WHERE id = ?').get(sweepId) as { environment: string | null } | undefined;
+  if (!row?.environment) return null;
+  try {
+    const r = ExportEnvironment.safeParse(JSON.parse(row.environment));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function runOutputTail(db: Db, runId: number): string | null {

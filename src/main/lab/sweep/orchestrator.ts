@@ -2,10 +2,12 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
+import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
 import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
+import { createSampler, type DeviceSampler } from '../gpu/buffered-sampler';
 import { PtyRun } from '../runner/pty-run';
 import { RunProgress, windowFromAdapter, type MeasuredWindow, type ProgressSignal } from '../runner/progress';
 import { readThroughput } from '../../../core/adapters';
@@ -13,6 +15,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import type { CapOwnership } from './cap-guard';
 import { killTagged, newRunTag, RUN_TAG_ENV } from '../runner/tagged-processes';
 import { scheduleRuns } from '../../../core/schedule';
+import { SweepProgressMeter } from '../../../core/progress';
 import { windowEnergy } from '../../../core/analysis/energy';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { loadSweepInput } from '../analysis/load';
@@ -54,6 +57,8 @@ interface RunOutcome {
 }
 
 const FLUSH_MS = 250;
+/** Hang and time-box checks: each wake-up costs CPU (bench/results/h200-sampler-cost.md), so once a second. */
+const WATCHDOG_MS = 1000;
 
 /** A database error (full disk, file size limit, I/O error): the sweep cannot record, so it stops. */
 function isStoreError(e: unknown): boolean {
@@ -82,12 +87,14 @@ export class SweepOrchestrator {
   /** Tag in every workload's environment: what the run leaves behind is found by it (tagged-processes). */
   private readonly tag: string;
   private current: PtyRun | null = null;
+  private sampler: DeviceSampler | null = null;
   /** The run being set up or measured (also while its cap is being set). */
   activeRunId: number | null = null;
   private readonly recorder: SampleRecorder;
   private deviceIds = new Map<string, number>();
   private wake: (() => void) | null = null;
   private runsDone = 0;
+  private readonly meter = new SweepProgressMeter();
 
   constructor(
     private readonly deps: SweepDeps,
@@ -98,7 +105,7 @@ export class SweepOrchestrator {
     for (const d of [...deps.devices, ...(deps.cpu?.devices ?? [])]) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
     const created = createSweep(
       deps.db,
-      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated },
+      { name: plan.name, plan, host: deps.host, backend: deps.backend.name, simulated: deps.backend.simulated, environment: collectEnvironment() },
       this.planned,
     );
     this.sweepId = created.sweepId;
@@ -152,7 +159,7 @@ export class SweepOrchestrator {
     return this.deps.devices.map((d) => d.index);
   }
 
-  private progress(runIndex: number | null, phase: EventPayload<'sweep.progress'>['phase'], within = 0): void {
+  private progress(runIndex: number | null, phase: EventPayload<'sweep.progress'>['phase']): void {
     const r = runIndex === null ? null : this.planned[runIndex]!;
     this.deps.emit('sweep.progress', {
       sweep_id: this.sweepId,
@@ -163,7 +170,7 @@ export class SweepOrchestrator {
       cap_w: r?.cap_w ?? null,
       repetition: r?.repetition ?? null,
       phase,
-      fraction: Math.min(1, (this.runsDone + within) / this.planned.length),
+      fraction: this.meter.at(runIndex ?? this.runsDone, phase, this.planned.length),
     });
   }
 
@@ -185,18 +192,26 @@ export class SweepOrchestrator {
   private async execute(): Promise<SweepStatus> {
     const { db, backend, emit } = this.deps;
     emit('sweep.started', { sweep_id: this.sweepId, run_count: this.planned.length, simulated: backend.simulated });
-    const sampler = new Sampler({
+    let buffered = false;
+    const sampler = createSampler({
+      mode: this.plan.sample_mode,
       backend,
       indexes: this.indexes,
       intervalMs: this.plan.sample_interval_ms,
       timeScale: this.deps.timeScale,
-      onSamples: (s) => this.recorder.collect(s),
+      // Buffered readings arrive once a second: written at once, in one transaction, with no flush timer of its own.
+      onSamples: (s) => {
+        this.recorder.collect(s);
+        if (buffered) this.flushSamples();
+      },
     });
+    buffered = sampler.buffered;
+    this.sampler = sampler;
     const cpu = this.deps.cpu;
     const cpuSampler = cpu
       ? new Sampler({ backend: cpu.backend, indexes: cpu.devices.map((d) => d.index), intervalMs: this.plan.sample_interval_ms, onSamples: (s) => this.recorder.collect(s) })
       : null;
-    const flusher = setInterval(() => this.flushSamples(), FLUSH_MS);
+    const flusher = buffered ? null : setInterval(() => this.flushSamples(), FLUSH_MS);
     let status: SweepStatus = 'done';
     let error: string | null = null;
     let restored: CapRestore[] = [];
@@ -218,7 +233,7 @@ export class SweepOrchestrator {
           break;
         }
         if (!this.halted && this.plan.cooldown_s > 0) {
-          this.progress(i, 'cooldown', 0.99);
+          this.progress(i, 'cooldown');
           await this.sleep(this.plan.cooldown_s);
         }
       }
@@ -231,7 +246,8 @@ export class SweepOrchestrator {
       this.halted = true;
       sampler.stop();
       cpuSampler?.stop();
-      clearInterval(flusher);
+      if (flusher) clearInterval(flusher);
+      this.sampler = null;
       // Limits first: whatever the bookkeeping below meets (a full disk, a signal), the devices are already back.
       if (caps) {
         restored = await caps.restore();
@@ -319,6 +335,7 @@ export class SweepOrchestrator {
     const ref = this.plan.workloads.find((w) => w.id === planned.workload)!;
     const enforced = await backend.getPowerLimit(this.indexes[0]!);
     const startT = backend.now();
+    this.sampler?.drain(); // readings taken before the run belong to no run
     this.recorder.runId = runId;
     updateRun(db, runId, { status: 'running', started_at: startT, enforced_limit_w: enforced });
     const progress = new RunProgress({
@@ -339,10 +356,14 @@ export class SweepOrchestrator {
     let timeBoxed = false;
     // Energy-counter readings at the window edges, stored as samples of their own: exact window boundaries for
     // every later analysis, while the sampler need not read the (slow, ~4 ms on NVML) counter every tick.
+    // Each reading is stamped at the middle of its call (an NVML counter read takes ~4 ms; a simulated one can take
+    // seconds of simulated time), not after it.
     const readCounters = async () => {
       for (const d of this.deps.devices) {
+        const before = backend.now();
         const energy_mj = await backend.readEnergyMj(d.index);
-        if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t: backend.now(), power_w: null, power_kind: 'counter', energy_mj })]);
+        const t = (before + backend.now()) / 2;
+        if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
       }
     };
     let boundary: Promise<void> = Promise.resolve();
@@ -356,7 +377,7 @@ export class SweepOrchestrator {
       } else if (sig.type === 'metric') metrics.push({ t: sig.t, name: sig.name, value: sig.value });
       else if (sig.type === 'warmup-end') {
         boundary = boundary.then(readCounters);
-        this.progress(i, 'measure', 0.3);
+        this.progress(i, 'measure');
       } else if (sig.type === 'window-complete') {
         boundary = boundary.then(readCounters);
         void run.kill();
@@ -373,7 +394,7 @@ export class SweepOrchestrator {
       onLine: (line) => progress.pushLine(line).forEach(onSignal),
     });
     this.current = run;
-    this.progress(i, 'warmup', 0.05);
+    this.progress(i, 'warmup');
     // Hang and time-out are judged on the wall clock, also for simulated devices: start-up latency is real time.
     const startedWall = Date.now() / 1000;
     const watchdog = setInterval(() => {
@@ -388,7 +409,7 @@ export class SweepOrchestrator {
         timedOut = `timed out: the run took longer than run_timeout_s (${this.plan.run_timeout_s} s)`;
         void run.kill();
       }
-    }, 250);
+    }, Math.min(WATCHDOG_MS, (this.plan.hang_timeout_s * 1000) / 4));
     const exit = await run.exited;
     clearInterval(watchdog);
     // Whatever the run started and left behind (daemons that left the process tree) ends with the run.
@@ -396,6 +417,7 @@ export class SweepOrchestrator {
     await cmd.cleanup?.();
     this.current = null;
     await boundary;
+    this.sampler?.drain();
     this.recorder.runId = null;
     this.recorder.flush();
     insertMetrics(db, runId, metrics);

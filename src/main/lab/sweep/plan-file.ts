@@ -2,16 +2,26 @@ import { LabError, type ErrorCode } from '../../../shared/errors';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { Plan } from '../../../shared/plan';
+import { issueLines, planIssuesOf, type PlanIssue } from './plan-issues';
 
 /** A plan (or a request about one) that cannot be used; `code` says why (invalid by default). */
 export class PlanError extends LabError {
+  /** The same problems at their fields (`path` dotted, '' for the plan as a whole). */
+  readonly issues: PlanIssue[];
   constructor(
     message: string,
     readonly errors: string[] = [message],
     code: ErrorCode = 'invalid',
+    issues?: PlanIssue[],
   ) {
     super(code, message);
     this.name = 'PlanError';
+    this.issues = issues ?? errors.map((e) => ({ path: '', message: e }));
+  }
+
+  static of(where: string, issues: PlanIssue[]): PlanError {
+    const errors = issueLines(issues);
+    return new PlanError(`${where}: invalid plan\n  ${errors.join('\n  ')}`, errors, 'invalid', issues);
   }
 }
 
@@ -23,38 +33,44 @@ export class NotFoundError extends PlanError {
   }
 }
 
-/** zod issues as `field.path: message` lines. */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
-  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(plan)'}: ${i.message}`);
+/** The plan's schema problems, in words at their fields; empty when it parses. */
+export function schemaIssues(value: unknown): { plan: Plan | null; issues: PlanIssue[] } {
+  const r = Plan.safeParse(value);
+  return r.success ? { plan: r.data, issues: [] } : { plan: null, issues: planIssuesOf(r.error.issues, value) };
 }
 
 export function parsePlan(value: unknown, where = 'plan'): Plan {
-  const r = Plan.safeParse(value);
-  if (!r.success) {
-    const errors = describeIssues(r.error.issues);
-    throw new PlanError(`${where}: invalid plan\n  ${errors.join('\n  ')}`, errors);
-  }
-  return r.data;
+  const { plan, issues } = schemaIssues(value);
+  if (!plan) throw PlanError.of(where, issues);
+  return plan;
 }
 
-export function planFromYaml(text: string, where = 'plan'): Plan {
-  let value: unknown;
+/** Parses YAML text into a value (not yet checked against the plan schema). */
+export function yamlValue(text: string, where = 'plan'): unknown {
   try {
-    value = parseYaml(text);
+    return parseYaml(text);
   } catch (e) {
     throw new PlanError(`${where}: not valid YAML: ${(e as Error).message}`);
   }
-  return parsePlan(value, where);
 }
 
-export function readPlanFile(file: string): Plan {
+export function planFromYaml(text: string, where = 'plan'): Plan {
+  return parsePlan(yamlValue(text, where), where);
+}
+
+/** A plan file's YAML as a value, not yet checked (the caller reports schema and device problems together). */
+export function readPlanValue(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new PlanError(`cannot read plan ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return planFromYaml(text, file);
+  return yamlValue(text, file);
+}
+
+export function readPlanFile(file: string): Plan {
+  return parsePlan(readPlanValue(file), file);
 }
 
 export function planToYaml(plan: Plan): string {

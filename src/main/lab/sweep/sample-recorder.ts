@@ -25,8 +25,20 @@ export class SampleRecorder {
     for (const [key, row] of deviceIds) this.streams.set(key, streamFor(db, { sweep_id: sweepId }, row));
   }
 
+  /** Exact duplicates dropped at the source (same device, sensor kind and time as the reading before). */
+  duplicates = 0;
+  private readonly lastT = new Map<string, number>();
+
   collect(samples: readonly Sample[]): void {
-    for (const sample of samples) this.buffer.push({ runId: this.runId, sample });
+    for (const sample of samples) {
+      const key = `${sample.device_id}|${sample.power_kind}`;
+      if (this.lastT.get(key) === sample.t) {
+        this.duplicates++;
+        continue;
+      }
+      this.lastT.set(key, sample.t);
+      this.buffer.push({ runId: this.runId, sample });
+    }
   }
 
   flush(): void {

@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import { FieldMessage } from '../../components/Fields';
+import { issuesAt, issuesExactly, PlanIssuesContext } from './field-errors';
 import type { MethodOutput } from '../../../shared/api';
 import { api } from '../../api/client';
 import type { WorkloadRow } from '../../lib/plan-form';
@@ -12,6 +14,7 @@ export function WorkloadsEditor({ rows, onChange }: { rows: WorkloadRow[]; onCha
   }, []);
   const set = (i: number, patch: Partial<WorkloadRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const ids = new Set(known.map((k) => k.id));
+  const issues = useContext(PlanIssuesContext);
   return (
     <fieldset className="group">
       <legend>Workloads</legend>
@@ -27,6 +30,7 @@ export function WorkloadsEditor({ rows, onChange }: { rows: WorkloadRow[]; onCha
                 </option>
               ))}
             </select>
+            <FieldMessage error={issuesAt(issues, `workloads.${i}.id`)} testId={`workload-id-${i}`} />
           </label>
           <label className="field">
             <span>Runtime</span>
@@ -51,6 +55,7 @@ export function WorkloadsEditor({ rows, onChange }: { rows: WorkloadRow[]; onCha
             <button className="link" onClick={() => set(i, { params: [...w.params, { key: '', value: '' }] })}>
               + parameter
             </button>
+            <FieldMessage error={issuesAt(issues, `workloads.${i}.params`, `workloads.${i}.runtime`)} />
           </div>
           {rows.length > 1 && (
             <button className="icon" title="Remove workload" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
@@ -59,6 +64,7 @@ export function WorkloadsEditor({ rows, onChange }: { rows: WorkloadRow[]; onCha
           )}
         </div>
       ))}
+      <FieldMessage error={issuesExactly(issues, 'workloads')} testId="workloads" />
       <button className="link" onClick={() => onChange([...rows, { id: known[0]?.id ?? '', params: [], runtime: 'native' }])}>
         + workload
       </button>

@@ -1,6 +1,7 @@
 import { api } from '../../api/client';
 import { planToForm, type PlanForm } from '../../lib/plan-form';
 import type { Plan } from '../../../shared/plan';
+import type { PlanIssue } from '../../../shared/api';
 
 /** Saves a (validated) plan as YAML through a download; works in the browser and in Electron. */
 export async function downloadPlanYaml(plan: Plan): Promise<string> {
@@ -17,8 +18,8 @@ export async function downloadPlanYaml(plan: Plan): Promise<string> {
   return yaml;
 }
 
-/** Parses YAML with the engine; returns the form or the engine's errors. */
-export async function formFromYaml(yaml: string): Promise<{ form: PlanForm | null; errors: string[] }> {
+/** Parses YAML with the engine; returns the form or the engine's problems, each at its field. */
+export async function formFromYaml(yaml: string): Promise<{ form: PlanForm | null; issues: PlanIssue[] }> {
   const r = await api.planFromYaml({ yaml });
-  return r.ok && r.plan ? { form: planToForm(r.plan), errors: [] } : { form: null, errors: r.errors };
+  return r.ok && r.plan ? { form: planToForm(r.plan), issues: [] } : { form: null, issues: r.issues };
 }

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useDevices } from '../../state/devices';
+import { deviceLabel } from '../../lib/device-label';
 import type { PlotData } from 'plotly.js-strict-dist-min';
 import type { RunAnalysis } from '../../../shared/analysis';
 import type { RunRecord, RunTraces } from '../../../shared/records';
-import { FLAG_INFO, sortedFlags } from '../../lib/analysis-view';
+import { FLAG_INFO, sortedFlags } from '../../../shared/analysis-view';
 import { Plot } from '../../components/Plot';
 import { colorFor, fmt, sig } from '../../lib/format';
 import { loadTraces } from './traces';
@@ -11,18 +13,23 @@ import { loadTraces } from './traces';
 export function RunDrilldown({ run, analysis, onClose }: { run: RunRecord; analysis: RunAnalysis | null; onClose(): void }) {
   const [traces, setTraces] = useState<RunTraces | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const devices = useDevices((d) => d.devices);
+  const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     setTraces(null);
     loadTraces(run.id, 2000).then(setTraces, (e) => setError((e as Error).message));
+    // The drill-down opens below the table, usually out of view: bring it into view.
+    ref.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   }, [run.id]);
   const t0 = run.started_at ?? traces?.devices[0]?.power_w.t[0] ?? 0;
   const rel = (t: number[]) => t.map((x) => x - t0);
   const data: PlotData[] = [];
   traces?.devices.forEach((d, i) => {
-    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} power`, x: rel(d.power_w.t), y: d.power_w.v, line: { color: colorFor(i), width: 1.3 } });
-    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} cap`, x: rel(d.limit_w.t), y: d.limit_w.v, line: { color: colorFor(i), dash: 'dash', width: 1, shape: 'hv' } });
-    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} SM clock`, x: rel(d.sm_clock_mhz.t), y: d.sm_clock_mhz.v, yaxis: 'y2', line: { color: colorFor(i + 2), width: 1 } });
-    data.push({ type: 'scatter', mode: 'lines', name: `${d.device_id} temp`, x: rel(d.temp_c.t), y: d.temp_c.v, yaxis: 'y3', line: { color: colorFor(i + 3), width: 1 } });
+    const label = deviceLabel(d.device_id, devices);
+    data.push({ type: 'scatter', mode: 'lines', name: `${label} power`, x: rel(d.power_w.t), y: d.power_w.v, line: { color: colorFor(i), width: 1.3 } });
+    data.push({ type: 'scatter', mode: 'lines', name: `${label} cap`, x: rel(d.limit_w.t), y: d.limit_w.v, line: { color: colorFor(i), dash: 'dash', width: 1, shape: 'hv' } });
+    data.push({ type: 'scatter', mode: 'lines', name: `${label} SM clock`, x: rel(d.sm_clock_mhz.t), y: d.sm_clock_mhz.v, yaxis: 'y2', line: { color: colorFor(i + 2), width: 1 } });
+    data.push({ type: 'scatter', mode: 'lines', name: `${label} temperature`, x: rel(d.temp_c.t), y: d.temp_c.v, yaxis: 'y3', line: { color: colorFor(i + 3), width: 1 } });
   });
   if (traces) data.push({ type: 'scatter', mode: 'lines', name: 'throughput', x: rel(traces.throughput.t), y: traces.throughput.v, yaxis: 'y4', line: { color: '#9c755f', width: 1 } });
   const shapes =
@@ -30,10 +37,10 @@ export function RunDrilldown({ run, analysis, onClose }: { run: RunRecord; analy
       ? [{ type: 'rect', xref: 'x', yref: 'paper', x0: run.measure_start - t0, x1: run.measure_end - t0, y0: 0, y1: 1, fillcolor: 'rgba(89,161,79,0.12)', line: { width: 0 }, layer: 'below' }]
       : [];
   return (
-    <div className="card drill" data-testid="run-drilldown">
+    <div className="card drill" data-testid="run-drilldown" ref={ref}>
       <header className="page-head">
         <h3>
-          Run #{run.id}: {run.workload} at {run.cap_w} W, repetition {run.repetition}
+          r{run.repetition}: {run.workload} at {run.cap_w} W, repetition {run.repetition} <span className="muted small">(run #{run.id} of the database)</span>
         </h3>
         <button onClick={onClose}>Close</button>
       </header>

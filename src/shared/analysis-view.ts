@@ -1,5 +1,5 @@
 // How the results page words and groups the engine's analysis (analyzeSweep). Pure: no React, no DOM; unit-tested.
-import type { AnalysisFlag, AnalysisGroup, CapPoint, Optimum, Selector } from '../../shared/analysis';
+import type { AnalysisFlag, AnalysisGroup, CapPoint, Optimum, Selector } from './analysis';
 import { sig } from './format';
 
 export type FlagSeverity = 'error' | 'warn' | 'info';
@@ -18,6 +18,7 @@ export const FLAG_INFO: Record<AnalysisFlag, { label: string; severity: FlagSeve
   'counter-extrapolated': { label: 'counter extrapolated', severity: 'info', meaning: 'counter readings extrapolated to the window edges' },
   'sensor-disagreement': { label: 'sensors disagree', severity: 'warn', meaning: 'energy counter and power readings disagree' },
   'power-gap': { label: 'power gap', severity: 'info', meaning: 'gaps between power readings' },
+  'low-coverage': { label: 'low coverage', severity: 'warn', meaning: 'the power series covers under 90 % of the window (readings missing or late)' },
   'no-steady-state': { label: 'no steady state', severity: 'warn', meaning: 'throughput or power did not settle in the window' },
   'warmup-in-window': { label: 'warm-up in window', severity: 'warn', meaning: 'the warm-up reaches into the measurement window' },
   'not-enforced': { label: 'not enforced', severity: 'error', meaning: 'the device did not hold the cap' },
@@ -101,15 +102,17 @@ export function optimumValue(o: Optimum, units: string): string {
   }
 }
 
-/** The uncertainty of a best cap: the caps the Welch test cannot tell from it. */
+/** The uncertainty of a best cap: which caps are within the margin of it, worse, or not yet known (equivalence). */
 export function rangeText(o: Optimum): string {
   if (o.cap_w == null) return o.note ?? 'no eligible caps';
-  const caps = o.indistinguishable_caps;
-  if (caps == null) return 'uncertainty not testable: fewer than 2 repetitions at the best cap';
-  const others = caps.filter((c) => c !== o.cap_w);
-  if (others.length === 0) return `distinguishable from every other cap (95 %)${o.untested_caps.length ? `; untested: ${o.untested_caps.join(', ')} W` : ''}`;
-  const [lo, hi] = o.range_w ?? [Math.min(...caps), Math.max(...caps)];
-  return `indistinguishable (95 %): ${lo}–${hi} W (${[...caps].sort((a, b) => a - b).join(', ')} W)`;
+  const eq = o.equivalence;
+  if (eq == null) return 'uncertainty not testable: fewer than 2 repetitions at the best cap';
+  const pct = `${+(eq.margin * 100).toFixed(1)} %`;
+  const parts: string[] = [];
+  parts.push(eq.equivalent_caps.length ? `within ${pct}: ${eq.equivalent_caps.join(', ')} W` : `no other cap shown within ${pct}`);
+  if (eq.undetermined_caps.length) parts.push(`too few repetitions to tell: ${eq.undetermined_caps.join(', ')} W`);
+  if (eq.worse_caps.length) parts.push(`worse by more than ${pct}: ${eq.worse_caps.join(', ')} W`);
+  return `${parts.join('; ')} (${eq.correction})`;
 }
 
 /** The same workload in another sweep's analysis (any device: comparing GPUs is the point), else its only group. */

@@ -1,0 +1,29 @@
+// Timed facility runs in a fresh process, so its peak memory (max RSS) is its own; reports the median of REPEATS: `year LOAD` simulates the
+// NLR colocation baseline for its horizon with power and statistics, `search TARGET` runs the load search.
+import { readFacilityFile } from '../src/main/lab/facility/config-file';
+import { buildModel } from '../src/core/facility/model';
+import { findLoad, runReplica } from '../src/core/facility/run';
+
+const [what, arg, horizon, repeats] = process.argv.slice(2);
+const sc = readFacilityFile('resources/facility/nlr-colocation.yaml').find((s) => s.name === 'baseline')!;
+sc.config = { ...sc.config, replicas: 1, horizon_days: Number(horizon) };
+const walls: number[] = [];
+const cpus: number[] = [];
+let out: Record<string, number> = {};
+for (let i = 0; i < Number(repeats ?? 1); i++) {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const b = buildModel(sc);
+  if (what === 'year') {
+    const r = runReplica(sc, b, Number(arg), sc.config.seed);
+    out = { utilization: r.utilization, mean_w: r.it.mean, peak_w: r.it.peak, p99_w: r.it.p99, jobs_started: r.jobsStarted };
+  } else {
+    const f = findLoad(b, Number(arg), sc.config.seed);
+    out = { load: f.load, utilization: f.utilization, iterations: f.iterations };
+  }
+  walls.push((performance.now() - t0) / 1000);
+  const c = process.cpuUsage(c0);
+  cpus.push((c.user + c.system) / 1e6);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(JSON.stringify({ ...out, wall_s: median(walls), cpu_s: median(cpus), cpu_first_s: cpus[0], max_rss_mb: process.resourceUsage().maxRSS / 1024 }));

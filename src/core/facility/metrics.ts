@@ -1,0 +1,106 @@
+/** Points of the load-duration curve: power exceeded 0 %, 1 %, … 100 % of the time. */
+export const LDC_POINTS = 101;
+
+export interface PowerStats {
+  mean: number;
+  peak: number;
+  p99: number;
+  /** Largest change of power over 1 min / 1 h (either direction); null when the step is longer than the window. */
+  ramp1min: number | null;
+  ramp1h: number | null;
+  energyMWh: number;
+  ldc: number[];
+}
+
+/** Histogram bins for order statistics: a few per LDC point's neighbourhood keeps the bins sorted at the end small. */
+const RANK_BINS = 4096;
+
+/**
+ * The values of the given ranks (0-based, ascending order) of x, exact, without sorting all of x: a histogram between
+ * min and max finds the bin of each rank, and only the values of those bins are collected and sorted.
+ */
+export function valuesAtRanks(x: Float64Array, ranks: readonly number[]): number[] {
+  const n = x.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = x[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > min)) return ranks.map(() => min);
+  const scale = RANK_BINS / (max - min);
+  const binOf = (v: number) => Math.min(RANK_BINS - 1, Math.floor((v - min) * scale));
+  const starts = new Int32Array(RANK_BINS + 1);
+  for (let i = 0; i < n; i++) starts[binOf(x[i]!) + 1]!++;
+  for (let b = 0; b < RANK_BINS; b++) starts[b + 1]! += starts[b]!;
+  const binOfRank = (r: number) => {
+    let lo = 0;
+    let hi = RANK_BINS - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid + 1]! > r) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const wanted = new Int32Array(RANK_BINS).fill(-1);
+  const bins = [...new Set(ranks.map(binOfRank))];
+  const buffers = bins.map((b, k) => {
+    wanted[b] = k;
+    return new Float64Array(starts[b + 1]! - starts[b]!);
+  });
+  const fill = new Int32Array(bins.length);
+  for (let i = 0; i < n; i++) {
+    const k = wanted[binOf(x[i]!)]!;
+    if (k >= 0) buffers[k]![fill[k]!++] = x[i]!;
+  }
+  for (const b of buffers) b.sort();
+  return ranks.map((r) => {
+    const b = binOfRank(r);
+    return buffers[wanted[b]!]![r - starts[b]!]!;
+  });
+}
+
+export function powerStats(x: Float64Array, stepS: number): PowerStats {
+  const n = x.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += x[i]!;
+  const rank = (q: number) => Math.min(n - 1, Math.max(0, q));
+  const ldcRanks = Array.from({ length: LDC_POINTS }, (_, i) => rank(Math.round((1 - i / (LDC_POINTS - 1)) * (n - 1))));
+  const values = valuesAtRanks(x, [...ldcRanks, rank(Math.ceil(0.99 * n) - 1)]);
+  const ldc = values.slice(0, LDC_POINTS);
+  return {
+    mean: sum / n,
+    peak: ldc[0]!,
+    p99: values[LDC_POINTS]!,
+    ramp1min: maxRamp(x, stepS, 60),
+    ramp1h: maxRamp(x, stepS, 3600),
+    energyMWh: (sum * stepS) / 3.6e9,
+    ldc,
+  };
+}
+
+export function maxRamp(x: Float64Array, stepS: number, windowS: number): number | null {
+  if (stepS > windowS) return null;
+  const lag = Math.round(windowS / stepS);
+  let m = 0;
+  for (let i = lag; i < x.length; i++) {
+    const d = Math.abs(x[i]! - x[i - lag]!);
+    if (d > m) m = d;
+  }
+  return m;
+}
+
+/** Means of consecutive buckets so a series has at most `max` points (plots; power is an average per bucket). */
+export function bucketMeans(x: ArrayLike<number>, max: number): { size: number; values: number[] } {
+  const size = Math.max(1, Math.ceil(x.length / max));
+  const values: number[] = [];
+  for (let i = 0; i < x.length; i += size) {
+    const end = Math.min(x.length, i + size);
+    let s = 0;
+    for (let j = i; j < end; j++) s += x[j]!;
+    values.push(s / (end - i));
+  }
+  return { size, values };
+}

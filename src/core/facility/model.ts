@@ -1,0 +1,135 @@
+import type { FacilityConfig, ProfileSource, RatePower } from '../../shared/facility';
+import { builtinProfile, builtinRateCurve, throughputAtCap } from './builtin';
+import { hourlyShape, parseStart } from './calendar';
+import { rateCurve, type InferenceModel, type ResolvedService } from './inference';
+import { climate, perStep, type YearSeries } from './overheads';
+import { checkProfile, FacilityInputError, toSteps, type NodeProfile } from './profile';
+import { sampler } from './rng';
+import type { ResolvedJobType, TrainingModel } from './training';
+
+/** One scenario ready to simulate: a config whose profiles are built-in or inline, and the CSV series it names. */
+export interface ScenarioInput {
+  name: string;
+  config: FacilityConfig;
+  series: { price?: YearSeries; carbon?: YearSeries; temperature?: YearSeries };
+}
+
+export type BuiltModel = { kind: 'training'; m: TrainingModel } | { kind: 'inference'; m: InferenceModel };
+
+const UNIT_FACTOR = { W: 1, kW: 1000, mW: 0.001 } as const;
+
+/** A profile source's per-node W series (inline values are converted from their units and divided by their nodes). */
+export function nodeProfile(src: ProfileSource, field: string, ratedW: number, capW?: number): NodeProfile {
+  let p: NodeProfile;
+  if (src.builtin !== undefined) p = builtinProfile(src.builtin, `${field}.builtin`, capW);
+  else if (src.power_w !== undefined) {
+    if (src.t_s === undefined || src.t_s.length !== src.power_w.length)
+      throw new FacilityInputError(`${field}.t_s`, `needs one time per power reading (${src.t_s?.length ?? 0} times, ${src.power_w.length} readings)`);
+    const f = UNIT_FACTOR[src.units] / src.nodes;
+    p = { t_s: src.t_s, power_w: src.power_w.map((w) => w * f + src.node_overhead_w) };
+  } else throw new FacilityInputError(field, 'csv and run profiles are read by the engine before simulating');
+  p = { ...p, ramp_s: src.ramp_s ?? p.ramp_s, tail_s: src.tail_s ?? p.tail_s };
+  checkProfile(p, field, ratedW);
+  return p;
+}
+
+function curvePoints(src: RatePower, field: string, ratedW: number, capW?: number): [number, number][] {
+  const pts = src.builtin !== undefined ? builtinRateCurve(src.builtin, `${field}.builtin`, capW) : (src.points as [number, number][]);
+  if (pts.length === 0) throw new FacilityInputError(`${field}.points`, 'the rate-power curve is empty');
+  pts.forEach(([r, w], i) => {
+    if (w < 0) throw new FacilityInputError(`${field}.points[${i}]`, `negative power ${w} W`);
+    if (w > ratedW * 1.5) throw new FacilityInputError(`${field}.points[${i}]`, `${w} W per node is over 1.5x the rated ${ratedW} W: wrong units?`);
+    if (i > 0 && r <= pts[i - 1]![0]) throw new FacilityInputError(`${field}.points[${i}]`, 'rates must increase');
+  });
+  return pts;
+}
+
+export function buildModel(sc: ScenarioInput): BuiltModel {
+  const c = sc.config;
+  const startMs = parseStart(c.start);
+  const steps = Math.max(1, Math.round((c.horizon_days * 86400) / c.step_s));
+  const hours = Math.ceil((steps * c.step_s) / 3600) + 1;
+  const cap = c.fleet_cap_w;
+  if (c.mode === 'training') {
+    const hourly = hourlyShape(startMs, hours, c.arrivals.hour_of_day, c.arrivals.weekday, c.arrivals.month);
+    const types: ResolvedJobType[] = c.jobs.map((j, i) => {
+      const field = `jobs[${i}]`;
+      checkChoice(j.nodes, `${field}.nodes`, true);
+      checkChoice(j.duration_h, `${field}.duration_h`, false);
+      let src = j.profile;
+      let stretch = 1;
+      let capArg: number | undefined;
+      if (cap !== undefined) {
+        const at = j.at_caps.find((a) => a.cap_w === cap);
+        if (at) {
+          stretch = 1 / at.throughput;
+          if (at.profile) src = at.profile;
+          else if (j.profile.builtin !== undefined) capArg = cap;
+          else throw new FacilityInputError(`${field}.at_caps`, `the entry for ${cap} W needs a profile measured at that cap`);
+        } else if (j.profile.builtin !== undefined) {
+          capArg = cap;
+          stretch = 1 / throughputAtCap(cap);
+        } else throw new FacilityInputError(`${field}.at_caps`, `"${j.name}" has no profile measured at fleet_cap_w ${cap} W (add at_caps: [{cap_w: ${cap}, throughput, profile}])`);
+      }
+      const profile = toSteps(nodeProfile(src, `${field}.profile`, c.rated_w, capArg), c.step_s);
+      return { name: j.name, share: j.share, nodes: sampler(j.nodes), durationH: sampler(j.duration_h), profile, stretch };
+    });
+    return { kind: 'training', m: { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, allocation: c.allocation, hourly, types } };
+  }
+  const services: ResolvedService[] = c.services.map((s, i) => {
+    const field = `services[${i}]`;
+    const at = cap !== undefined ? s.at_caps.find((a) => a.cap_w === cap) : undefined;
+    let power = s.power;
+    if (s.rate_max === undefined) throw new FacilityInputError(`${field}.rate_max`, 'rate_max_from is read by the engine before simulating');
+    let rateMax = s.rate_max;
+    let capArg: number | undefined;
+    if (at) {
+      power = at.power;
+      rateMax = at.rate_max;
+    } else if (cap !== undefined) {
+      if (s.power.builtin === undefined) throw new FacilityInputError(`${field}.at_caps`, `"${s.name}" has no curve measured at fleet_cap_w ${cap} W`);
+      capArg = cap;
+      rateMax = s.rate_max * throughputAtCap(cap);
+    }
+    const dayMax = Math.max(...s.day);
+    const weekMax = Math.max(...s.week);
+    const hourly = new Float64Array(hours);
+    for (let h = 0; h < hours; h++) {
+      const d = new Date(startMs + h * 3_600_000);
+      hourly[h] = (s.day[d.getUTCHours()]! / dayMax) * (s.week[(d.getUTCDay() + 6) % 7]! / weekMax);
+    }
+    return {
+      name: s.name,
+      peakRps: s.peak_rps,
+      hourly,
+      noiseSigma: s.noise_sigma,
+      rateMax,
+      nodesPerInstance: s.nodes_per_instance,
+      maxInstances: s.max_instances,
+      curve: rateCurve(curvePoints(power, `${field}.power`, c.rated_w, capArg)),
+    };
+  });
+  return { kind: 'inference', m: { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, services } };
+}
+
+function checkChoice(d: FacilityConfig['jobs'][number]['nodes'], field: string, whole: boolean): void {
+  if (d.dist === 'choice') {
+    if (d.weights && d.weights.length !== d.values.length) throw new FacilityInputError(`${field}.weights`, `${d.weights.length} weights for ${d.values.length} values`);
+    if (d.weights && !d.weights.some((w) => w > 0)) throw new FacilityInputError(`${field}.weights`, 'at least one weight must be > 0');
+    if (whole && d.values.some((v) => !Number.isInteger(v))) throw new FacilityInputError(`${field}.values`, 'node counts must be whole numbers');
+  }
+  if (d.dist === 'uniform' && d.max < d.min) throw new FacilityInputError(`${field}.max`, `max ${d.max} is below min ${d.min}`);
+}
+
+/** Per-step outdoor temperature, price and carbon intensity for a scenario (null where constant or unused). */
+export function stepSeries(sc: ScenarioInput, steps: number): { temperature: Float64Array | null; price: Float64Array | null; carbon: Float64Array | null } {
+  const c = sc.config;
+  const startMs = parseStart(c.start);
+  const per = (s: YearSeries | undefined) => (s ? perStep(s, startMs, c.step_s, steps) : null);
+  const needT = c.overheads.cooling !== undefined && c.overheads.cooling.per_degc > 0;
+  return {
+    temperature: needT ? (per(sc.series.temperature) ?? climate(c.overheads.temperature, startMs, c.step_s, steps)) : null,
+    price: per(sc.series.price),
+    carbon: per(sc.series.carbon),
+  };
+}

@@ -1,0 +1,193 @@
+import type { FacilityLevel } from '../../shared/facility';
+import { simulateInference } from './inference';
+import { bucketMeans, powerStats, type PowerStats } from './metrics';
+import { buildModel, stepSeries, type BuiltModel, type ScenarioInput } from './model';
+import { totalPower } from './overheads';
+import { FacilityInputError } from './profile';
+import { meanNodeHours, simulateTraining } from './training';
+
+/** Bisection stops when the mean utilisation is this close to the target (fraction of nodes). */
+export const UTIL_TOLERANCE = 0.0025;
+export const MAX_BISECTION = 40;
+/** Plot points per series. */
+export const PLOT_POINTS = 1500;
+
+export function replicaSeed(seed: number, replica: number): number {
+  return (seed + Math.imul(replica, 1_000_003)) | 0;
+}
+
+/** One simulation; `power` off is the bisection's cheap mode (utilisation only). */
+export function simulate(b: BuiltModel, load: number, seed: number, power: boolean) {
+  if (b.kind === 'training') {
+    const r = simulateTraining(b.m, load, seed, power);
+    return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0, requests: 0 };
+  }
+  const r = simulateInference(b.m, load, seed, power);
+  return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete, requests: r.requests };
+}
+
+/** A first guess at the load for a target: jobs/day from busy node-hours per job; demand scale 1 for inference. */
+export function firstGuess(b: BuiltModel, target: number): number {
+  return b.kind === 'training' ? (target * b.m.nodes * 24) / meanNodeHours(b.m.types) : target;
+}
+
+/**
+ * Bracketing root search on the load (daily job count, or inference demand multiplier) until the mean utilisation
+ * of replica 0 is within UTIL_TOLERANCE of the target: a first guess from busy node-hours per job, a proportional
+ * second point, then false position with the Illinois step (a bisection that uses the near-linear utilisation to
+ * pick the split; it converges in a few runs where halving needs ~8).
+ */
+export function findLoad(b: BuiltModel, target: number, seed: number, onIteration?: (i: number, load: number, util: number) => void): { load: number; utilization: number; iterations: number } {
+  let it = 0;
+  const util = (load: number) => {
+    const u = simulate(b, load, seed, false).utilization;
+    it++;
+    onIteration?.(it, load, u);
+    return u;
+  };
+  const close = (u: number) => Math.abs(u - target) <= UTIL_TOLERANCE;
+  let lo = { x: 0, u: 0 };
+  let hi = { x: Infinity, u: 1 };
+  const take = (x: number) => {
+    const p = { x, u: util(x) };
+    if (p.u < target && p.x > lo.x) lo = p;
+    if (p.u >= target && p.x < hi.x) hi = p;
+    return p;
+  };
+  let p = take(firstGuess(b, target));
+  for (let k = 0; !close(p.u) && hi.x === Infinity; k++) {
+    if (k >= 12 || (k > 2 && p.u < lo.u + 1e-4 && p.x > lo.x))
+      throw new FacilityInputError('targets', `utilisation ${pct(target)} is not reachable: at most ${pct(p.u)} with this pool and these jobs (the queue saturates)`);
+    p = take(p.u > 0 ? Math.min(p.x * 4, (p.x * target) / p.u) * 1.02 : p.x * 4);
+  }
+  let side = 0;
+  while (!close(p.u) && it < MAX_BISECTION) {
+    let ulo = lo.u;
+    let uhi = hi.u;
+    if (side === -1) uhi = target + (uhi - target) / 2;
+    if (side === 1) ulo = target - (target - ulo) / 2;
+    let x = lo.x + ((target - ulo) * (hi.x - lo.x)) / (uhi - ulo);
+    if (!(x > lo.x && x < hi.x)) x = (lo.x + hi.x) / 2;
+    p = take(x);
+    side = p.u < target ? -1 : 1;
+  }
+  return { load: p.x, utilization: p.u, iterations: it };
+}
+
+const pct = (u: number) => `${(u * 100).toFixed(1)} %`;
+
+export interface ReplicaResult {
+  utilization: number;
+  it: PowerStats;
+  total: PowerStats;
+  cost: number;
+  carbonT: number;
+  jobsStarted: number;
+  waitMeanH: number;
+  waitMaxH: number;
+  incomplete: number;
+  requests: number;
+  plotIt: number[];
+  plotTotal: number[];
+  bucketS: number;
+  /** Full-resolution series, only when asked (CSV export). */
+  full?: { it: Float64Array; total: Float64Array; busy: Int32Array };
+}
+
+export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed: number, keepFull = false): ReplicaResult {
+  const r = simulate(b, load, seed, true);
+  const c = sc.config;
+  const ext = stepSeries(sc, r.it.length);
+  const total = totalPower(r.it, c.overheads, ext.temperature);
+  let cost = 0;
+  let carbon = 0;
+  const mwhPerStep = c.step_s / 3.6e9;
+  for (let k = 0; k < total.length; k++) {
+    const mwh = total[k]! * mwhPerStep;
+    cost += mwh * (ext.price ? ext.price[k]! : c.tariff.price_per_mwh);
+    carbon += mwh * 1000 * (ext.carbon ? ext.carbon[k]! : c.tariff.carbon_g_per_kwh);
+  }
+  const pIt = bucketMeans(r.it, PLOT_POINTS);
+  const itStats = powerStats(r.it, c.step_s);
+  return {
+    utilization: r.utilization,
+    it: itStats,
+    total: total === r.it ? itStats : powerStats(total, c.step_s),
+    cost,
+    carbonT: carbon / 1e6,
+    jobsStarted: r.jobsStarted,
+    waitMeanH: r.waitMeanH,
+    waitMaxH: r.waitMaxH,
+    incomplete: r.incomplete,
+    requests: r.requests,
+    plotIt: pIt.values,
+    plotTotal: bucketMeans(total, PLOT_POINTS).values,
+    bucketS: pIt.size * c.step_s,
+    full: keepFull ? { it: r.it, total, busy: r.busy } : undefined,
+  };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sd = (xs: number[]) => {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+};
+
+/** A level's outcome: means over replicas, their sd, replica 0's series and the replicas' min/max band. */
+export function summarize(target: number, load: number, reps: ReplicaResult[]): FacilityLevel {
+  const f = (pick: (r: ReplicaResult) => number) => mean(reps.map(pick));
+  const r0 = reps[0]!;
+  const n = r0.plotIt.length;
+  const lo: number[] = [];
+  const hi: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = reps.map((r) => r.plotIt[i]!);
+    lo.push(Math.min(...v));
+    hi.push(Math.max(...v));
+  }
+  const ramp = (pick: (r: ReplicaResult) => number | null) => (pick(r0) === null ? null : f((r) => pick(r) ?? 0));
+  return {
+    target_utilization: target,
+    load,
+    utilization: f((r) => r.utilization),
+    mean_w: f((r) => r.it.mean),
+    peak_w: f((r) => r.it.peak),
+    p99_w: f((r) => r.it.p99),
+    mean_total_w: f((r) => r.total.mean),
+    peak_total_w: f((r) => r.total.peak),
+    ramp_1min_w: ramp((r) => r.it.ramp1min),
+    ramp_1h_w: ramp((r) => r.it.ramp1h),
+    energy_mwh: f((r) => r.it.energyMWh),
+    energy_total_mwh: f((r) => r.total.energyMWh),
+    cost: f((r) => r.cost),
+    carbon_t: f((r) => r.carbonT),
+    queue_wait_mean_h: f((r) => r.waitMeanH),
+    queue_wait_max_h: f((r) => r.waitMaxH),
+    jobs_started: f((r) => r.jobsStarted),
+    incomplete_requests: f((r) => r.incomplete),
+    incomplete_fraction: f((r) => (r.requests > 0 ? r.incomplete / r.requests : 0)),
+    replicas: reps.length,
+    sd: { mean_w: sd(reps.map((r) => r.it.mean)), peak_w: sd(reps.map((r) => r.it.peak)), p99_w: sd(reps.map((r) => r.it.p99)), utilization: sd(reps.map((r) => r.utilization)) },
+    ldc_w: r0.it.ldc.map((_, i) => f((r) => r.it.ldc[i]!)),
+    series: { t_h: r0.plotIt.map((_, i) => (i * r0.bucketS) / 3600), it_w: r0.plotIt, total_w: r0.plotTotal, band_lo_w: lo, band_hi_w: hi },
+  };
+}
+
+/** Everything for one scenario in one thread (tests, small runs); the engine spreads the same calls over workers. */
+export function runScenarioInline(sc: ScenarioInput, onProgress?: (done: number, total: number) => void): FacilityLevel[] {
+  const b = buildModel(sc);
+  const c = sc.config;
+  const total = c.targets.length * (1 + c.replicas);
+  let done = 0;
+  return c.targets.map((target) => {
+    const { load } = findLoad(b, target, c.seed);
+    onProgress?.(++done, total);
+    const reps: ReplicaResult[] = [];
+    for (let r = 0; r < c.replicas; r++) {
+      reps.push(runReplica(sc, b, load, replicaSeed(c.seed, r)));
+      onProgress?.(++done, total);
+    }
+    return summarize(target, load, reps);
+  });
+}

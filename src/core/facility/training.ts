@@ -1,0 +1,176 @@
+import { ProfileAccumulator, type StepProfile } from './profile';
+import { Rng, type Sampler } from './rng';
+
+/** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
+export interface ResolvedJobType {
+  name: string;
+  share: number;
+  nodes: Sampler;
+  durationH: Sampler;
+  profile: StepProfile;
+  /** Duration multiplier (1 / relative throughput at the fleet cap). */
+  stretch: number;
+}
+
+export interface TrainingModel {
+  nodes: number;
+  idleW: number;
+  stepS: number;
+  steps: number;
+  allocation: 'fifo' | 'backfill';
+  /** Arrival multiplier per hour of the horizon (mean 1). */
+  hourly: Float64Array;
+  types: ResolvedJobType[];
+}
+
+export interface TrainingRun {
+  /** IT power per step (W); empty when power was not asked for. */
+  it: Float64Array;
+  /** Busy nodes per step. */
+  busy: Int32Array;
+  utilization: number;
+  jobsStarted: number;
+  waitMeanH: number;
+  waitMaxH: number;
+}
+
+/** How far past the queue head greedy backfill looks for a job that fits the free nodes. */
+const BACKFILL_DEPTH = 256;
+
+/**
+ * Time-stepped replay of the event-driven model: Poisson arrivals per step (rate = jobs/day x calendar shape), each
+ * job drawing its type, node count and duration; a fixed node pool allocated FIFO (or with greedy backfill); job
+ * ends are events scheduled at start into a per-step release table; power is each job's profile added over its
+ * steps plus idle power of free nodes. Draws do not depend on `power`, so the bisection (power off) and the final
+ * run see the same jobs.
+ */
+export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: number, power: boolean): TrainingRun {
+  const rng = new Rng(seed);
+  const { steps, stepS, nodes: pool } = m;
+  const acc = new Float64Array(power ? steps : 0);
+  const busy = new Int32Array(steps);
+  const release = new Int32Array(steps + 1);
+  const cum = cumulativeShares(m.types);
+  const accs = power ? m.types.map((t) => new ProfileAccumulator(t.profile, steps)) : [];
+  const perStep = (jobsPerDay * stepS) / 86400;
+  const stepsPerHour = 3600 / stepS;
+
+  // Queue as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones.
+  let cap = 1024;
+  let qType: Int32Array = new Int32Array(cap);
+  let qNodes: Int32Array = new Int32Array(cap);
+  let qDur: Int32Array = new Int32Array(cap);
+  let qArr: Int32Array = new Int32Array(cap);
+  let done: Uint8Array = new Uint8Array(cap);
+  let qLen = 0;
+  let qHead = 0;
+
+  let free = pool;
+  let busySum = 0;
+  let jobsStarted = 0;
+  let waitSum = 0;
+  let waitMax = 0;
+
+  const backfill = m.allocation === 'backfill';
+  let hour = -1;
+  let mean = 0;
+  let expNeg = 1;
+  for (let s = 0; s < steps; s++) {
+    free += release[s]!;
+    const h = Math.floor(s / stepsPerHour);
+    if (h !== hour) {
+      hour = h;
+      mean = perStep * m.hourly[h]!;
+      expNeg = Math.exp(-mean);
+    }
+    const k = rng.poisson(mean, expNeg);
+    for (let j = 0; j < k; j++) {
+      if (qLen === cap) {
+        if (qHead > cap >> 1) {
+          // Compact: started jobs leave the front of the queue.
+          for (const a of [qType, qNodes, qDur, qArr, done]) a.copyWithin(0, qHead, qLen);
+          done.fill(0, qLen - qHead);
+          qLen -= qHead;
+          qHead = 0;
+        } else {
+          cap *= 2;
+          qType = grow(qType, cap);
+          qNodes = grow(qNodes, cap);
+          qDur = grow(qDur, cap);
+          qArr = grow(qArr, cap);
+          done = growU8(done, cap);
+        }
+      }
+      const u = rng.next();
+      let t = 0;
+      while (t < cum.length - 1 && u >= cum[t]!) t++;
+      const type = m.types[t]!;
+      qType[qLen] = t;
+      qNodes[qLen] = Math.max(1, Math.min(pool, Math.round(type.nodes.draw(rng))));
+      qDur[qLen] = Math.max(1, Math.round((type.durationH.draw(rng) * 3600 * type.stretch) / stepS));
+      qArr[qLen] = s;
+      done[qLen] = 0;
+      qLen++;
+    }
+    // FIFO: start queued jobs in order until one does not fit. Backfill: keep scanning (to a depth) for jobs that do.
+    const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
+    for (let i = qHead; i < limit && free > 0; i++) {
+      if (done[i] === 1) continue;
+      const n = qNodes[i]!;
+      if (n > free) {
+        if (backfill) continue;
+        break;
+      }
+      const d = qDur[i]!;
+      free -= n;
+      done[i] = 1;
+      if (s + d < steps) release[s + d] = release[s + d]! + n;
+      if (power) accs[qType[i]!]!.add(acc, s, d, n);
+      const w = s - qArr[i]!;
+      waitSum += w;
+      if (w > waitMax) waitMax = w;
+      jobsStarted++;
+    }
+    while (qHead < qLen && done[qHead] === 1) qHead++;
+    const b = pool - free;
+    busy[s] = b;
+    busySum += b;
+  }
+  for (const a of accs) a.finish(acc);
+  if (power) for (let s = 0; s < steps; s++) acc[s] = acc[s]! + m.idleW * (pool - busy[s]!);
+  const hours = stepS / 3600;
+  return {
+    it: acc,
+    busy,
+    utilization: busySum / (pool * steps),
+    jobsStarted,
+    waitMeanH: jobsStarted ? (waitSum / jobsStarted) * hours : 0,
+    waitMaxH: waitMax * hours,
+  };
+}
+
+/** Expected busy node-hours per job, for the bisection's first bracket. */
+export function meanNodeHours(types: readonly ResolvedJobType[]): number {
+  const total = types.reduce((a, t) => a + t.share, 0);
+  return types.reduce((a, t) => a + (t.share / total) * t.nodes.mean * t.durationH.mean * t.stretch, 0);
+}
+
+function cumulativeShares(types: readonly ResolvedJobType[]): Float64Array {
+  const total = types.reduce((a, t) => a + t.share, 0);
+  const cum = new Float64Array(types.length);
+  let c = 0;
+  types.forEach((t, i) => (cum[i] = c += t.share / total));
+  return cum;
+}
+
+function grow(a: Int32Array, cap: number): Int32Array {
+  const b = new Int32Array(cap);
+  b.set(a);
+  return b;
+}
+
+function growU8(a: Uint8Array, cap: number): Uint8Array {
+  const b = new Uint8Array(cap);
+  b.set(a);
+  return b;
+}

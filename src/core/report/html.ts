@@ -1,0 +1,137 @@
+// The lab report as one self-contained HTML document (inline SVG charts, print CSS, light theme, A4 or Letter).
+// Printed to PDF by headless Chromium (CLI) or Electron's printToPDF (app); opened as is in any browser.
+import type { AnalysisGroup } from '../../shared/analysis';
+import { matchGroup } from '../../shared/analysis-view';
+import type { ChartInput } from '../../shared/charts';
+import { escapeHtml as h } from './html-escape';
+import type { ReportInput, ReportSource } from './model';
+import { REPORT_CSS } from './style';
+import {
+  answerSection,
+  capTable,
+  chartsFor,
+  clocksSection,
+  comparisonSection,
+  figure,
+  flagsSection,
+  groupName,
+  methodSection,
+  rawSection,
+  recordSection,
+  runsSection,
+  sensitivitySection,
+} from './sections';
+
+interface Unit {
+  g: AnalysisGroup;
+  src: ReportSource;
+  inputs: ChartInput[];
+}
+
+interface Section {
+  id: string;
+  title: string;
+  body: string;
+  appendix?: boolean;
+}
+
+/** Each workload group of each source, with the matching groups of the other sources (compare reports). */
+function unitsOf(input: ReportInput): Unit[] {
+  const [first, ...rest] = input.sources;
+  if (!first) return [];
+  const primary = input.kind === 'compare' ? [first] : input.sources;
+  return primary.flatMap((src) =>
+    src.analysis.groups.map((g) => ({
+      g,
+      src,
+      inputs: [
+        { name: src.label, group: g },
+        ...(input.kind === 'compare' ? rest.flatMap((o) => {
+          const m = matchGroup(o.analysis.groups, g);
+          return m ? [{ name: o.label, group: m }] : [];
+        }) : []),
+      ],
+    })),
+  );
+}
+
+function perUnit(units: Unit[], body: (u: Unit) => string): string {
+  if (units.length === 0) return '<p>Nothing to analyse: no finished runs.</p>';
+  return units.map((u) => `${units.length > 1 || u.inputs.length > 1 ? `<h3>${h(groupName(u.g))} · ${h(u.src.label)}</h3>` : ''}${body(u)}`).join('');
+}
+
+function perSource(sources: ReportSource[], body: (s: ReportSource) => string): string {
+  return sources.map((s) => `${sources.length > 1 ? `<h3>${h(s.label)}: ${h(s.name)}</h3>` : ''}${body(s)}`).join('');
+}
+
+function sections(input: ReportInput): Section[] {
+  const units = unitsOf(input);
+  const out: Section[] = [
+    {
+      id: 'answer',
+      title: 'The answer',
+      body:
+        input.kind === 'compare'
+          ? input.sources.map((s) => s.analysis.groups.map((g) => `<h3>${h(s.label)} · ${h(groupName(g))}</h3>${answerSection(s.analysis, g, s.label)}`).join('')).join('')
+          : perUnit(units, (u) => answerSection(u.src.analysis, u.g, groupName(u.g))),
+    },
+  ];
+  if (input.comparison) out.push({ id: 'comparison', title: 'Comparison', body: comparisonSection(input) });
+  out.push(
+    { id: 'record', title: 'Machine and run record', body: perSource(input.sources, recordSection) },
+    { id: 'method', title: 'Methodology', body: perSource(input.sources, methodSection) },
+    {
+      id: 'efficiency',
+      title: 'Efficiency and throughput vs cap',
+      body: perUnit(units, (u) => {
+        const c = chartsFor(u.inputs);
+        return `${figure(c.eff)}${figure(c.thr)}${capTable(u.g)}`;
+      }),
+    },
+    { id: 'pareto', title: 'Pareto front', body: perUnit(units, (u) => figure(chartsFor(u.inputs).par)) },
+    { id: 'clocks', title: 'Clocks and throttling vs cap', body: perUnit(units, (u) => clocksSection(u.g)) },
+    { id: 'sensitivity', title: 'Overhead sensitivity', body: perUnit(units, (u) => sensitivitySection(u.g)) },
+    { id: 'flags', title: 'Flags and what they mean', body: perUnit(units, (u) => flagsSection(u.g, u.src.analysis)) },
+    { id: 'runs', title: 'Runs', body: perUnit(units, (u) => runsSection(u.src.analysis, u.g)) },
+    { id: 'raw', title: 'Appendix: raw summary', body: perSource(input.sources, (s) => rawSection(s.analysis)), appendix: true },
+  );
+  return out;
+}
+
+function toc(list: Section[]): string {
+  return `<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${list.map((s) => `<li><a href="#${s.id}">${h(s.title)}</a></li>`).join('')}</ol></nav>`;
+}
+
+function cover(input: ReportInput): string {
+  const simulated = input.sources.some((s) => s.sweep?.simulated || s.devices.some((d) => d.simulated));
+  const date = input.generated_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+  const sources = input.sources.map((s) => `${s.label}: ${s.name}`).join(' · ');
+  return `<header class="cover">
+<p class="kicker">CapLab lab report</p>
+<h1>${h(input.title)}</h1>
+<table class="kv cover-kv"><tbody>
+<tr><th>date</th><td>${h(date)}</td></tr>
+<tr><th>author</th><td>${h(input.author ?? '—')}</td></tr>
+<tr><th>source</th><td>${h(sources)}</td></tr>
+<tr><th>paper</th><td>${input.paper === 'a4' ? 'A4' : 'Letter'}</td></tr>
+</tbody></table>
+${simulated ? '<p class="sim-note">Simulated GPUs: these numbers come from CapLab’s GPU model, not from hardware.</p>' : ''}
+</header>`;
+}
+
+/** The report as a complete HTML document. */
+export function renderReport(input: ReportInput): string {
+  const list = sections(input);
+  const body = list
+    .map((s, i) => `<section id="${s.id}" class="${s.appendix ? 'appendix' : ''}"><h2><span class="num">${s.appendix ? 'A' : i + 1}</span> ${h(s.title)}</h2>${s.body}</section>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${h(input.title)}</title>
+<style>${REPORT_CSS(input.paper)}</style></head>
+<body class="paper-${input.paper}">
+${cover(input)}
+${toc(list)}
+${body}
+</body></html>
+`;
+}

@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
+import { jsonOption } from '../open-engine';
+import { fixed, progressBar, table } from '../format';
+import { readFacilityFile } from '../../lab/facility/config-file';
+import { runFacility } from '../../lab/facility/pool';
+import type { FacilityResult } from '../../../shared/facility';
+
+const mw = (w: number | null, d = 3) => (w === null ? null : fixed(w / 1e6, d));
+
+function progressPrinter(io: CliIO) {
+  const tty = io.stderr.isTTY === true;
+  let lastDraw = 0;
+  return (done: number, total: number, label: string) => {
+    if (!tty) return;
+    if (done < total && Date.now() - lastDraw < 100) return;
+    lastDraw = Date.now();
+    const width = Math.max(10, Math.min(40, (io.stderr.columns ?? 80) - label.length - 10));
+    io.stderr.write(`\r\x1b[2K${progressBar(done / total, width, label)}${done === total ? '\n' : ''}`);
+  };
+}
+
+/** The JSON of `caplab facility --json`: plot series only with --series (they are large). */
+function forJson(r: FacilityResult, series: boolean): unknown {
+  if (series) return r;
+  const strip = (l: FacilityResult['levels'][number]) => {
+    const { series: _s, ...rest } = l;
+    return rest;
+  };
+  return { ...r, scenarios: r.scenarios.map((s) => ({ ...s, levels: s.levels.map(strip) })), levels: r.levels.map(strip) };
+}
+
+export const facilityCommand: CliCommand = {
+  name: 'facility',
+  summary: 'Scale measured node power profiles to a whole facility (training/colocation or inference site)',
+  usage: 'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series]',
+  options: { ...jsonOption, csv: { type: 'string' }, scenario: { type: 'string' }, replicas: { type: 'string' }, threads: { type: 'string' }, series: { type: 'boolean' } },
+  async run(args, io) {
+    const file = args.positionals[0];
+    if (!file) throw new CliError('give a facility config: caplab facility resources/facility/nlr-colocation.yaml');
+    const replicas = numberOpt(args, 'replicas');
+    if (replicas !== undefined && (!Number.isInteger(replicas) || replicas < 1 || replicas > 64)) throw new CliError('--replicas must be a whole number from 1 to 64');
+    const threads = numberOpt(args, 'threads');
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new CliError('--threads must be a whole number >= 0 (0: no worker threads)');
+    const only = stringOpt(args, 'scenario');
+    const csvDir = stringOpt(args, 'csv');
+    let scenarios = readFacilityFile(file, io.env);
+    if (only) {
+      const ref = scenarios.find((s) => s.name === only)?.config.same_load_as;
+      scenarios = scenarios.filter((s) => s.name === only || s.name === ref);
+      if (scenarios.length === 0) throw new CliError(`--scenario: no scenario "${only}" in ${file}`);
+    }
+    if (replicas !== undefined) scenarios = scenarios.map((s) => ({ ...s, config: { ...s.config, replicas } }));
+    if (csvDir) mkdirSync(csvDir, { recursive: true });
+    const result = await runFacility(scenarios, { threads, csvDir, onProgress: progressPrinter(io) });
+    if (args.values.json) {
+      printJson(io, forJson(result, args.values.series === true));
+      return 0;
+    }
+    const money = result.currency;
+    io.stdout.write(`${result.name}: ${result.nodes} nodes, ${result.horizon_days} days at ${result.step_s} s, ${result.levels[0]?.replicas ?? 1} replica(s); ${result.elapsed_s.toFixed(1)} s\n`);
+    for (const s of result.scenarios) {
+      io.stdout.write(`\n${s.name}\n`);
+      io.stdout.write(
+        table(
+          ['target', 'utilization', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${money}`, 'CO2 t', 'wait h', 'incomplete req'],
+          s.levels.map((l) => [
+            `${Math.round(l.target_utilization * 100)} %`,
+            fixed(l.utilization, 3),
+            mw(l.mean_w),
+            mw(l.peak_w),
+            mw(l.p99_w),
+            mw(l.mean_total_w),
+            mw(l.ramp_1min_w),
+            mw(l.ramp_1h_w),
+            fixed(l.energy_mwh, 0),
+            fixed(l.cost, 0),
+            fixed(l.carbon_t, 0),
+            fixed(l.queue_wait_mean_h, 2),
+            fixed(l.incomplete_requests, 0),
+          ]),
+        ) + '\n',
+      );
+    }
+    if (csvDir) io.stderr.write(`caplab facility: replica 0 of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,265 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
+import type { ScenarioInput } from '../../../core/facility/model';
+import type { YearSeries } from '../../../core/facility/overheads';
+import { PlanError } from '../sweep/plan-file';
+import { issueLines, planIssuesOf } from '../sweep/plan-issues';
+import { openDb, type Db } from '../store/db';
+import { getDevice } from '../store/devices';
+import { getDataset, getSegment } from '../store/datasets';
+import { readSamples, streamsOf } from '../store/sample-blocks';
+import { loadSources } from '../analysis/sources';
+import { LoadError } from '../analysis/load';
+import { dbPath } from '../paths';
+import { readThroughput } from '../../../core/adapters';
+import { rateMaxFrom, type ServingPoint } from '../../../core/facility/rate-max';
+
+/** Bad facility input: every line names the field (or file) at fault (a plan error's shape: message + lines). */
+export class FacilityConfigError extends PlanError {
+  override name = 'FacilityConfigError';
+}
+
+export interface LoadOptions {
+  /** Folder relative paths in the config are read from (the config file's folder). */
+  baseDir: string;
+  env?: NodeJS.ProcessEnv;
+  where?: string;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parse(value: unknown, where: string): FacilityConfig {
+  const r = FacilityConfig.safeParse(value);
+  if (!r.success) {
+    const errors = issueLines(planIssuesOf(r.error.issues, value));
+    throw new FacilityConfigError(`${where}: invalid facility config\n  ${errors.join('\n  ')}`, errors);
+  }
+  return r.data;
+}
+
+/**
+ * The scenarios of a config: the base alone when none are listed, else each scenario's overrides merged over the
+ * base (objects one level deep) and validated on their own, errors prefixed with the scenario.
+ */
+export function scenarioConfigs(raw: unknown, where: string): { name: string; config: FacilityConfig }[] {
+  const base = parse(raw, where);
+  if (base.scenarios.length === 0) return [{ name: 'baseline', config: base }];
+  const rawBase = { ...(raw as Record<string, unknown>) };
+  delete rawBase.scenarios;
+  const out = base.scenarios.map((sc, i) => {
+    const merged: Record<string, unknown> = { ...rawBase };
+    for (const [k, v] of Object.entries(sc)) {
+      if (k === 'name') continue;
+      merged[k] = isPlainObject(v) && isPlainObject(merged[k]) ? { ...(merged[k] as Record<string, unknown>), ...v } : v;
+    }
+    return { name: sc.name, config: parse(merged, `${where}: scenarios[${i}] (${sc.name})`) };
+  });
+  out.forEach((sc, i) => {
+    const ref = sc.config.same_load_as;
+    if (ref === undefined) return;
+    const target = out.find((o) => o.name === ref);
+    const field = `${where}: scenarios[${i}] (${sc.name}).same_load_as`;
+    if (!target) throw new FacilityConfigError(`${field}: no scenario "${ref}"`);
+    if (target.config.same_load_as !== undefined) throw new FacilityConfigError(`${field}: "${ref}" takes its load from another scenario itself; name the one that searches`);
+    if (target.config.mode !== sc.config.mode || JSON.stringify(target.config.targets) !== JSON.stringify(sc.config.targets))
+      throw new FacilityConfigError(`${field}: "${ref}" must have the same mode and targets`);
+  });
+  return out;
+}
+
+export function facilityFromYaml(text: string, opts: LoadOptions): ScenarioInput[] {
+  const where = opts.where ?? 'facility config';
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new FacilityConfigError(`${where}: not valid YAML: ${(e as Error).message}`);
+  }
+  return resolveScenarios(raw, opts);
+}
+
+export function readFacilityFile(file: string, env?: NodeJS.ProcessEnv): ScenarioInput[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new FacilityConfigError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return facilityFromYaml(text, { baseDir: dirname(resolve(file)), env, where: file });
+}
+
+/** Reads every CSV and recorded run a config names so the scenarios are self-contained (workers, the page). */
+export function resolveScenarios(raw: unknown, opts: LoadOptions): ScenarioInput[] {
+  const where = opts.where ?? 'facility config';
+  return scenarioConfigs(raw, where).map(({ name, config }) => {
+    const inline = (src: ProfileSource, field: string): ProfileSource => readProfile(src, field, opts);
+    const jobs = config.jobs.map((j, i) => ({
+      ...j,
+      profile: inline(j.profile, `jobs[${i}].profile`),
+      at_caps: j.at_caps.map((a, k) => ({ ...a, profile: a.profile && inline(a.profile, `jobs[${i}].at_caps[${k}].profile`) })),
+    }));
+    const t = config.tariff;
+    const series: ScenarioInput['series'] = {
+      price: t.price_csv ? readYearCsv(t.price_csv, 'tariff.price_csv', opts) : undefined,
+      carbon: t.carbon_csv ? readYearCsv(t.carbon_csv, 'tariff.carbon_csv', opts) : undefined,
+      temperature: config.overheads.temperature.csv ? readYearCsv(config.overheads.temperature.csv, 'overheads.temperature.csv', opts) : undefined,
+    };
+    const services = config.services.map((sv, i) => (sv.rate_max_from ? { ...sv, rate_max: readRateMax(sv.rate_max_from, `services[${i}].rate_max_from`, opts) } : sv));
+    return { name, config: { ...config, jobs, services }, series };
+  });
+}
+
+/** rate_max from serving benchmark outputs read by the throughput adapters (SGLang / vLLM text or JSON). */
+function readRateMax(from: NonNullable<FacilityConfig['services'][number]['rate_max_from']>, field: string, opts: LoadOptions): number {
+  const what = `${from.stat} ${from.metric} latency`;
+  const points: ServingPoint[] = from.files.map((f) => {
+    let text: string;
+    try {
+      text = readFileSync(pathOf(f, opts), 'utf8');
+    } catch (e) {
+      throw new FacilityConfigError(`${field}.files: cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    let d: Record<string, unknown>;
+    try {
+      d = readThroughput(text, { file: f }).details;
+    } catch (e) {
+      throw new FacilityConfigError(`${field}.files: ${(e as Error).message}`);
+    }
+    const configured = Number(d.request_rate);
+    const rate = Number.isFinite(configured) && configured > 0 ? configured : typeof d.request_throughput === 'number' ? d.request_throughput : null;
+    const lat = (d[`${from.metric}_ms`] as Record<string, number> | null)?.[from.stat];
+    return { file: f, rate, latencyMs: typeof lat === 'number' ? lat : null };
+  });
+  return rateMaxFrom(points, from.limit_ms, field, what);
+}
+
+function pathOf(file: string, opts: LoadOptions): string {
+  return isAbsolute(file) ? file : resolve(opts.baseDir, file);
+}
+
+/** Splits a small CSV into header and rows (no quoted commas: these files are numbers and timestamps). */
+function readCsv(file: string, field: string, opts: LoadOptions): { header: string[]; rows: string[][] } {
+  let text: string;
+  try {
+    text = readFileSync(pathOf(file, opts), 'utf8');
+  } catch (e) {
+    throw new FacilityConfigError(`${field}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  if (lines.length < 2) throw new FacilityConfigError(`${field}: ${file} has no data rows`);
+  return { header: lines[0]!.split(',').map((h) => h.trim()), rows: lines.slice(1).map((l) => l.split(',').map((c) => c.trim())) };
+}
+
+function numberAt(rows: string[][], col: number, field: string, file: string): number[] {
+  return rows.map((r, i) => {
+    const v = Number(r[col]);
+    if (r[col] === undefined || r[col] === '' || !Number.isFinite(v)) throw new FacilityConfigError(`${field}: ${file} row ${i + 2}: "${r[col] ?? ''}" is not a number`);
+    return v;
+  });
+}
+
+/** timestamp,value CSV (hourly prices, carbon intensity, temperature), first two columns. */
+function readYearCsv(file: string, field: string, opts: LoadOptions): YearSeries {
+  const { rows } = readCsv(file, field, opts);
+  const t_ms = rows.map((r, i) => {
+    const ms = Date.parse(r[0] ?? '');
+    if (!Number.isFinite(ms)) throw new FacilityConfigError(`${field}: ${file} row ${i + 2}: "${r[0]}" is not a timestamp`);
+    return ms;
+  });
+  const value = numberAt(rows, 1, field, file);
+  if (value.some((v) => v < 0) && field !== 'overheads.temperature.csv') throw new FacilityConfigError(`${field}: ${file} has negative values`);
+  return { t_ms, value };
+}
+
+function readProfile(src: ProfileSource, field: string, opts: LoadOptions): ProfileSource {
+  if (src.csv !== undefined) {
+    const { header, rows } = readCsv(src.csv, `${field}.csv`, opts);
+    const ti = header.indexOf(src.time_col);
+    const pi = header.indexOf(src.power_col);
+    if (ti < 0) throw new FacilityConfigError(`${field}.time_col: ${src.csv} has no column "${src.time_col}" (columns: ${header.join(', ')})`);
+    if (pi < 0) throw new FacilityConfigError(`${field}.power_col: ${src.csv} has no column "${src.power_col}" (columns: ${header.join(', ')})`);
+    const t = numberAt(rows, ti, `${field}.csv`, src.csv);
+    return { ...src, csv: undefined, t_s: t.map((x) => x - t[0]!), power_w: numberAt(rows, pi, `${field}.csv`, src.csv) };
+  }
+  if (src.run !== undefined) return { ...src, run: undefined, ...readRun(src.run, field, opts), units: 'W' };
+  if (src.segment !== undefined) return { ...src, segment: undefined, ...readSegment(src.segment, field, opts), units: 'W' };
+  return src;
+}
+
+type PowerRow = { t: number; power_w: number | null };
+
+/** Node power from devices' samples: their power summed on the first device's sampling times (sample-and-hold). */
+function summedPower(series: readonly (readonly PowerRow[])[], field: string, what: string): { t_s: number[]; power_w: number[] } {
+  const withPower = series.map((d) => d.filter((r) => r.power_w !== null && Number.isFinite(r.power_w)));
+  const base = withPower[0];
+  if (!base || base.length === 0) throw new FacilityConfigError(`${field}: ${what} has no power samples`);
+  const idx = withPower.map(() => 0);
+  const t0 = base[0]!.t;
+  const power_w = base.map((row) => {
+    let sum = 0;
+    withPower.forEach((s, k) => {
+      while (idx[k]! < s.length - 1 && s[idx[k]! + 1]!.t <= row.t) idx[k]!++;
+      sum += s[idx[k]!]?.power_w ?? 0;
+    });
+    return sum;
+  });
+  return { t_s: base.map((r) => r.t - t0), power_w };
+}
+
+/** The database a run or segment reference names (default the user's lab database), opened read-only. */
+function withDb<T>(ref: { db?: string }, field: string, opts: LoadOptions, read: (db: Db, file: string) => T): T {
+  const file = ref.db ? pathOf(ref.db, opts) : dbPath(undefined, opts.env);
+  let db: Db;
+  try {
+    db = openDb(file, { readonly: true });
+  } catch (e) {
+    throw new FacilityConfigError(`${field}.db: cannot open ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return read(db, file);
+  } finally {
+    db.close();
+  }
+}
+
+/** A CapLab run's node power: its GPUs' and CPU packages' series (the run as the analysis reads it) summed. */
+function readRun(ref: { db?: string; run_id: number }, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
+  return withDb(ref, `${field}.run`, opts, (db, file) => {
+    let run;
+    try {
+      run = loadSources(db, [{ kind: 'run', run_id: ref.run_id }]).runs[0]!;
+    } catch (e) {
+      if (e instanceof LoadError) throw new FacilityConfigError(`${field}.run.run_id: ${e.message.replace('this database', file)}`);
+      throw e;
+    }
+    return summedPower([...(run.devices ?? []), ...(run.cpu ?? [])].map((d) => d.samples ?? []), `${field}.run.run_id`, `run ${ref.run_id}`);
+  });
+}
+
+/** An imported dataset segment's node power: its GPUs and CPU packages (or the devices named) in its window, summed. */
+function readSegment(ref: NonNullable<ProfileSource['segment']>, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
+  return withDb(ref, `${field}.segment`, opts, (db, file) => {
+    const stored = ref.segment_id === undefined ? undefined : getSegment(db, ref.segment_id);
+    if (ref.segment_id !== undefined && !stored) throw new FacilityConfigError(`${field}.segment.segment_id: no dataset segment ${ref.segment_id} in ${file}`);
+    const datasetId = ref.dataset_id ?? stored!.dataset_id;
+    const [start, end] = [ref.start ?? stored!.start, ref.end ?? stored!.end];
+    if (!getDataset(db, datasetId)) throw new FacilityConfigError(`${field}.segment.dataset_id: no dataset ${datasetId} in ${file}`);
+    const keys = ref.device_keys ?? stored?.device_keys ?? null;
+    const devices = streamsOf(db, { dataset_id: datasetId })
+      .map((s) => ({ stream: s.stream_id, device: getDevice(db, s.device_row)! }))
+      .filter((s) => (keys ? keys.includes(s.device.device_key) : s.device.kind === 'gpu' || s.device.kind === 'cpu'))
+      .sort((a, b) => Number(b.device.kind === 'gpu') - Number(a.device.kind === 'gpu'));
+    const missing = (keys ?? []).filter((k) => !devices.some((d) => d.device.device_key === k));
+    if (missing.length) throw new FacilityConfigError(`${field}.segment.device_keys: dataset ${datasetId} has no samples of ${missing.join(', ')}`);
+    const series = devices.map((d) => readSamples(db, d.stream, start, end)).filter((rows) => rows.length > 0);
+    return summedPower(
+      series,
+      `${field}.segment`,
+      `dataset ${datasetId} between ${start} and ${end}`,
+    );
+  });
+}

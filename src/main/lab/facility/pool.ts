@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
+import type { ScenarioInput } from '../../../core/facility/model';
+import { replicaSeed, summarize, type ReplicaResult } from '../../../core/facility/run';
+import { FacilityInputError } from '../../../core/facility/profile';
+import { runTask, type FacilityTask, type FacilityTaskResult } from './tasks';
+
+export interface FacilityRunOptions {
+  /** Worker threads (default: cores - 1, at least 1); 0 runs everything on this thread. */
+  threads?: number;
+  /** Folder for `<scenario>_<NN>u_power.csv` files of replica 0 (the NLR facility-profile format). */
+  csvDir?: string;
+  onProgress?: (done: number, total: number, label: string) => void;
+}
+
+/** Where the worker entry is: the TypeScript source under tsx (CLI, tests), the built file next to a bundle. */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? new URL('./worker-boot.mjs', here) : new URL('./facility-worker.js', here);
+}
+
+type Pending = { task: FacilityTask; resolve: (r: FacilityTaskResult) => void; reject: (e: Error) => void };
+
+/** A small pool: each worker takes the next task when it posts a result. Errors carry the field they name. */
+class TaskPool {
+  private queue: Pending[] = [];
+  private idle: Worker[] = [];
+  private workers: Worker[] = [];
+  private busy = new Map<Worker, Pending>();
+
+  constructor(threads: number) {
+    const url = workerUrl();
+    for (let i = 0; i < threads; i++) {
+      const w = new Worker(url);
+      w.on('message', (m: { ok: boolean; result?: FacilityTaskResult; error?: string; name?: string; field?: string }) => {
+        const p = this.busy.get(w)!;
+        this.busy.delete(w);
+        if (m.ok) p.resolve(m.result!);
+        else p.reject(m.name === 'FacilityInputError' && m.field ? new FacilityInputError(m.field, m.error!.slice(m.field.length + 2)) : new Error(m.error));
+        this.idle.push(w);
+        this.pump();
+      });
+      w.on('error', (e) => {
+        const p = this.busy.get(w);
+        this.busy.delete(w);
+        p?.reject(e);
+      });
+      this.workers.push(w);
+      this.idle.push(w);
+    }
+  }
+
+  run(task: FacilityTask): Promise<FacilityTaskResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.idle.length && this.queue.length) {
+      const w = this.idle.pop()!;
+      const p = this.queue.shift()!;
+      this.busy.set(w, p);
+      w.postMessage(p.task);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
+
+/**
+ * Runs every scenario x target: a load search per level, then its replicas (different seeds) at that load, spread
+ * over worker threads as tasks become ready. Replica 0 uses the search's own seed, so it reproduces its utilisation.
+ */
+export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunOptions = {}): Promise<FacilityResult> {
+  const t0 = performance.now();
+  const first = scenarios[0]!.config;
+  const levelsTotal = scenarios.reduce((a, s) => a + s.config.targets.length * (s.config.replicas + (s.config.same_load_as === undefined ? 1 : 0)), 0);
+  let done = 0;
+  const tick = (label: string) => opts.onProgress?.(++done, levelsTotal, label);
+  // A bundle built without the worker entry (the single-file CLI bundle) runs the tasks on this thread.
+  const threads = existsSync(fileURLToPath(workerUrl())) ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
+  const pool = threads > 0 ? new TaskPool(threads) : null;
+  const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
+  // Each level's load: searched, or (same_load_as) the named scenario's; searches start first.
+  const loads = new Map<string, Promise<number>[]>();
+  for (const sc of scenarios) {
+    if (sc.config.same_load_as !== undefined) continue;
+    const c = sc.config;
+    loads.set(
+      sc.name,
+      c.targets.map(async (target) => {
+        const found = (await exec({ kind: 'load', sc, target, seed: c.seed })) as Extract<FacilityTaskResult, { kind: 'load' }>;
+        tick(`${sc.name} ${Math.round(target * 100)} %: load found`);
+        return found.load;
+      }),
+    );
+  }
+  const loadOf = (sc: ScenarioInput, i: number): Promise<number> => {
+    const from = loads.get(sc.config.same_load_as ?? sc.name);
+    if (!from) throw new FacilityInputError('same_load_as', `scenario "${sc.config.same_load_as}" is not in this run`);
+    return from[i]!;
+  };
+  try {
+    const out = await Promise.all(
+      scenarios.map(async (sc) => {
+        const c = sc.config;
+        const levels: FacilityLevel[] = await Promise.all(
+          c.targets.map(async (target, i) => {
+            const found = { load: await loadOf(sc, i) };
+            const reps = await Promise.all(
+              Array.from({ length: c.replicas }, async (_, r) => {
+                const csvFile = r === 0 && opts.csvDir ? join(opts.csvDir, `${slug(sc.name)}_${Math.round(target * 100)}u_power.csv`) : undefined;
+                const res = (await exec({ kind: 'replica', sc, load: found.load, seed: replicaSeed(c.seed, r), csvFile })) as Extract<FacilityTaskResult, { kind: 'replica' }>;
+                tick(`${sc.name} ${Math.round(target * 100)} %: replica ${r + 1}/${c.replicas}`);
+                return res.replica;
+              }),
+            );
+            return summarize(target, found.load, reps as ReplicaResult[]);
+          }),
+        );
+        return { name: sc.name, levels };
+      }),
+    );
+    return {
+      name: first.name,
+      mode: first.mode,
+      nodes: first.nodes,
+      step_s: first.step_s,
+      horizon_days: first.horizon_days,
+      seed: first.seed,
+      currency: first.tariff.currency,
+      scenarios: out,
+      levels: out[0]!.levels,
+      elapsed_s: (performance.now() - t0) / 1000,
+    };
+  } finally {
+    await pool?.close();
+  }
+}

@@ -1,0 +1,28 @@
+import { buildModel, type BuiltModel, type ScenarioInput } from '../../../core/facility/model';
+import { findLoad, runReplica, type ReplicaResult } from '../../../core/facility/run';
+import { writeProfileCsv } from './csv';
+
+/** Work a facility worker (or the main thread) does: a level's load search, or one replica at a found load. */
+export type FacilityTask =
+  | { kind: 'load'; sc: ScenarioInput; target: number; seed: number }
+  | { kind: 'replica'; sc: ScenarioInput; load: number; seed: number; csvFile?: string };
+
+export type FacilityTaskResult = { kind: 'load'; load: number; utilization: number; iterations: number } | { kind: 'replica'; replica: ReplicaResult };
+
+/** The last built model is reused while a worker's tasks stay on one scenario (profiles resampled once). */
+let last: { key: string; model: BuiltModel } | null = null;
+
+function modelOf(sc: ScenarioInput): BuiltModel {
+  const key = JSON.stringify(sc.config);
+  if (last?.key !== key) last = { key, model: buildModel(sc) };
+  return last.model;
+}
+
+export function runTask(t: FacilityTask): FacilityTaskResult {
+  const b = modelOf(t.sc);
+  if (t.kind === 'load') return { kind: 'load', ...findLoad(b, t.target, t.seed) };
+  const replica = runReplica(t.sc, b, t.load, t.seed, t.csvFile !== undefined);
+  if (t.csvFile && replica.full) writeProfileCsv(t.csvFile, t.sc.config.start, t.sc.config.step_s, t.sc.config.nodes, replica.full);
+  delete replica.full;
+  return { kind: 'replica', replica };
+}

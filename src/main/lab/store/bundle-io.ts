@@ -1,0 +1,107 @@
+// A sweep's stored rows as the export bundle's parts, and back: the store side of the JSON export and its re-import.
+import type { Db } from './db';
+import type { ExportBundle, MetricBlock, RunDevice, SampleBlock, SampleSource } from '../../../shared/export';
+import { SAMPLE_EXPORT_COLUMNS } from '../../../shared/export';
+import type { Sample, SampleField } from '../../../shared/sample';
+import { iterateSampleChunks, valueAt } from './sample-stream';
+import { SampleWriter, streamFor } from './sample-blocks';
+import { PLAN_SCHEMA_VERSION } from './stored-plan';
+
+type Col = SampleField;
+const COLS = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
+
+/** Every sample of a sweep, one column-oriented block per device stream, t ascending (the stored values). */
+export function sweepSampleBlocks(db: Db, sweepId: number): SampleBlock[] {
+  const blocks = new Map<string, SampleBlock>();
+  for (const c of iterateSampleChunks(db, { sweepId }, COLS)) {
+    let b = blocks.get(c.device);
+    if (!b) {
+      b = { source: { kind: 'sweep', sweep_id: sweepId }, device: c.device, ...(Object.fromEntries(COLS.map((f) => [f, []])) as unknown as Omit<SampleBlock, 'source' | 'device'>) };
+      blocks.set(c.device, b);
+    }
+    for (const f of COLS) {
+      const out = b[f] as unknown[];
+      for (let i = c.a; i < c.b; i++) out.push(valueAt(c.cols, f, i));
+    }
+  }
+  return [...blocks.values()];
+}
+
+export function sweepMetricBlocks(db: Db, sweepId: number): MetricBlock[] {
+  const rows = db
+    .prepare('SELECT m.run_id, m.name, m.t, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.sweep_id = ? ORDER BY m.run_id, m.name, m.id')
+    .all(sweepId) as { run_id: number; name: string; t: number; value: number }[];
+  const blocks = new Map<string, MetricBlock>();
+  for (const m of rows) {
+    const key = `${m.run_id}\u0000${m.name}`;
+    let b = blocks.get(key);
+    if (!b) blocks.set(key, (b = { source: { kind: 'run', run_id: m.run_id }, name: m.name, t: [], value: [] }));
+    b.t.push(m.t);
+    b.value.push(m.value);
+  }
+  return [...blocks.values()];
+}
+
+export function sweepRunDevices(db: Db, sweepId: number): RunDevice[] {
+  return db
+    .prepare(
+      `SELECT rd.run_id, d.device_key AS device, rd.energy_j, rd.mean_power_w, rd.energy_sensor, rd.enforced_limit_w
+       FROM run_devices rd JOIN runs r ON r.id = rd.run_id JOIN devices d ON d.id = rd.device_id WHERE r.sweep_id = ? ORDER BY rd.run_id, d.idx`,
+    )
+    .all(sweepId) as RunDevice[];
+}
+
+/**
+ * Writes a sweep bundle into this database as a new sweep (new ids; devices matched by key), in one transaction:
+ * a bundle is imported whole or not at all. Returns the new sweep id.
+ */
+export function importSweepBundle(db: Db, b: ExportBundle): number {
+  const s = b.sweep;
+  if (b.kind !== 'sweep' || !s) throw new Error('importSweepBundle: the bundle holds no sweep');
+  return db.transaction(() => {
+    const deviceIds = new Map<string, number>();
+    const insDev = db.prepare(
+      `INSERT INTO devices (device_key, host, backend, idx, kind, name, vendor, simulated, uuid, pci_bus_id, driver, vbios, min_limit_w, max_limit_w, default_limit_w, sensors, updated_at)
+       VALUES (@key, @host, @backend, @index, @kind, @name, @vendor, @simulated, @uuid, @pci_bus_id, @driver, @vbios, @min_limit_w, @max_limit_w, @default_limit_w, @sensors, @now)
+       ON CONFLICT(device_key) DO NOTHING`,
+    );
+    for (const d of b.devices) {
+      insDev.run({ ...d, simulated: d.simulated ? 1 : 0, sensors: JSON.stringify(d.sensors), now: Date.now() / 1000 });
+      deviceIds.set(d.key, (db.prepare('SELECT id FROM devices WHERE device_key = ?').get(d.key) as { id: number }).id);
+    }
+    const sweepId = Number(
+      db
+        .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, error, created_at, finished_at, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, s.status, s.host, s.backend, s.simulated ? 1 : 0, s.error, s.created_at, s.finished_at, JSON.stringify(b.environment)).lastInsertRowid,
+    );
+    const runIds = new Map<number, number>();
+    const insRun = db.prepare(
+      `INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, exit_code, error, started_at, ended_at, warmup_end, measure_start, measure_end,
+         units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j)
+       VALUES (@sweep_id, @workload, @cap_w, @repetition, @order, @status, @exit_code, @error, @started_at, @ended_at, @warmup_end, @measure_start, @measure_end,
+         @units, @throughput, @mean_power_w, @energy_j, @efficiency, @energy_sensor, @enforced_limit_w, @units_in_window, @gpus, @cpu_energy_j)`,
+    );
+    for (const r of b.runs) runIds.set(r.id, Number(insRun.run({ ...r, sweep_id: sweepId }).lastInsertRowid));
+    const runOf = (src: SampleSource) => (src.kind === 'run' ? (runIds.get(src.run_id) ?? null) : null);
+    const devOf = (key: string) => {
+      const id = deviceIds.get(key);
+      if (id === undefined) throw new Error(`bundle: samples name device ${key}, which is not in its devices`);
+      return id;
+    };
+    const insRd = db.prepare('INSERT INTO run_devices (run_id, device_id, energy_j, mean_power_w, energy_sensor, enforced_limit_w) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const rd of b.run_devices) insRd.run(runIds.get(rd.run_id), devOf(rd.device), rd.energy_j, rd.mean_power_w, rd.energy_sensor, rd.enforced_limit_w);
+    const writer = new SampleWriter(db);
+    for (const blk of b.samples) {
+      const stream = streamFor(db, { sweep_id: sweepId }, devOf(blk.device));
+      const rows = blk.t.map((t, i) => Object.fromEntries(COLS.map((f) => [f, f === 't' ? t : (blk[f as Col][i] ?? null)])) as unknown as Omit<Sample, 'device_id'>);
+      writer.appendRows(stream, rows);
+    }
+    writer.close();
+    const insMetric = db.prepare('INSERT INTO metrics (run_id, t, name, value) VALUES (?, ?, ?, ?)');
+    for (const m of b.metrics) {
+      const run = runOf(m.source);
+      for (let i = 0; i < m.t.length; i++) insMetric.run(run, m.t[i], m.name, m.value[i]);
+    }
+    return sweepId;
+  })();
+}

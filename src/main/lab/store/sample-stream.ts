@@ -1,0 +1,94 @@
+// Streaming reads of stored samples for exports: block by block (flat memory for any number of samples), each
+// block decoded to columns. The selection becomes stream ranges: a run is its sweep's streams over the run's span.
+import type { Db } from './db';
+import { decodeBlock } from './block-codec';
+import { runStream } from './samples';
+import { sampleFields, sensorKindAt, type ReadingField, type SampleColumns, type SampleField } from '../../../shared/sample';
+
+/** Which samples: a run, a sweep, a dataset, a device index, a time range; all optional. */
+export interface SampleSelection {
+  runId?: number;
+  sweepId?: number;
+  datasetId?: number;
+  deviceIndex?: number;
+  from?: number;
+  to?: number;
+}
+
+interface StreamRange {
+  stream: number;
+  device: string;
+  from: number;
+  to: number;
+}
+
+/** The streams (and their time ranges) a selection covers, device by device. */
+export function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
+  const from = sel.from ?? -Infinity;
+  const to = sel.to ?? Infinity;
+  const rows = db
+    .prepare(
+      `SELECT s.id AS stream, s.device_id, d.device_key AS device, d.idx FROM sample_streams s JOIN devices d ON d.id = s.device_id
+       WHERE (@sweep IS NULL OR s.sweep_id = @sweep) AND (@dataset IS NULL OR s.dataset_id = @dataset) AND (@idx IS NULL OR d.idx = @idx)
+       ORDER BY d.idx, s.id`,
+    )
+    .all({ sweep: sel.runId !== undefined ? ((db.prepare('SELECT sweep_id FROM runs WHERE id = ?').get(sel.runId) as { sweep_id: number } | undefined)?.sweep_id ?? -1) : (sel.sweepId ?? null), dataset: sel.datasetId ?? null, idx: sel.deviceIndex ?? null }) as {
+    stream: number;
+    device_id: number;
+    device: string;
+  }[];
+  const out: StreamRange[] = [];
+  for (const r of rows) {
+    let lo = from;
+    let hi = to;
+    if (sel.runId !== undefined) {
+      const span = runStream(db, sel.runId, r.device_id);
+      if (!span) continue;
+      lo = Math.max(lo, span.from);
+      hi = Math.min(hi, span.to);
+    }
+    if (lo <= hi) out.push({ stream: r.stream, device: r.device, from: lo, to: hi });
+  }
+  return out;
+}
+
+/** One decoded piece of a stream: columns, the rows [a, b) inside the range, and the device key. */
+export interface SampleChunk {
+  device: string;
+  cols: SampleColumns;
+  a: number;
+  b: number;
+}
+
+/** The selected samples, block by block (t ascending within a stream), decoding only the fields asked for. */
+export function* iterateSampleChunks(db: Db, sel: SampleSelection, fields: readonly SampleField[]): IterableIterator<SampleChunk> {
+  const readings = fields.filter((f): f is ReadingField => f !== 't' && f !== 'power_kind');
+  const blocks = db.prepare('SELECT data FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0');
+  for (const r of streamRanges(db, sel)) {
+    for (const row of blocks.iterate(r.stream, r.from, r.to) as IterableIterator<{ data: Uint8Array }>) {
+      const cols = decodeBlock(row.data, readings);
+      let a = 0;
+      while (a < cols.n && cols.t[a]! < r.from) a++;
+      let b = cols.n;
+      while (b > a && cols.t[b - 1]! > r.to) b--;
+      if (b > a) yield { device: r.device, cols, a, b };
+    }
+  }
+}
+
+/** A chunk's value of `field` at row i (null: no reading), as stored. */
+export function valueAt(c: SampleColumns, field: SampleField, i: number): number | string | null {
+  if (field === 't') return c.t[i]!;
+  if (field === 'power_kind') return typeof c.power_kind === 'string' ? c.power_kind : c.power_kind ? sensorKindAt(c.power_kind[i]!) : 'instant';
+  const col = c.cols[field];
+  const v = col ? col[i]! : NaN;
+  return v === v ? v : null;
+}
+
+/** About how many samples a selection holds (whole blocks counted), for progress. */
+export function countSamples(db: Db, sel: SampleSelection): number {
+  const q = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
+  return streamRanges(db, sel).reduce((k, r) => k + (q.get(r.stream, r.from, r.to) as { n: number }).n, 0);
+}
+
+export const ALL_SAMPLE_COLUMNS: readonly SampleField[] = sampleFields;

@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { PlanIssue } from '../../../shared/api';
+import { fieldLabel } from '../../../shared/plan-labels';
+
+export type { PlanIssue };
+
+const UNITS: Record<string, string> = { cooldown_s: ' s', sample_interval_ms: ' ms', overhead_w: ' W', hang_timeout_s: ' s', run_timeout_s: ' s', 'warmup.seconds': ' s', 'window.seconds': ' s', 'caps.from': ' W', 'caps.to': ' W', 'caps.step': ' W', 'caps.adaptive.from': ' W', 'caps.adaptive.to': ' W', 'caps.adaptive.step': ' W', 'caps.adaptive.width_w': ' W' };
+
+/** zod's own wording, which these messages replace ("Too small: expected number to be >=1"). */
+const ZOD_DEFAULT = /^(Too (small|big)|Invalid|Unrecognized|Expected)/;
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'string') return v === '' ? 'an empty text' : `"${v}"`;
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** One zod issue in words, e.g. "Repetitions must be at least 1 (got 0)". */
+function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
+  const path = issue.path.map(String).join('.');
+  const label = fieldLabel(path);
+  const unit = UNITS[path] ?? '';
+  const got = valueAt(root, issue.path);
+  const gotText = ` (got ${shown(got)})`;
+  // A bound the schema words itself ("at most 100000 W", "a step of at least 0.01 W") is kept as written.
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && !ZOD_DEFAULT.test(issue.message)) return { path, message: `${issue.message}${gotText}` };
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'array') return { path, message: `${label} needs at least ${String(issue.minimum)} entr${issue.minimum === 1 ? 'y' : 'ies'}` };
+      if (issue.origin === 'string') return { path, message: `${label} must not be empty` };
+      return { path, message: `${label} must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}${unit}${gotText}` };
+    case 'too_big':
+      return { path, message: `${label} must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${unit}${gotText}` };
+    case 'invalid_type':
+      if (got === undefined) return { path, message: `${label} is missing` };
+      // A blank form field arrives as null.
+      if (got === null) return { path, message: `${label} is empty: enter a value` };
+      if (issue.expected === 'int') return { path, message: `${label} must be a whole number${gotText}` };
+      return { path, message: `${label} must be ${issue.expected === 'number' ? 'a number' : issue.expected === 'array' ? 'a list' : issue.expected === 'boolean' ? 'true or false' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`}${gotText}` };
+    case 'invalid_value':
+      return { path, message: `${label} must be one of ${issue.values.map((v) => String(v)).join(', ')}${gotText}` };
+    case 'unrecognized_keys':
+      return { path, message: `${path ? `${label} has` : 'The plan has'} unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` };
+    case 'invalid_union':
+      // A union with its own explanation (caps: which form was meant and what is wrong with it) keeps it.
+      if (issue.message && issue.message !== 'Invalid input') return { path, message: `${label}${issue.message.startsWith('must') ? ' ' : ': '}${issue.message}` };
+      if (path === 'caps') return { path, message: 'Caps must be a list of watts ([250, 300, 350]), a range {from, to, step} or {adaptive: {from, to, step}}' };
+      if (path === 'warmup' || path === 'window') return { path, message: `${label} must be {seconds: N} or {steps: N} with N above 0` };
+      return { path, message: `${label} is not valid${gotText}` };
+    case 'custom':
+      return { path, message: issue.message };
+    default:
+      return { path, message: `${label}: ${issue.message}` };
+  }
+}
+
+/** A schema failure as plan issues in words, each at its field, without repeats. */
+export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown): PlanIssue[] {
+  const seen = new Set<string>();
+  return issues.map((i) => words(i, root)).filter((i) => !seen.has(i.path + i.message) && seen.add(i.path + i.message));
+}
+
+/** `path: message` lines (the CLI prints these; `errors` of validatePlan). */
+export function issueLines(issues: readonly PlanIssue[]): string[] {
+  return issues.map((i) => `${i.path || '(plan)'}: ${i.message}`);
+}
+
+/** `path: message` lines (the workload parameter check's) as issues at their fields. */
+export function issuesOfLines(lines: readonly string[]): PlanIssue[] {
+  return lines.map((l) => {
+    const m = /^([\w.]+): (.*)$/s.exec(l);
+    return m ? { path: m[1]!, message: m[2]! } : { path: '', message: l };
+  });
+}

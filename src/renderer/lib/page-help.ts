@@ -1,0 +1,48 @@
+/**
+ * Per page: the user guide's section for it and what a newcomer should know first. Keyed by the route's page name;
+ * a page without an entry (added later) links to the guide's start.
+ */
+export interface PageHelpEntry {
+  /** Section id in the user guide (see lib/guide.ts `slug`). */
+  section: string;
+  title: string;
+  /** The first-run hint: what the page is for and the next step. */
+  hint: string;
+}
+
+export const PAGE_HELP: Record<string, PageHelpEntry> = {
+  devices: {
+    section: 'look-at-your-devices',
+    title: 'Look at your devices',
+    hint: 'Each GPU with its power limits and sensors, and live readings. Without a GPU you see simulated ones, labelled "simulated". Next: design a sweep (2).',
+  },
+  designer: {
+    section: 'design-a-sweep',
+    title: 'Design a sweep',
+    hint: 'Pick a template (the quick demo runs in about a minute on a simulated GPU), check the caps and repetitions, then Start sweep. Problems are shown at their fields.',
+  },
+  console: {
+    section: 'run-it',
+    title: 'Run it',
+    hint: 'Live power, clock, temperature and throughput of the running sweep, or the recorded traces of the last one. When it ends, open Results for the answer.',
+  },
+  results: {
+    section: 'read-the-answer',
+    title: 'Read the answer',
+    hint: 'The best cap per goal with the caps that cannot be told apart from it, efficiency vs cap with 95 % confidence bars, and the overhead slider. Click r1, r2 … in the table for a run\'s traces.',
+  },
+  datasets: {
+    section: 'other-people-s-logs',
+    title: "Other people's logs",
+    hint: 'Power logs recorded elsewhere (nvidia-smi, DCGM, Prometheus, Zeus, CodeCarbon ...): drop them here to import them. Segments with a cap and work units are analysed like a sweep\'s runs.',
+  },
+  history: {
+    section: 'read-the-answer',
+    title: 'Read the answer',
+    hint: 'Every recorded sweep. Open one to see its results; delete asks first.',
+  },
+};
+
+export function helpFor(page: string): PageHelpEntry {
+  return PAGE_HELP[page] ?? { section: 'caplab-user-guide', title: 'User guide', hint: '' };
+}

@@ -1,0 +1,195 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { FacilityResult } from '../../shared/facility';
+import type { MethodOutput } from '../../shared/api';
+import { api, onEvent } from '../api/client';
+import { ProgressBar } from '../components/Badges';
+import { Plot } from '../components/Plot';
+import { comparisonTraces, ldcTraces, seriesTraces, summaryRows, SUMMARY_HEADERS } from '../lib/facility-view';
+import { toastError } from '../state/toasts';
+
+type Configs = MethodOutput<'listFacilityConfigs'>;
+
+/** Legend under the x-axis title, not on it. */
+const BELOW = { legend: { orientation: 'h' as const, y: -0.3 }, margin: { l: 56, r: 16, t: 28, b: 76 } };
+
+/** Facility planner: a config (shipped NLR reconstructions or edited YAML) run through the engine, results plotted. */
+export function FacilityPage() {
+  const [configs, setConfigs] = useState<Configs>([]);
+  const [yaml, setYaml] = useState('');
+  const [chosen, setChosen] = useState('');
+  const [replicas, setReplicas] = useState(4);
+  const [horizon, setHorizon] = useState<number | ''>('');
+  const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<{ done: number; total: number; label: string } | null>(null);
+  const [result, setResult] = useState<FacilityResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [scenario, setScenario] = useState(0);
+  const [level, setLevel] = useState(0);
+
+  useEffect(() => {
+    api
+      .listFacilityConfigs({})
+      .then((c) => {
+        setConfigs(c);
+        if (c[0]) {
+          setChosen(c[0].name);
+          setYaml(c[0].yaml);
+        }
+      })
+      .catch(toastError);
+    return onEvent('facility.progress', setProgress);
+  }, []);
+
+  async function run() {
+    setRunning(true);
+    setError(null);
+    setProgress(null);
+    try {
+      const r = await api.runFacility({ yaml, replicas, ...(horizon === '' ? {} : { horizon_days: horizon }) });
+      setResult(r);
+      setScenario(0);
+      setLevel(Math.min(level, r.levels.length - 1));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  const sc = result?.scenarios[scenario];
+  const lv = sc?.levels[level];
+  const series = useMemo(() => (lv ? seriesTraces(lv) : []), [lv]);
+  const ldc = useMemo(() => (sc ? ldcTraces(sc.levels) : []), [sc]);
+  const compare = useMemo(() => (result ? comparisonTraces(result) : []), [result]);
+  const rows = useMemo(() => (result ? summaryRows(result) : []), [result]);
+
+  return (
+    <section className="page" aria-labelledby="facility-title">
+      <header className="page-head">
+        <h2 id="facility-title">Facility planner</h2>
+        <span className="muted small">Measured node profiles scaled to a whole site: event-driven jobs or services, seeded replicas.</span>
+      </header>
+      <div className="designer-grid">
+        <div className="card">
+          <label className="field">
+            <span>Configuration (YAML; relative paths are read from resources/facility)</span>
+            <textarea className="mono" rows={14} value={yaml} onChange={(e) => setYaml(e.target.value)} data-testid="facility-yaml" spellCheck={false} />
+          </label>
+        </div>
+        <div className="card">
+          <label className="field">
+            <span>Shipped configs</span>
+            <select
+              value={chosen}
+              data-testid="facility-config"
+              onChange={(e) => {
+                setChosen(e.target.value);
+                setYaml(configs.find((c) => c.name === e.target.value)?.yaml ?? '');
+              }}
+            >
+              {configs.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>Replicas (seeds)</span>
+            <input type="number" min={1} max={64} value={replicas} onChange={(e) => setReplicas(Math.max(1, Math.min(64, Number(e.target.value) || 1)))} data-testid="facility-replicas" />
+          </label>
+          <label className="field">
+            <span>Horizon days (blank: the config's)</span>
+            <input type="number" min={1} max={366} value={horizon} onChange={(e) => setHorizon(e.target.value === '' ? '' : Math.max(1, Math.min(366, Number(e.target.value))))} data-testid="facility-horizon" />
+          </label>
+          <p>
+            <button className="primary" onClick={() => void run()} disabled={running || yaml.trim() === ''} data-testid="facility-run">
+              {running ? 'Running…' : 'Run'}
+            </button>
+          </p>
+          {running && progress && (
+            <div data-testid="facility-progress">
+              <ProgressBar fraction={progress.done / progress.total} label="facility progress" />
+              <span className="muted small">{progress.label}</span>
+            </div>
+          )}
+          {result && !running && (
+            <p className="muted small" data-testid="facility-done">
+              {result.name}: {result.nodes} nodes, {result.horizon_days} days at {result.step_s} s, {result.elapsed_s.toFixed(1)} s
+            </p>
+          )}
+        </div>
+      </div>
+      {error && (
+        <pre className="error" role="alert" data-testid="facility-error">
+          {error}
+        </pre>
+      )}
+      {result && sc && lv && (
+        <>
+          <table className="table" data-testid="facility-summary">
+            <thead>
+              <tr>
+                <th>scenario</th>
+                <th>target</th>
+                {SUMMARY_HEADERS.map((h) => (
+                  <th key={h}>{h}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.scenario}-${r.target}`}>
+                  <td>{r.scenario}</td>
+                  <td>{r.target}</td>
+                  {r.cells.map((c, i) => (
+                    <td key={i}>{c}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="row">
+            <div className="segmented" role="tablist" aria-label="Scenario">
+              {result.scenarios.map((s, i) => (
+                <button key={s.name} className={i === scenario ? 'on' : ''} onClick={() => setScenario(i)}>
+                  {s.name}
+                </button>
+              ))}
+            </div>{' '}
+            <div className="segmented" role="tablist" aria-label="Target utilisation">
+              {sc.levels.map((l, i) => (
+                <button key={l.target_utilization} className={i === level ? 'on' : ''} onClick={() => setLevel(i)}>
+                  {Math.round(l.target_utilization * 100)} %
+                </button>
+              ))}
+            </div>
+          </div>
+          <div className="plots">
+            <div className="card">
+              <Plot
+                testId="facility-series"
+                data={series as never}
+                layout={{ ...BELOW, title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (means per ${((lv.series.t_h[1] ?? 1) * 60).toFixed(0)} min)` }, xaxis: { title: { text: 'day' } }, yaxis: { title: { text: 'MW' } } }}
+              />
+            </div>
+            <div className="card">
+              <Plot
+                testId="facility-ldc"
+                data={ldc as never}
+                layout={{ ...BELOW, title: { text: `${sc.name}: load-duration curve (IT)` }, xaxis: { title: { text: '% of time exceeded' } }, yaxis: { title: { text: 'MW' } } }}
+              />
+            </div>
+            <div className="card">
+              <Plot
+                testId="facility-compare"
+                data={compare as never}
+                layout={{ title: { text: 'Scenarios: mean and peak IT power' }, barmode: 'group', yaxis: { title: { text: 'MW' } } }}
+              />
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

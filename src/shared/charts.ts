@@ -1,0 +1,217 @@
+// Chart specs: what each results chart shows (series, axes with units, CI bars, markers, bands), built straight
+// from the analysis. Pure data: the app draws them with Plotly (renderer/pages/results/charts.ts), the report with
+// inline SVG (core/report/svg.ts), so both show the same numbers.
+import type { AnalysisGroup, CapPoint, Optimum, Stat } from './analysis';
+import { capSeverity, FLAG_INFO, SELECTOR_ORDER, sortedFlags } from './analysis-view';
+import { colorFor, seriesColor } from './format';
+
+export type MarkerState = 'ok' | 'warn' | 'error';
+
+export interface ChartPoint {
+  x: number;
+  y: number;
+  /** Half width of the 95 % CI (error bar), null: none. */
+  err: number | null;
+  /** Text drawn beside the point (e.g. "300 W"), null: none. */
+  label: string | null;
+  state: MarkerState;
+  /** Not counted in the best cap (drawn as a cross). */
+  excluded: boolean;
+  /** Hover / tooltip detail. */
+  note: string | null;
+}
+
+export interface ChartSeries {
+  name: string;
+  /** line: joined points; points: markers only; bar: bars from zero; ring: a hollow highlight around points. */
+  type: 'line' | 'points' | 'bar' | 'ring';
+  axis: 'y' | 'y2';
+  color: string;
+  dashed: boolean;
+  faded: boolean;
+  legend: boolean;
+  /** Draw as steps (a value holds until the next point), e.g. a best cap as the overhead grows. */
+  step?: boolean;
+  points: ChartPoint[];
+}
+
+export interface ChartAxis {
+  label: string;
+  unit: string;
+  min: number | null;
+  max: number | null;
+  /** Include zero in the range. */
+  zero: boolean;
+  ticks: number[] | null;
+}
+
+/** A shaded x range (the caps indistinguishable from the best). */
+export interface ChartBand {
+  from: number;
+  to: number;
+  label: string;
+}
+
+export interface ChartSpec {
+  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity';
+  title: string;
+  x: ChartAxis;
+  y: ChartAxis;
+  y2: ChartAxis | null;
+  series: ChartSeries[];
+  bands: ChartBand[];
+  legend: boolean;
+  caption: string;
+}
+
+/** One sweep's (or dataset's) group in a chart; the first input is the primary one. */
+export interface ChartInput {
+  name: string;
+  group: AnalysisGroup;
+}
+
+/** "power cap (W)": an axis title with its unit. */
+export function axisTitle(a: Pick<ChartAxis, 'label' | 'unit'>): string {
+  return `${a.label} (${a.unit})`;
+}
+
+const axis = (label: string, unit: string, o: Partial<ChartAxis> = {}): ChartAxis => ({ label, unit, min: null, max: null, zero: false, ticks: null, ...o });
+const CAP_AXIS = axis('power cap', 'W');
+const unitsOf = (inputs: readonly ChartInput[]) => inputs[0]?.group.units ?? 'units';
+
+function stateOf(c: CapPoint): MarkerState {
+  const s = capSeverity(c);
+  return s === 'error' || s === 'warn' ? s : 'ok';
+}
+
+function flagText(c: CapPoint): string {
+  return c.flags.length ? sortedFlags(c.flags).map((f) => FLAG_INFO[f].label).join(', ') : 'no flags';
+}
+
+/** A per-cap statistic as a line with 95 % CI bars; caps without a mean are left out. */
+function statSeries(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat, name: string, i: number): ChartSeries {
+  return {
+    name,
+    type: 'line',
+    axis: 'y',
+    color: seriesColor(i),
+    dashed: i > 0,
+    faded: false,
+    legend: true,
+    points: caps
+      .filter((c) => pick(c).mean != null)
+      .map((c) => ({ x: c.cap_w, y: pick(c).mean!, err: pick(c).ci?.half_width ?? null, label: null, state: stateOf(c), excluded: !c.eligible, note: `n = ${c.n_usable} · ${flagText(c)}` })),
+  };
+}
+
+function bandOf(o: Optimum | null): ChartBand[] {
+  if (!o?.range_w || o.range_w[0] === o.range_w[1]) return [];
+  return [{ from: o.range_w[0], to: o.range_w[1], label: 'may be the best (within the margin, or too few repetitions to tell)' }];
+}
+
+/** Efficiency vs cap with 95 % CI bars; the primary input's best cap ringed and its indistinguishable range shaded. */
+export function efficiencyChart(inputs: readonly ChartInput[]): ChartSpec {
+  const units = unitsOf(inputs);
+  const series = inputs.map((x, i) => statSeries(x.group.caps, (c) => c.efficiency, x.name, i));
+  const primary = inputs[0]?.group;
+  const best = primary?.optima['max-efficiency'] ?? null;
+  const bc = best?.cap_w != null ? primary!.caps.find((c) => c.cap_w === best.cap_w && c.efficiency.mean != null) : undefined;
+  if (bc) {
+    series.push({ name: 'best cap', type: 'ring', axis: 'y', color: '#edc948', dashed: false, faded: false, legend: false, points: [{ x: bc.cap_w, y: bc.efficiency.mean!, err: null, label: null, state: 'ok', excluded: false, note: null }] });
+  }
+  const withCi = primary?.caps.filter((c) => c.efficiency.ci != null).length ?? 0;
+  return {
+    id: 'efficiency',
+    title: 'Efficiency vs cap',
+    x: CAP_AXIS,
+    y: axis(`${units} per joule`, `${units}/J, node`),
+    y2: null,
+    series,
+    bands: bandOf(best),
+    legend: inputs.length > 1,
+    caption: `Bars: 95 % CI over repetitions (${withCi} of ${primary?.caps.length ?? 0} caps have one). Shaded: caps indistinguishable from the best. Orange: warning, red: problem, cross: excluded from the best cap.`,
+  };
+}
+
+/** Throughput per GPU vs cap with 95 % CI bars. */
+export function throughputChart(inputs: readonly ChartInput[]): ChartSpec {
+  const units = unitsOf(inputs);
+  return {
+    id: 'throughput',
+    title: 'Throughput vs cap',
+    x: CAP_AXIS,
+    y: axis('throughput per GPU', `${units}/s`, { zero: true }),
+    y2: null,
+    series: inputs.map((x, i) => statSeries(x.group.caps, (c) => c.throughput, x.name, i)),
+    bands: [],
+    legend: inputs.length > 1,
+    caption: 'Bars: 95 % CI over repetitions.',
+  };
+}
+
+/** Throughput (x) vs efficiency (y), both better when larger; the engine's Pareto front as a line. */
+export function paretoChart(inputs: readonly ChartInput[]): ChartSpec {
+  const units = unitsOf(inputs);
+  const pt = (p: { cap_w: number; throughput: number; efficiency: number }) => ({ x: p.throughput, y: p.efficiency, err: null, label: `${p.cap_w} W`, state: 'ok' as const, excluded: false, note: null });
+  return {
+    id: 'pareto',
+    title: 'Pareto: throughput vs efficiency',
+    x: axis('throughput per GPU', `${units}/s`),
+    y: axis(`${units} per joule`, `${units}/J, node`),
+    y2: null,
+    series: inputs.flatMap((x, i) => [
+      { name: `${x.name} dominated`, type: 'points' as const, axis: 'y' as const, color: seriesColor(i), dashed: false, faded: true, legend: false, points: x.group.pareto.points.filter((p) => !p.on_front).map(pt) },
+      { name: `${x.name} Pareto front`, type: 'line' as const, axis: 'y' as const, color: seriesColor(i), dashed: true, faded: false, legend: true, points: x.group.pareto.front.map(pt) },
+    ]),
+    bands: [],
+    legend: true,
+    caption: 'Each point is a cap (mean over repetitions). The front: caps no other cap beats on both throughput and efficiency.',
+  };
+}
+
+/** Mean SM clock in the window vs cap, and the share of time the power-cap throttle reason was set (right axis). */
+export function clockChart(group: AnalysisGroup): ChartSpec {
+  const thr = group.caps.filter((c) => c.clocks.power_cap_throttled_share != null);
+  const clk = group.caps.filter((c) => c.clocks.sm_mhz != null);
+  const p = (x: number, y: number, note: string): ChartPoint => ({ x, y, err: null, label: null, state: 'ok', excluded: false, note });
+  return {
+    id: 'clocks',
+    title: 'Clocks and throttling vs cap',
+    x: CAP_AXIS,
+    y: axis('mean SM clock in window', 'MHz'),
+    y2: axis('power-cap throttled', '% of window', { min: 0, max: 105, ticks: [0, 25, 50, 75, 100] }),
+    series: [
+      { name: 'power-cap throttle share', type: 'bar', axis: 'y2', color: '#f28e2b', dashed: false, faded: true, legend: true, points: thr.map((c) => p(c.cap_w, c.clocks.power_cap_throttled_share! * 100, 'throttled by the power cap')) },
+      { name: 'SM clock', type: 'line', axis: 'y', color: '#59a14f', dashed: false, faded: false, legend: true, points: clk.map((c) => p(c.cap_w, c.clocks.sm_mhz!, 'mean SM clock')) },
+    ],
+    bands: [],
+    legend: true,
+    caption: 'Bars: share of the measurement window with the software power-cap throttle reason set.',
+  };
+}
+
+/** Best cap per selector vs the node overhead (the sensitivity curve). */
+export function sensitivityChart(group: AnalysisGroup): ChartSpec {
+  const s = group.sensitivity;
+  return {
+    id: 'sensitivity',
+    title: 'Best cap vs node overhead',
+    x: axis('node overhead', 'W'),
+    y: axis('best cap', 'W'),
+    y2: null,
+    series: SELECTOR_ORDER.map((sel, i) => ({
+      name: sel,
+      type: 'line' as const,
+      axis: 'y' as const,
+      color: colorFor(i),
+      dashed: i > 0,
+      faded: false,
+      legend: true,
+      step: true,
+      points: s.curve.filter((r) => r.best[sel] != null).map((r) => ({ x: r.overhead_w, y: r.best[sel]!, err: null, label: null, state: 'ok' as const, excluded: false, note: null })),
+    })),
+    bands: [],
+    legend: true,
+    caption: `Each selector's best cap as the node overhead added to GPU energy goes from ${s.from_w} to ${s.to_w} W.`,
+  };
+}

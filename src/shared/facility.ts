@@ -1,0 +1,308 @@
+import { z } from 'zod';
+
+/**
+ * Facility planner configuration (`caplab facility CONFIG.yaml`, the Facility page): a site of identical nodes whose
+ * jobs (training / colocation) or services (inference) replay measured per-node power profiles. Power in W, time
+ * in s unless a name says otherwise. See docs/facility.md.
+ */
+
+const positive = (what: string) => z.number({ error: `${what} must be a number` }).positive({ error: `${what} must be > 0` });
+const nonNegative = (what: string) => z.number({ error: `${what} must be a number` }).min(0, { error: `${what} must be >= 0` });
+const weights = (n: number, what: string) =>
+  z
+    .array(nonNegative('a weight'), { error: `${what}: a list of ${n} weights` })
+    .length(n, { error: `${what} needs exactly ${n} weights` })
+    .refine((w) => w.some((x) => x > 0), { error: `${what}: at least one weight must be > 0` });
+
+/** Where a per-node power profile comes from. Exactly one source. */
+export const ProfileSource = z
+  .object({
+    /** A built-in profile shaped like the paper's measurements (see docs/facility.md). */
+    builtin: z.string().optional(),
+    /** A CSV file with a time column (s) and a power column; relative paths are relative to the config file. */
+    csv: z.string().optional(),
+    time_col: z.string().default('t_s'),
+    power_col: z.string().default('power_W'),
+    /** Units of the power column; profiles are checked for plausibility in W per node. */
+    units: z.enum(['W', 'kW', 'mW']).default('W'),
+    /** The CSV (run, segment) power is summed over this many nodes; divided to get per-node power. */
+    nodes: z.number().int().positive().default(1),
+    /** A run recorded by CapLab (`caplab sweep`): node power = sum of its devices + node_overhead_w. */
+    run: z.object({ db: z.string().optional(), run_id: z.number().int().positive() }).strict().optional(),
+    /**
+     * An imported dataset's segment (`docs/datasets.md`): a stored segment by id, or a window of a dataset; node power =
+     * its GPUs and CPU packages (or the listed device keys) summed + node_overhead_w.
+     */
+    segment: z
+      .object({
+        db: z.string().optional(),
+        segment_id: z.number().int().positive().optional(),
+        dataset_id: z.number().int().positive().optional(),
+        start: z.number().optional(),
+        end: z.number().optional(),
+        device_keys: z.array(z.string()).optional(),
+      })
+      .strict()
+      .refine((s) => s.segment_id !== undefined || (s.dataset_id !== undefined && s.start !== undefined && s.end !== undefined), {
+        error: 'give segment_id, or dataset_id with start and end',
+      })
+      .optional(),
+    node_overhead_w: nonNegative('node_overhead_w').default(0),
+    /** Inline series (the page and tests). */
+    t_s: z.array(z.number()).optional(),
+    power_w: z.array(z.number()).optional(),
+    /** Start-up and wind-down kept as measured when a job is longer than the profile; the middle loops. */
+    ramp_s: nonNegative('ramp_s').optional(),
+    tail_s: nonNegative('tail_s').optional(),
+  })
+  .strict()
+  .refine((p) => [p.builtin, p.csv, p.run, p.segment, p.power_w].filter((x) => x !== undefined).length === 1, {
+    error: 'give exactly one of builtin, csv, run, segment or t_s/power_w',
+  });
+export type ProfileSource = z.infer<typeof ProfileSource>;
+
+/** A profile measured at a GPU power cap, and the throughput there relative to uncapped (stretches durations). */
+export const CappedProfile = z
+  .object({ cap_w: positive('cap_w'), throughput: z.number().gt(0).max(1.5), profile: ProfileSource.optional() })
+  .strict();
+
+export const Distribution = z.discriminatedUnion('dist', [
+  z.object({ dist: z.literal('fixed'), value: positive('value') }).strict(),
+  z.object({ dist: z.literal('uniform'), min: positive('min'), max: positive('max') }).strict(),
+  z.object({ dist: z.literal('lognormal'), median: positive('median'), sigma: nonNegative('sigma'), min: positive('min').optional(), max: positive('max').optional() }).strict(),
+  z.object({ dist: z.literal('choice'), values: z.array(positive('a value')).min(1), weights: z.array(nonNegative('a weight')).optional() }).strict(),
+]);
+export type Distribution = z.infer<typeof Distribution>;
+
+export const JobType = z
+  .object({
+    name: z.string().min(1),
+    /** Relative share of arriving jobs. */
+    share: positive('share'),
+    /** Nodes per job (a whole number drawn from this distribution). */
+    nodes: Distribution,
+    /** Job duration in hours. */
+    duration_h: Distribution,
+    profile: ProfileSource,
+    at_caps: z.array(CappedProfile).default([]),
+  })
+  .strict();
+export type JobType = z.infer<typeof JobType>;
+
+export const Arrivals = z
+  .object({
+    hour_of_day: weights(24, 'arrivals.hour_of_day').default(Array(24).fill(1)),
+    /** Monday first. */
+    weekday: weights(7, 'arrivals.weekday').default(Array(7).fill(1)),
+    month: weights(12, 'arrivals.month').default(Array(12).fill(1)),
+  })
+  .strict();
+
+/** Node power as a function of the request rate one instance serves (measured by a serving-rate sweep). */
+export const RatePower = z
+  .object({
+    builtin: z.string().optional(),
+    /** [requests/s per instance, W per node] pairs, rates ascending. */
+    points: z.array(z.tuple([nonNegative('rate'), z.number()])).optional(),
+  })
+  .strict()
+  .refine((p) => (p.builtin === undefined) !== (p.points === undefined), { error: 'give exactly one of builtin or points' });
+export type RatePower = z.infer<typeof RatePower>;
+
+export const Service = z
+  .object({
+    name: z.string().min(1),
+    /** Requests/s at the busiest hour of a weekday before the utilisation scaling. */
+    peak_rps: positive('peak_rps'),
+    day: weights(24, 'day'),
+    week: weights(7, 'week').default(Array(7).fill(1)),
+    /** Multiplicative log-normal noise per step (sd of the log). */
+    noise_sigma: nonNegative('noise_sigma').default(0.1),
+    /** Highest request rate one instance serves within the latency limit (requests/s); or give rate_max_from. */
+    rate_max: positive('rate_max').optional(),
+    /**
+     * Read rate_max from an online-serving rate sweep (SGLang bench_serving / vLLM bench serve outputs, one file per
+     * request rate, read by the throughput adapters): the highest rate whose latency statistic meets the limit.
+     */
+    rate_max_from: z
+      .object({
+        files: z.array(z.string()).min(1),
+        metric: z.enum(['ttft', 'itl', 'tpot', 'e2e']).default('e2e'),
+        stat: z.string().default('p99'),
+        limit_ms: positive('limit_ms'),
+      })
+      .strict()
+      .optional(),
+    nodes_per_instance: z.number().int().positive().default(1),
+    max_instances: z.number().int().positive(),
+    power: RatePower,
+    at_caps: z
+      .array(z.object({ cap_w: positive('cap_w'), rate_max: positive('rate_max'), power: RatePower }).strict())
+      .default([]),
+  })
+  .strict();
+export type Service = z.infer<typeof Service>;
+
+export const Overheads = z
+  .object({
+    /** Constant PUE (total / IT). Ignored when cooling is given. */
+    pue: z.number().min(1, { error: 'pue must be >= 1' }).max(5).default(1),
+    /** Cooling power as a fraction of IT power, rising with outdoor temperature above ref_c. */
+    cooling: z
+      .object({ base_fraction: nonNegative('base_fraction'), per_degc: nonNegative('per_degc').default(0), ref_c: z.number().default(18) })
+      .strict()
+      .optional(),
+    /** UPS / PDU / transformer losses as a fraction of IT power. */
+    distribution_loss: z.number().min(0).max(0.5).default(0),
+    /** Lights, offices, standby plant: constant W. */
+    fixed_w: nonNegative('fixed_w').default(0),
+    /** Outdoor temperature: a CSV (timestamp,temp_C, repeated every year) or a sinusoidal climate. */
+    temperature: z
+      .object({
+        csv: z.string().optional(),
+        mean_c: z.number().default(10),
+        annual_amplitude_c: nonNegative('annual_amplitude_c').default(10),
+        daily_amplitude_c: nonNegative('daily_amplitude_c').default(5),
+      })
+      .strict()
+      .default({ mean_c: 10, annual_amplitude_c: 10, daily_amplitude_c: 5 }),
+  })
+  .strict();
+export type Overheads = z.infer<typeof Overheads>;
+
+/** Price (per MWh) and grid carbon intensity (g/kWh): a constant or an hourly CSV (timestamp,value) looped yearly. */
+export const Tariff = z
+  .object({
+    price_per_mwh: nonNegative('price_per_mwh').default(0),
+    price_csv: z.string().optional(),
+    currency: z.string().default('USD'),
+    carbon_g_per_kwh: nonNegative('carbon_g_per_kwh').default(0),
+    carbon_csv: z.string().optional(),
+  })
+  .strict();
+export type Tariff = z.infer<typeof Tariff>;
+
+const Site = {
+  name: z.string().default('facility'),
+  seed: z.number().int().default(1),
+  /** ISO date the simulation starts (UTC); sets weekday and month of the arrival shapes. */
+  start: z.string().default('2025-01-01T00:00:00Z'),
+  horizon_days: positive('horizon_days').max(366, { error: 'horizon_days is at most 366' }),
+  step_s: z.number().min(1, { error: 'step_s must be >= 1' }).max(3600, { error: 'step_s must be <= 3600' }),
+  replicas: z.number().int().min(1).max(64).default(1),
+  nodes: z.number().int().positive(),
+  idle_w: nonNegative('idle_w'),
+  /** Nameplate node power; profiles above it are flagged as probably in the wrong units. */
+  rated_w: positive('rated_w'),
+  /** Target mean node utilisations, each in (0, 1]. */
+  targets: z
+    .array(
+      z
+        .number({ error: 'a utilisation must be a number' })
+        .gt(0, { error: 'utilisation must be > 0' })
+        .max(1, { error: 'utilisation is a fraction of nodes busy: at most 1 (100 %)' }),
+    )
+    .min(1),
+  allocation: z.enum(['fifo', 'backfill']).default('fifo'),
+  arrivals: Arrivals.default({ hour_of_day: Array(24).fill(1), weekday: Array(7).fill(1), month: Array(12).fill(1) }),
+  jobs: z.array(JobType).default([]),
+  services: z.array(Service).default([]),
+  overheads: Overheads.default({ pue: 1, distribution_loss: 0, fixed_w: 0, temperature: { mean_c: 10, annual_amplitude_c: 10, daily_amplitude_c: 5 } }),
+  tariff: Tariff.default({ price_per_mwh: 0, currency: 'USD', carbon_g_per_kwh: 0 }),
+  /** Fleet GPU power cap (W per GPU); jobs replay their at_caps profile and stretch by its throughput. */
+  fleet_cap_w: positive('fleet_cap_w').optional(),
+  /**
+   * In a scenario: run the same demand (jobs/day or request scale) the named scenario's search found at each target
+   * instead of searching again, so a cap shows its delay (higher utilisation, longer waits, incomplete requests).
+   */
+  same_load_as: z.string().optional(),
+};
+
+/** A scenario: a name plus overrides of the site's fields (merged one level deep into objects). */
+export const Scenario = z.object({ name: z.string().min(1) }).catchall(z.unknown());
+
+export const FacilityConfig = z
+  .object({
+    mode: z.enum(['training', 'inference']),
+    ...Site,
+    scenarios: z.array(Scenario).default([]),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.mode === 'training' && c.jobs.length === 0) ctx.addIssue({ code: 'custom', path: ['jobs'], message: 'training mode needs at least one job type' });
+    if (c.mode === 'inference' && c.services.length === 0) ctx.addIssue({ code: 'custom', path: ['services'], message: 'inference mode needs at least one service' });
+    const steps = (c.horizon_days * 86400) / c.step_s;
+    if (steps > 32_000_000) ctx.addIssue({ code: 'custom', path: ['step_s'], message: `horizon_days / step_s gives ${Math.round(steps)} steps; at most 32 M (a year at 1 s)` });
+    c.jobs.forEach((j, i) => {
+      const max = maxOf(j.nodes);
+      if (max > c.nodes) ctx.addIssue({ code: 'custom', path: ['jobs', i, 'nodes'], message: `job type "${j.name}" can ask for ${max} nodes but the pool has ${c.nodes}` });
+    });
+    c.services.forEach((s, i) => {
+      if ((s.rate_max === undefined) === (s.rate_max_from === undefined))
+        ctx.addIssue({ code: 'custom', path: ['services', i, 'rate_max'], message: 'give exactly one of rate_max or rate_max_from' });
+      if (s.max_instances * s.nodes_per_instance > c.nodes)
+        ctx.addIssue({ code: 'custom', path: ['services', i, 'max_instances'], message: `${s.max_instances} instances x ${s.nodes_per_instance} nodes exceed the pool of ${c.nodes}` });
+    });
+  });
+export type FacilityConfig = z.infer<typeof FacilityConfig>;
+export type FacilityConfigInput = z.input<typeof FacilityConfig>;
+
+export function maxOf(d: Distribution): number {
+  switch (d.dist) {
+    case 'fixed':
+      return d.value;
+    case 'uniform':
+      return d.max;
+    case 'lognormal':
+      return d.max ?? Infinity;
+    case 'choice':
+      return Math.max(...d.values);
+  }
+}
+
+/** One target utilisation's outcome, mean over replicas (sd beside where replicas > 1). */
+export const FacilityLevel = z.object({
+  target_utilization: z.number(),
+  /** Daily job count (training) or demand multiplier (inference) the bisection found. */
+  load: z.number(),
+  utilization: z.number(),
+  mean_w: z.number(),
+  peak_w: z.number(),
+  p99_w: z.number(),
+  mean_total_w: z.number(),
+  peak_total_w: z.number(),
+  ramp_1min_w: z.number().nullable(),
+  ramp_1h_w: z.number().nullable(),
+  energy_mwh: z.number(),
+  energy_total_mwh: z.number(),
+  cost: z.number(),
+  carbon_t: z.number(),
+  queue_wait_mean_h: z.number(),
+  queue_wait_max_h: z.number(),
+  jobs_started: z.number(),
+  incomplete_requests: z.number(),
+  /** Incomplete requests as a fraction of all requests (inference). */
+  incomplete_fraction: z.number(),
+  replicas: z.number().int(),
+  sd: z.object({ mean_w: z.number(), peak_w: z.number(), p99_w: z.number(), utilization: z.number() }),
+  /** Load-duration curve of IT power: power exceeded for each fraction of time 0, 0.01 … 1. */
+  ldc_w: z.array(z.number()),
+  /** IT power series, decimated for plotting: replica 0 plus the replicas' min/max band. */
+  series: z.object({ t_h: z.array(z.number()), it_w: z.array(z.number()), total_w: z.array(z.number()), band_lo_w: z.array(z.number()), band_hi_w: z.array(z.number()) }),
+});
+export type FacilityLevel = z.infer<typeof FacilityLevel>;
+
+export const FacilityResult = z.object({
+  name: z.string(),
+  mode: z.enum(['training', 'inference']),
+  nodes: z.number().int(),
+  step_s: z.number(),
+  horizon_days: z.number(),
+  seed: z.number().int(),
+  currency: z.string(),
+  scenarios: z.array(z.object({ name: z.string(), levels: z.array(FacilityLevel) })),
+  /** The first scenario's levels (the baseline), for scripts. */
+  levels: z.array(FacilityLevel),
+  elapsed_s: z.number(),
+});
+export type FacilityResult = z.infer<typeof FacilityResult>;

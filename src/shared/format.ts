@@ -1,0 +1,23 @@
+// Number formatting shared by the app and the report, so both print the same digits.
+
+export function fmt(x: number | null | undefined, digits = 1): string {
+  if (x == null || !Number.isFinite(x)) return '–';
+  return x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/** Numbers with about 3 significant digits (efficiency values span 0.01 to 100). */
+export function sig(x: number | null | undefined, n = 3): string {
+  if (x == null || !Number.isFinite(x)) return '–';
+  if (x === 0) return '0';
+  const d = Math.max(0, n - 1 - Math.floor(Math.log10(Math.abs(x))));
+  return fmt(x, Math.min(d, 6));
+}
+
+export const TRACE_COLORS = ['#4e9af1', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7'];
+export const colorFor = (i: number) => TRACE_COLORS[i % TRACE_COLORS.length]!;
+/**
+ * Sweep series colours: blue for the sweep shown, then teal, purple, green for those compared. None is the
+ * warning orange, the problem red or the best-cap ring's yellow, so a compared curve is never read as a flag.
+ */
+const SERIES_COLORS = ['#4e9af1', '#2bb3a3', '#9d6fe0', '#59a14f'];
+export const seriesColor = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;

@@ -1,0 +1,39 @@
+// The Facility page runs a shipped config through the engine (worker threads behind the browser host) and plots it.
+// CAPLAB_SCREENSHOTS=1 also refreshes docs/screenshots/facility.png.
+import { test, expect, go } from './fixtures';
+
+test('facility page: runs the NLR colocation reconstruction with replicas and plots series, band, LDC and scenarios', async ({ app }, info) => {
+  test.setTimeout(300_000);
+  await app.setViewportSize({ width: 1440, height: 960 });
+  await go(app, 'facility');
+  await app.getByTestId('facility-config').selectOption('nlr-colocation');
+  await expect(app.getByTestId('facility-yaml')).toHaveValue(/mode: training/);
+  await app.getByTestId('facility-replicas').fill('3');
+  await app.getByTestId('facility-horizon').fill('42');
+  await app.getByTestId('facility-run').click();
+  await expect(app.getByTestId('facility-done')).toBeVisible({ timeout: 280_000 });
+  const summary = app.getByTestId('facility-summary');
+  // 3 scenarios x 4 targets.
+  await expect(summary.locator('tbody tr')).toHaveCount(12);
+  await expect(summary.locator('tbody tr').first()).toContainText('baseline');
+  await expect(summary.locator('tbody tr').first()).toContainText(/20\.\d % ± \d/);
+  for (const id of ['facility-series', 'facility-ldc', 'facility-compare']) await expect(app.getByTestId(id).locator('.main-svg').first()).toBeVisible();
+  // The band is drawn (fill between replica min and max).
+  await expect(app.getByTestId('facility-series').locator('.scatterlayer .trace')).toHaveCount(3);
+  await app.getByRole('tablist', { name: 'Target utilisation' }).getByRole('button', { name: '80 %' }).click();
+  if (process.env.CAPLAB_SCREENSHOTS && info.project.name === 'chromium') {
+    const height = await app.locator('main').evaluate((el) => el.scrollHeight);
+    await app.setViewportSize({ width: 1440, height: Math.min(4000, Math.max(960, height + 8)) });
+    await app.waitForTimeout(1500);
+    await app.screenshot({ path: `${process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots'}/facility.png` });
+  }
+});
+
+test('facility page: bad input shows the error naming the field', async ({ app }) => {
+  await go(app, 'facility');
+  await expect(app.getByTestId('facility-yaml')).toHaveValue(/mode:/);
+  const yaml = await app.getByTestId('facility-yaml').inputValue();
+  await app.getByTestId('facility-yaml').fill(yaml.replace(/^targets: .*$/m, 'targets: [0.2, 1.5]'));
+  await app.getByTestId('facility-run').click();
+  await expect(app.getByTestId('facility-error')).toContainText('targets.1: utilisation is a fraction of nodes busy: at most 1 (100 %)');
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { runCli } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+const FIXTURE = 'test/fixtures/facility/small-site.yaml';
+
+describe('caplab facility', () => {
+  it('reports each scenario and target as JSON and writes NLR-format CSVs, replicas on worker threads', async () => {
+    const tmp = tempDir();
+    try {
+      const out = join(tmp.dir, 'csv');
+      const r = await runCli(['facility', FIXTURE, '--json', '--csv', out, '--threads', '2'], {});
+      expect(r.stderr).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(j.scenarios.map((s: { name: string }) => s.name)).toEqual(['baseline', 'pue-1.4']);
+      expect(j.levels).toHaveLength(2);
+      for (const [i, l] of j.levels.entries()) {
+        expect(l.target_utilization).toBe([0.3, 0.7][i]);
+        expect(Math.abs(l.utilization - l.target_utilization)).toBeLessThan(0.02);
+        expect(l.mean_w).toBeGreaterThan(64 * 420);
+        expect(l.peak_w).toBeGreaterThan(l.mean_w);
+        expect(l.replicas).toBe(3);
+        // Replicas differ (a spread), and the plot series are left out of --json unless --series.
+        expect(l.sd.mean_w).toBeGreaterThan(0);
+        expect(l.series).toBeUndefined();
+        expect(l.ldc_w).toHaveLength(101);
+      }
+      // Same jobs, PUE 1.4: IT identical, total 1.4x.
+      const pue = j.scenarios[1].levels[0];
+      expect(pue.mean_w).toBeCloseTo(j.levels[0].mean_w, 3);
+      expect(pue.mean_total_w / pue.mean_w).toBeCloseTo(1.4, 6);
+      // Cost from the hourly price CSV: between the flat 40 and the evening 100 per MWh.
+      expect(j.levels[0].cost / j.levels[0].energy_total_mwh).toBeGreaterThan(40);
+      expect(j.levels[0].cost / j.levels[0].energy_total_mwh).toBeLessThan(100);
+      expect(j.levels[0].carbon_t).toBeCloseTo((j.levels[0].energy_total_mwh * 300) / 1000, 3);
+      expect(readdirSync(out).sort()).toEqual(['baseline_30u_power.csv', 'baseline_70u_power.csv', 'pue-1.4_30u_power.csv', 'pue-1.4_70u_power.csv']);
+      const lines = readFileSync(join(out, 'baseline_70u_power.csv'), 'utf8').trim().split('\n');
+      expect(lines[0]).toBe('timestamp,power_W,utilization,total_power_W');
+      expect(lines).toHaveLength(1 + (10 * 86400) / 300);
+      expect(lines[1]).toMatch(/^2025-01-01 00:00:00,[\d.]+,[\d.]+,[\d.]+$/);
+      const util = lines.slice(1).reduce((a, l) => a + Number(l.split(',')[2]), 0) / (lines.length - 1);
+      expect(Math.abs(util - j.levels[1].utilization)).toBeLessThan(0.03);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 180_000);
+
+  it('is deterministic: the same seed gives the same numbers, on threads or not', async () => {
+    const a = await runCli(['facility', FIXTURE, '--json', '--scenario', 'baseline', '--replicas', '1', '--threads', '0'], {});
+    const b = await runCli(['facility', FIXTURE, '--json', '--scenario', 'baseline', '--replicas', '1', '--threads', '1'], {});
+    expect(a.code).toBe(0);
+    const strip = (s: string) => JSON.parse(s).levels;
+    expect(strip(a.stdout)).toEqual(strip(b.stdout));
+  }, 180_000);
+
+  it('bad input: exit code 2 and a message naming the field', async () => {
+    const tmp = tempDir();
+    try {
+      const bad = join(tmp.dir, 'bad.yaml');
+      writeFileSync(bad, readFileSync(FIXTURE, 'utf8').replace('targets: [0.3, 0.7]', 'targets: [0.3, 1.7]'));
+      const r = await runCli(['facility', bad], {});
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/targets\.1: utilisation is a fraction of nodes busy: at most 1 \(100 %\)/);
+      // Found on a worker thread (the load search), reported the same way.
+      const full = join(tmp.dir, 'full.yaml');
+      writeFileSync(
+        full,
+        'mode: training\nhorizon_days: 3\nstep_s: 600\nnodes: 8\nidle_w: 400\nrated_w: 3520\ntargets: [1]\n' +
+          'jobs: [{ name: big, share: 1, nodes: { dist: fixed, value: 8 }, duration_h: { dist: fixed, value: 24 }, profile: { builtin: stable-diffusion } }]\n',
+      );
+      const r3 = await runCli(['facility', full, '--threads', '1'], {});
+      expect(r3.code).toBe(2);
+      expect(r3.stderr).toMatch(/targets: utilisation 100\.0 % is not reachable/);
+      const r2 = await runCli(['facility', join(tmp.dir, 'missing.yaml')], {});
+      expect(r2.code).toBe(2);
+      expect(r2.stderr).toMatch(/cannot read .*missing\.yaml: ENOENT/);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 60_000);
+
+  it('a node profile from a dataset imported with caplab import (its automatic segment, the default database)', async () => {
+    const tmp = tempDir();
+    try {
+      const env = { CAPLAB_DB: join(tmp.dir, 'lab.db'), CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
+      const imp = await runCli(['import', 'test/fixtures/import/nvidia-smi-seed.csv', '--json'], env);
+      expect(imp.code).toBe(0);
+      const segment = JSON.parse(imp.stdout).dataset.segments[0] as { id: number };
+      const site = (profile: Record<string, unknown>) => ({
+        mode: 'training', seed: 3, horizon_days: 2, step_s: 60, nodes: 50, idle_w: 400, rated_w: 3520, targets: [0.5],
+        jobs: [{ name: 'h100x2', share: 1, nodes: { dist: 'fixed', value: 2 }, duration_h: { dist: 'fixed', value: 2 }, profile: { ...profile, node_overhead_w: 500 } }],
+      });
+      writeFileSync(join(tmp.dir, 'site.yaml'), stringify(site({ segment: { segment_id: segment.id } })));
+      const r = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json'], env);
+      expect(r.stderr).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      const l = JSON.parse(r.stdout).levels[0];
+      // Busy nodes draw the two GPUs' ~1,215 W + 500 W, idle ones 400 W: the mean lies between.
+      const busy = l.utilization * 50 * 1715;
+      expect(l.mean_w).toBeGreaterThan(0.9 * (busy + (1 - l.utilization) * 50 * 400));
+      expect(l.mean_w).toBeLessThan(1.1 * (busy + (1 - l.utilization) * 50 * 400));
+      writeFileSync(join(tmp.dir, 'bad.yaml'), stringify(site({ segment: { segment_id: 42 } })));
+      const bad = await runCli(['facility', join(tmp.dir, 'bad.yaml')], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 42/);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 120_000);
+});
