@@ -77,7 +77,7 @@ describe('caplab workloads', () => {
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as { id: string; title: string; units: string; params: Record<string, unknown>; builtin: boolean }[];
     expect(list.map((w) => w.id)).toEqual(['command', 'llama_infer', 'llama_pretrain', 'resnet50', 'sd_unet', 'vit_l_16', 'mine']);
-    expect(list.find((w) => w.id === 'vit_l_16')).toMatchObject({ title: 'ViT-L/16 image-classification training', units: 'images', builtin: true, params: { batch_size: { type: 'int', default: 64, min: 1 } } });
+    expect(list.find((w) => w.id === 'vit_l_16')).toMatchObject({ title: 'ViT-L/16 image-classification training', units: 'images', builtin: true, params: { batch_size: { type: 'int', default: 128, min: 1 } } });
     expect(list.at(-1)).toMatchObject({ id: 'mine', units: 'requests', builtin: false, params: {} });
     expect(r.stderr).toContain(`skipped ${join(user, 'bad.yaml')}: params.n.default: must be an integer >= 1, got 0`);
   }, 60_000);
