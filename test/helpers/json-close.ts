@@ -4,11 +4,9 @@ import { expect } from 'vitest';
  * Deep comparison of two JSON values where numbers may differ by relTol * magnitude + absTol (values stored at their
  * stored resolution) and keys named in `ignore` are skipped. Fields present only in `actual` are allowed (new fields).
  */
-export function expectSameJson(actual: unknown, expected: unknown, opts: { relTol: number; absTol?: number; spreadAbsTol?: number; ignore?: string[] }, path = '$'): void {
+export function expectSameJson(actual: unknown, expected: unknown, opts: { relTol: number; absTol?: number; ignore?: string[] }, path = '$'): void {
   if (typeof expected === 'number' && typeof actual === 'number') {
-    // Spreads (sd, CI half-width) of near-constant readings are dominated by the stored resolution.
-    const spread = /\.(sd|half_width)$/.test(path);
-    const allowed = opts.relTol * Math.max(Math.abs(expected), Math.abs(actual)) + (spread ? (opts.spreadAbsTol ?? 0) : (opts.absTol ?? 0));
+    const allowed = opts.relTol * Math.max(Math.abs(expected), Math.abs(actual)) + (opts.absTol ?? 0);
     expect(Math.abs(actual - expected), `${path}: ${actual} vs ${expected}`).toBeLessThanOrEqual(allowed);
     return;
   }

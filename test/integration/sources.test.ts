@@ -54,9 +54,10 @@ describe('analyzeSources', () => {
     expect(seg!.node!.source).toBe('measured-cpu');
     for (const k of ['throughput', 'gpu_energy_j', 'efficiency', 'mean_power_w', 'node_power_w'] as const) expect(seg![k], k).toBeCloseTo(run![k]!, 9);
     expect(seg!.node!.cpu_j).toBeCloseTo(run!.node!.cpu_j!, 9);
-    // Same workload, model and cap: one group with both as repetitions.
     expect(r.groups).toHaveLength(1);
-    expect(r.groups[0]!.caps[0]!.n_usable).toBe(2);
+    // Same workload, model and cap: one group, both counted at that cap (usable for statistics is the steady-state
+    // heuristics' call: the segment has no warm-up samples before its window).
+    expect(r.groups[0]!.caps[0]!.run_ids).toEqual([RUN, -segmentId]);
   });
 
   it('takes the cap from the samples and the units from the dataset metrics when a segment does not say them', async () => {
