@@ -14,6 +14,7 @@ import { DesignerPage } from './pages/DesignerPage';
 import { DevicesPage } from './pages/DevicesPage';
 import { HistoryPage } from './pages/HistoryPage';
 import { DatasetsPage } from './pages/DatasetsPage';
+import { ClusterPage } from './pages/ClusterPage';
 import { ResultsPage } from './pages/ResultsPage';
 import { FacilityPage } from './pages/FacilityPage';
 import { useSettings } from './state/settings';
@@ -69,7 +70,7 @@ export function App() {
   }, [route.page, running]);
   useEffect(() => void useSweep.getState().discover(), []);
 
-  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:facility', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:facility', 'nav:cluster', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
     if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
     else if (c === 'theme:toggle') toggleTheme();
     else setHelp((h) => !h);
@@ -118,6 +119,7 @@ export function App() {
         {route.page === 'history' && <HistoryPage />}
         {route.page === 'datasets' && <DatasetsPage param={route.param} />}
         {route.page === 'facility' && <FacilityPage />}
+        {route.page === 'cluster' && <ClusterPage param={route.param} />}
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       {guide !== null && <GuideDialog section={guide} onClose={() => setGuide(null)} />}

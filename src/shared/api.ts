@@ -6,6 +6,7 @@ import { Source } from './source';
 import { ApiErrorCode } from './errors';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
+import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
 import { ExportedFile, ExportRequest } from './export';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
@@ -46,7 +47,8 @@ export const methods = {
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
   getSweep: {
     input: z.object({ sweep_id: z.number().int() }).strict(),
-    output: z.object({ sweep: SweepRecord, runs: z.array(RunRecord) }),
+    // node/hostname: where a cluster sweep's run ran (`caplab cluster collect`); null for a sweep of one host.
+    output: z.object({ sweep: SweepRecord, runs: z.array(RunRecord.extend({ node: z.string().nullable(), hostname: z.string().nullable() })) }),
   },
   deleteSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
   getRunTraces: {
@@ -166,6 +168,19 @@ export const methods = {
       .strict(),
     output: z.object({ segments: z.array(Segment) }),
   },
+  /** Cluster jobs this database submitted (`caplab cluster submit`), newest first. */
+  listClusterJobs: { input: z.object({}).strict(), output: z.array(ClusterJob) },
+  /** squeue/sacct and the tasks' result files: each array task's state and runs. */
+  clusterStatus: { input: z.object({ job: z.string().min(1).max(4096) }).strict(), output: ClusterStatus },
+  /** Merges the tasks' results into one sweep with a node dimension (idempotent; partial while the job runs). */
+  collectCluster: { input: z.object({ job: z.string().min(1).max(4096) }).strict(), output: CollectResult },
+  /** scancel; every node restores its own limits. wait: until Slurm lists none of its tasks. */
+  cancelCluster: {
+    input: z.object({ job: z.string().min(1).max(4096), wait: z.boolean().optional() }).strict(),
+    output: z.object({ job_id: z.string(), cancelled: z.boolean(), remaining: z.number().int() }),
+  },
+  /** Node-to-node analysis of a sweep: spread across nodes and GPUs, outlier nodes, best cap per node and fleet. */
+  analyzeNodes: { input: z.object({ sweep_id: z.number().int() }).strict(), output: NodeAnalysis },
   /** A report (PDF, HTML) or an export (CSV, JSON) of a sweep or a comparison, with the page's analysis options. */
   exportFile: { input: ExportRequest, output: ExportedFile },
   listWorkloads: {

@@ -88,6 +88,15 @@ export const SimOptions = z.object({
   devices: z.array(z.string()).optional(),
 });
 
+/** How `caplab cluster submit` splits a plan into Slurm array tasks (one task per shard, each on a node of its own). */
+export const ClusterOptions = z
+  .object({
+    /** node: every node runs the whole plan (node-to-node comparison); caps: a task per cap; repetitions: a task per repetition. */
+    shard_by: z.enum(['node', 'caps', 'repetitions']).default('node'),
+  })
+  .strict();
+export type ClusterOptions = z.infer<typeof ClusterOptions>;
+
 export const Plan = z
   .object({
     name: z.string().max(200).default('sweep'),
@@ -122,6 +131,8 @@ export const Plan = z
     /** Hard limit on one run's wall-clock time, seconds. */
     run_timeout_s: positive.max(PLAN_LIMITS.max_run_timeout_s).default(3600),
     sim: SimOptions.default({ speedup: 1 }),
+    /** Cluster sweeps only (`caplab cluster submit`); a local sweep ignores it. */
+    cluster: ClusterOptions.optional(),
   })
   .strict()
   .superRefine((p, ctx) => {

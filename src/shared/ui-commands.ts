@@ -10,6 +10,7 @@ export const UI_COMMANDS = [
   'nav:history',
   'nav:datasets',
   'nav:facility',
+  'nav:cluster',
   'sweep:start',
   'sweep:cancel',
   'plan:open',

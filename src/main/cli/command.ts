@@ -51,3 +51,16 @@ export function numberOpt(args: CliArgs, name: string): number | undefined {
 export function printJson(io: CliIO, value: unknown): void {
   io.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
+
+/** Resolves at the first SIGINT or SIGTERM (a long-running command's Ctrl+C or service stop). */
+export function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    const stop = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done(sig);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -33,6 +33,7 @@ export function buildMenu(getWindow: () => BrowserWindow | null): Menu {
         { label: 'History', accelerator: 'CmdOrCtrl+5', click: cmd('nav:history') },
         { label: 'Datasets', accelerator: 'CmdOrCtrl+6', click: cmd('nav:datasets') },
         { label: 'Facility', accelerator: 'CmdOrCtrl+7', click: cmd('nav:facility') },
+        { label: 'Cluster', accelerator: 'CmdOrCtrl+8', click: cmd('nav:cluster') },
         { type: 'separator' },
         { label: 'Toggle Dark/Light Theme', accelerator: 'CmdOrCtrl+Shift+L', click: cmd('theme:toggle') },
         { type: 'separator' },

@@ -36,6 +36,8 @@ export interface ServerOptions {
   allowedHosts?: string[];
   /** Largest accepted request body, bytes. */
   maxBodyBytes?: number;
+  /** Serve Prometheus metrics at GET /metrics (token required, as a Bearer header): `caplab serve --metrics`. */
+  metrics?: { contentType: string; text(): Promise<string> };
   /** Where PUT /api/upload streams files (imports of large logs); no uploads when absent. */
   uploadDir?: string;
   /** Largest accepted upload, bytes (default 16 GiB). */
@@ -225,6 +227,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     sendResult(res, await dispatch(engine, name, input));
   }
 
+  async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: NonNullable<ServerOptions['metrics']>): Promise<void> {
+    if (req.method !== 'GET') {
+      res.writeHead(405, { Allow: 'GET' }).end();
+      return;
+    }
+    if (!authorized(req)) return sendResult(res, callError('unauthorized', 'missing or wrong token: give it as `Authorization: Bearer TOKEN` (Prometheus: authorization.credentials)'));
+    const body = await metrics.text();
+    res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }).end(body);
+  }
+
   /** PUT /api/upload?name=FILE: the body streamed to the upload folder; answers {path, bytes} (413 over the limit). */
   async function handleUpload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (!opts.uploadDir) return sendResult(res, callError('unavailable', 'this host takes no uploads'));
@@ -314,7 +326,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.writeHead(400).end();
       return;
     }
-    const p = url.pathname === '/api' || url.pathname.startsWith('/api/') ? handleApi(req, res, url) : serveStatic(req, res, url);
+    const p =
+      url.pathname === '/api' || url.pathname.startsWith('/api/')
+        ? handleApi(req, res, url)
+        : url.pathname === '/metrics' && opts.metrics
+          ? serveMetrics(req, res, opts.metrics)
+          : serveStatic(req, res, url);
     p.catch((e) => {
       if (!res.headersSent) sendJson(res, 500, { error: (e as Error).message, code: 'internal' });
       else res.destroy();

@@ -26,6 +26,10 @@ import { LabError } from '../../shared/errors';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
 import { ImportError } from '../../core/import';
+import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from './cluster/service';
+import { submitJob, type Prepared } from './cluster/submit';
+import { analyzeSweepNodes } from './cluster/node-analysis';
+import { nodeOfRuns } from './cluster/jobs-store';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { energyInRange } from './analysis/load';
 import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
@@ -272,7 +276,8 @@ export class Engine implements LabApi {
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
     if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
-    return { sweep, runs: runsOfSweep(this.db, input.sweep_id) };
+    const nodes = nodeOfRuns(this.db, input.sweep_id);
+    return { sweep, runs: runsOfSweep(this.db, input.sweep_id).map((r) => ({ ...r, node: nodes.get(r.id)?.node ?? null, hostname: nodes.get(r.id)?.hostname ?? null })) };
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
@@ -388,6 +393,33 @@ export class Engine implements LabApi {
 
   async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
     return saveSegment(this.db, input);
+  }
+
+  /** Submits a prepared job folder with sbatch and records the job (`caplab cluster submit`); returns the job id. */
+  submitClusterJob(prepared: Prepared): Promise<string> {
+    this.writable('submit a cluster job');
+    return submitJob(this.db, prepared, { env: this.env });
+  }
+
+  async listClusterJobs(_input: MethodInput<'listClusterJobs'>): Promise<MethodOutput<'listClusterJobs'>> {
+    return clusterJobs(this.db);
+  }
+
+  async clusterStatus(input: MethodInput<'clusterStatus'>): Promise<MethodOutput<'clusterStatus'>> {
+    return clusterStatus(this.db, input.job, { env: this.env });
+  }
+
+  async collectCluster(input: MethodInput<'collectCluster'>): Promise<MethodOutput<'collectCluster'>> {
+    this.writable('collect a cluster job');
+    return clusterCollect(this.db, input.job, { env: this.env });
+  }
+
+  async cancelCluster(input: MethodInput<'cancelCluster'>): Promise<MethodOutput<'cancelCluster'>> {
+    return clusterCancel(this.db, input.job, { env: this.env }, input.wait === true);
+  }
+
+  async analyzeNodes(input: MethodInput<'analyzeNodes'>): Promise<MethodOutput<'analyzeNodes'>> {
+    return analyzeSweepNodes(this.db, input.sweep_id);
   }
 
   async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {

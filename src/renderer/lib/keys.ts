@@ -12,6 +12,7 @@ export const SHORTCUTS: { keys: string; command: Command; label: string }[] = [
   { keys: '5', command: 'nav:history', label: 'History' },
   { keys: '6', command: 'nav:datasets', label: 'Datasets' },
   { keys: '7', command: 'nav:facility', label: 'Facility' },
+  { keys: '8', command: 'nav:cluster', label: 'Cluster' },
   { keys: 'Ctrl+Enter', command: 'sweep:start', label: 'Start the designed sweep' },
   { keys: 'Ctrl+.', command: 'sweep:cancel', label: 'Cancel the running sweep' },
   { keys: 'Ctrl+O', command: 'plan:open', label: 'Open a plan YAML' },

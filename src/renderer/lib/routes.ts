@@ -1,5 +1,5 @@
 // Hash routes, pure (unit-tested without a DOM).
-export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'facility'] as const;
+export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'facility', 'cluster'] as const;
 export type Page = (typeof PAGES)[number];
 
 export const PAGE_TITLES: Record<Page, string> = {
@@ -10,6 +10,7 @@ export const PAGE_TITLES: Record<Page, string> = {
   history: 'History',
   datasets: 'Datasets',
   facility: 'Facility',
+  cluster: 'Cluster',
 };
 
 export interface Route {

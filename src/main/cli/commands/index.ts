@@ -12,6 +12,8 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),
   compare: () => import('./compare').then((m) => m.compareCommand),
+  cluster: () => import('./cluster').then((m) => m.clusterCommand),
+  exporter: () => import('./exporter').then((m) => m.exporterCommand),
   report: () => import('./report').then((m) => m.reportCommand),
   export: () => import('./export').then((m) => m.exportCommand),
   facility: () => import('./facility').then((m) => m.facilityCommand),

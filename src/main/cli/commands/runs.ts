@@ -12,7 +12,8 @@ export const runsCommand: CliCommand = {
     try {
       const only = numberOpt(args, 'sweep');
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
-      // Run entries carry `run_id` as `caplab sweep --json` and the README name it, beside the stored `id`.
+      // Run entries carry `run_id` as `caplab sweep --json` and the README name it, beside the stored `id`; cluster
+      // sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.
       const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs.map((r) => ({ ...r, run_id: r.id })) })));
       if (args.values.json) {
         printJson(io, detailed);
@@ -23,8 +24,8 @@ export const runsCommand: CliCommand = {
         io.stdout.write(`sweep ${s.id} "${printable(s.name)}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
         io.stdout.write(
           table(
-            ['run', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
-            s.runs.map((r) => [r.id, r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
+            ['run', 'node', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+            s.runs.map((r) => [r.id, r.node ?? '-', r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
           ) + '\n\n',
         );
       }

@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, numberOpt, stringOpt, type CliCommand, type CliIO } from '../command';
+import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand, type CliIO } from '../command';
 import { backendOption, dbOption, describeRestores, openEngine } from '../open-engine';
 import { isLoopbackHost, startServer } from '../../host/server';
 import { readPlanFile } from '../../lab/sweep/plan-file';
 import { resourcesDir } from '../../lab/runner/workloads';
+import { attachMetrics, type HostMetrics } from '../../lab/cluster/host-metrics';
 import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 
@@ -54,7 +55,7 @@ function localNames(): string[] {
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Serve the CapLab user interface and API to a browser (127.0.0.1, token required)',
-  usage: 'serve [--port N] [--host H] [--db FILE] [--backend B] [--demo] [--api-only]',
+  usage: 'serve [--port N] [--host H] [--db FILE] [--backend B] [--demo] [--api-only] [--metrics] [--interval MS]',
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -62,6 +63,8 @@ export const serveCommand: CliCommand = {
     ...backendOption,
     demo: { type: 'boolean' },
     'api-only': { type: 'boolean' },
+    metrics: { type: 'boolean' },
+    interval: { type: 'string' },
   },
   async run(args, io) {
     const port = numberOpt(args, 'port') ?? 0;
@@ -73,6 +76,13 @@ export const serveCommand: CliCommand = {
     const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
     const engine = await openEngine(args, io, { restoreOnOpen: true });
     let server;
+    let hostMetrics: HostMetrics | null = null;
+    if (args.values.metrics) {
+      const interval = numberOpt(args, 'interval') ?? 1000;
+      if (interval < 50 || interval > 600_000) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
+      hostMetrics = attachMetrics(engine, interval, (e) => io.stderr.write(`caplab serve: metrics: ${e.message}\n`));
+      await hostMetrics.ready;
+    }
     try {
       server = await startServer({
         engine,
@@ -82,10 +92,12 @@ export const serveCommand: CliCommand = {
         token: io.env.CAPLAB_TOKEN || undefined,
         allowNonLoopback: hostFlag !== undefined,
         allowedHosts: isLoopbackHost(host) ? [] : localNames(),
+        metrics: hostMetrics ? { contentType: hostMetrics.metrics.contentType, text: () => hostMetrics!.metrics.text() } : undefined,
         uploadDir: join(dataDir(io.env), 'uploads'),
         maxUploadBytes: io.env.CAPLAB_MAX_UPLOAD_BYTES ? Number(io.env.CAPLAB_MAX_UPLOAD_BYTES) : undefined,
       });
     } catch (e) {
+      hostMetrics?.stop();
       await engine.close();
       const err = e as NodeJS.ErrnoException;
       if (err.code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is in use; pick another with --port (0 = any free port)`, 1);
@@ -109,17 +121,10 @@ export const serveCommand: CliCommand = {
       }
     }
     io.stdout.write(`CapLab is serving at ${server.url}\n`);
+    if (hostMetrics) io.stderr.write(`caplab serve: Prometheus metrics at ${server.origin}/metrics (Authorization: Bearer <the token>)\n`);
     io.stderr.write('caplab serve: open the URL above (it carries the access token); Ctrl+C stops and restores any changed power limits.\n');
 
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopSignal();
     io.stderr.write('caplab serve: stopping; cancelling this host\'s sweeps and restoring their limits…\n');
     // Its own sweeps restore their limits as they end; a sweep of another process (a CLI sweep) is not touched.
     const finished: EventPayload<'sweep.finished'>[] = [];
@@ -128,6 +133,7 @@ export const serveCommand: CliCommand = {
     });
     await engine.cancelAll();
     await server.close();
+    hostMetrics?.stop();
     await engine.close();
     const restored = finished.flatMap((f) => f.restored);
     for (const line of describeRestores(restored)) io.stderr.write(`caplab serve: ${line}\n`);

@@ -3,6 +3,7 @@
 // labelled "(simulated)" and reports vendor 'sim', so simulated numbers are never mistaken for measurements.
 import { THROTTLE_SW_POWER_CAP, type DeviceInfo, type Sample } from '../../../shared/device';
 import { findPreset, type GpuPreset } from '../../../core/sim/presets';
+import { nodePart } from '../../../core/sim/variation';
 import { findWorkload, resolveParams } from '../../../core/sim/workloads';
 import { operatingPoint, type OperatingPoint, type SimLoad } from '../../../core/sim/model';
 import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
@@ -19,6 +20,11 @@ export interface SimBackendOptions {
   clock?: SimClock;
   /** Seed of the sensor noise. */
   seed?: number;
+  /**
+   * The (virtual) node these GPUs belong to, part of their UUIDs: several Slurm nodes on one host each get GPUs
+   * of their own. Default CAPLAB_SIM_NODE (the cluster job script sets it), else none.
+   */
+  node?: string;
 }
 
 /** NVML clocks_event_reasons bit for software thermal slowdown. */
@@ -63,6 +69,7 @@ export class SimBackend implements GpuBackend {
   private readonly dir: string;
   private readonly clock: SimClock;
   private readonly seed: number;
+  private readonly node: string | undefined;
   private devices: DeviceRuntime[] = [];
   private loads = new Map<number, DeviceLoad>();
   private lastScanMs = -Infinity;
@@ -71,6 +78,7 @@ export class SimBackend implements GpuBackend {
     this.dir = opts.stateDir;
     this.clock = opts.clock ?? SimClock.fromEnv(process.env) ?? SimClock.realTime();
     this.seed = opts.seed ?? 1;
+    this.node = opts.node ?? (process.env.CAPLAB_SIM_NODE || undefined);
     this.adoptState(this.guard(() => loadOrInitState(this.dir, opts.presets, process.env)));
   }
 
@@ -88,7 +96,7 @@ export class SimBackend implements GpuBackend {
       name: d.preset.name,
       vendor: 'sim',
       simulated: true,
-      uuid: `SIM-${d.preset.id}-${index}`,
+      uuid: this.node ? `SIM-${this.node}-${d.preset.id}-${index}` : `SIM-${d.preset.id}-${index}`,
       pci_bus_id: null,
       driver: 'caplab-sim',
       vbios: null,
@@ -176,8 +184,9 @@ export class SimBackend implements GpuBackend {
   private adoptState(state: SimGpuState): void {
     const now = this.clock.now();
     this.devices = state.devices.map((s) => {
-      const preset = findPreset(s.preset);
-      if (!preset) throw new BackendError(`unknown simulated GPU preset "${s.preset}" in ${this.dir}`, 'sim', 'unavailable');
+      const found = findPreset(s.preset);
+      if (!found) throw new BackendError(`unknown simulated GPU preset "${s.preset}" in ${this.dir}`, 'sim', 'unavailable');
+      const preset = nodePart(found, this.node, s.index);
       const old = this.devices[s.index];
       if (old && old.preset.id === preset.id) return { ...old, limit_w: s.limit_w };
       return { preset, limit_w: s.limit_w, energy_mj: 0, temp_c: steadyTempC(preset, preset.idle_w), t: now };

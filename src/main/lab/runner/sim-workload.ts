@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatProtocolEvent, type ProtocolEvent } from '../../../shared/protocol';
 import { findPreset, type GpuPreset } from '../../../core/sim/presets';
+import { nodePart } from '../../../core/sim/variation';
 import { findWorkload, memoryNeededMb, resolveParams, WORKLOAD_IDS, type ResolvedParams, type SimParams, type WorkloadModel } from '../../../core/sim/workloads';
 import { operatingPoint, warmupEndS } from '../../../core/sim/model';
 import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
@@ -123,7 +124,8 @@ function configFrom(values: OptionValues, env: NodeJS.ProcessEnv): SimWorkloadCo
     const entry = state.devices.find((d) => d.index === index);
     const preset = entry && findPreset(entry.preset);
     if (!preset) throw new ConfigError(`no simulated device ${index} (have ${state.devices.length} in ${stateDir})`);
-    return { index, preset };
+    // The same part as the simulated backend sees on this node (CAPLAB_SIM_NODE, set by cluster jobs).
+    return { index, preset: nodePart(preset, env.CAPLAB_SIM_NODE || undefined, index) };
   });
   return {
     model,

@@ -195,4 +195,37 @@ export const migrations: Migration[] = [
   `ALTER TABLE sweeps ADD COLUMN plan_version INTEGER NOT NULL DEFAULT 1;`,
   // The run record's software side (host, OS, CapLab version and commit) as JSON, taken when the sweep starts.
   `ALTER TABLE sweeps ADD COLUMN environment TEXT;`,
+  // v7 -> v8: cluster jobs (`caplab cluster submit`) and which node ran each merged run. IF NOT EXISTS: builds of
+  // the cluster branch created these tables on first use, before they were a migration.
+  `
+  CREATE TABLE IF NOT EXISTS cluster_jobs (
+    job_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    shard_by TEXT NOT NULL,
+    tasks INTEGER NOT NULL,
+    nodes INTEGER NOT NULL,
+    submitted_at REAL NOT NULL,
+    sweep_id INTEGER REFERENCES sweeps(id) ON DELETE SET NULL
+  );
+  CREATE TABLE IF NOT EXISTS cluster_runs (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    task INTEGER NOT NULL,
+    task_run_id INTEGER NOT NULL,
+    node TEXT NOT NULL,
+    hostname TEXT NOT NULL,
+    UNIQUE (sweep_id, task, task_run_id)
+  );
+  CREATE TABLE IF NOT EXISTS cluster_nodes (
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    task INTEGER NOT NULL,
+    node TEXT NOT NULL,
+    hostname TEXT NOT NULL,
+    slurm_job_id TEXT,
+    status TEXT NOT NULL,
+    devices TEXT NOT NULL,
+    PRIMARY KEY (sweep_id, task)
+  );
+  `,
 ];

@@ -4,8 +4,8 @@
 // one built from the sweep's own runs.
 import { Plan } from '../../../shared/plan';
 
-/** Version of the plan schema written with new sweeps (sweeps.plan_version). 1: CapLab 0.1.0. */
-export const PLAN_SCHEMA_VERSION = 2;
+/** Version of the plan schema written with new sweeps (sweeps.plan_version). 1: CapLab 0.1.0; 3: the optional `cluster` field. */
+export const PLAN_SCHEMA_VERSION = 3;
 
 export interface StoredPlan {
   plan: Plan;

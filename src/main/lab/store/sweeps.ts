@@ -39,9 +39,12 @@ export function finishSweep(db: Db, sweepId: number, status: SweepStatus, error:
   db.prepare('UPDATE sweeps SET status = ?, error = ?, finished_at = ? WHERE id = ?').run(status, error, Date.now() / 1000, sweepId);
 }
 
-/** Sweeps left 'running' by a process that is gone (killed) become 'interrupted'; their running runs 'failed'. */
+/**
+ * Sweeps left 'running' by a process that is gone (killed) become 'interrupted'; their running runs 'failed'.
+ * Sweeps merged from a Slurm job (host `slurm:JOB`) live as long as the job, not a local process: collect decides.
+ */
 export function markInterruptedSweeps(db: Db, isAlive: (pid: number) => boolean): number[] {
-  const stale = (db.prepare("SELECT id, pid FROM sweeps WHERE status = 'running'").all() as { id: number; pid: number | null }[]).filter(
+  const stale = (db.prepare("SELECT id, pid FROM sweeps WHERE status = 'running' AND host NOT LIKE 'slurm:%'").all() as { id: number; pid: number | null }[]).filter(
     (s) => s.pid == null || !isAlive(s.pid),
   );
   db.transaction(() => {

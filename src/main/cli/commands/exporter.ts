@@ -1,0 +1,65 @@
+import { createServer } from 'node:http';
+import { hostname } from 'node:os';
+import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand } from '../command';
+import { backendOpt, backendOption, dbOption } from '../open-engine';
+import { openLabBackend } from '../../lab/gpu/lab-backend';
+import { dbPath } from '../../lab/paths';
+import { isLoopbackHost } from '../../host/server';
+import { CapLabMetrics } from '../../lab/cluster/exporter';
+import { startPolling } from '../../lab/cluster/exporter-source';
+
+/** dcgm-exporter's default port, so a scrape config written for it needs no change. */
+const DEFAULT_PORT = 9400;
+
+export const exporterCommand: CliCommand = {
+  name: 'exporter',
+  summary: 'Serve the GPUs\' samples to Prometheus (/metrics) with DCGM exporter names, plus CapLab\'s limit, run and phase',
+  usage: 'exporter [--port N] [--interval MS] [--host H] [--backend B] [--db FILE]',
+  options: { port: { type: 'string' }, interval: { type: 'string' }, host: { type: 'string' }, ...backendOption, ...dbOption },
+  async run(args, io) {
+    const port = numberOpt(args, 'port') ?? DEFAULT_PORT;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0-65535; got ${port}`);
+    const interval = numberOpt(args, 'interval') ?? 1000;
+    if (interval < 50 || interval > 600_000) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
+    const host = stringOpt(args, 'host') ?? '127.0.0.1';
+    // The backend itself, not an engine: the exporter only reads, beside sweeps of other processes (no lease, no
+    // journal). No usable backend is a BackendError: 'unavailable', exit 4.
+    const lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });
+    io.stderr.write(`caplab exporter: ${lab.reason}\n`);
+    const metrics = new CapLabMetrics(hostname());
+    let lastError = '';
+    const poller = startPolling(lab.backend, metrics, interval, dbPath(stringOpt(args, 'db'), io.env), (e) => {
+      if (e.message !== lastError) io.stderr.write(`caplab exporter: ${e.message}\n`);
+      lastError = e.message;
+    });
+    await poller.ready;
+    // Read-only and unauthenticated, as Prometheus exporters are: it can change nothing. Loopback unless --host.
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (req.method !== 'GET' || (path !== '/metrics' && path !== '/')) {
+        res.writeHead(404).end('not found; metrics are at /metrics\n');
+        return;
+      }
+      if (path === '/') {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('CapLab exporter: /metrics\n');
+        return;
+      }
+      metrics.text().then(
+        (body) => res.writeHead(200, { 'content-type': metrics.contentType }).end(body),
+        (e: Error) => res.writeHead(500).end(e.message),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new CliError(`port ${port} on ${host} is in use; pick another with --port`, 1) : e));
+      server.listen(port, host, resolve);
+    });
+    const bound = (server.address() as { port: number }).port;
+    if (!isLoopbackHost(host)) io.stderr.write(`caplab exporter: listening on ${host}: anyone who can reach it can read these GPU readings (nothing can be changed through it)\n`);
+    io.stdout.write(`CapLab exporter at http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics (every ${interval} ms)\n`);
+    await untilStopSignal();
+    await new Promise<void>((r) => server.close(() => r()));
+    await poller.stop();
+    await lab.backend.close();
+    return 0;
+  },
+};
