@@ -44,4 +44,20 @@ describe('SampleRecorder', () => {
     ]);
     db.close();
   });
+
+  it('of two rows at one time keeps the fresh one (read later), not the stale one', () => {
+    const db = openDb(join(tmp.dir, 'fresh.db'));
+    const plan = Plan.parse({ name: 'f', workloads: [{ id: 'vit_l_16' }], caps: [300] });
+    const { sweepId } = createSweep(db, { name: 'f', plan, host: 'h', backend: 'nvml', simulated: false }, []);
+    const row = upsertDevice(db, 'h', device);
+    const rec = new SampleRecorder(db, sweepId, new Map([['nvml:0', row]]), () => {});
+    const edge = (energy_mj: number) => Sample.parse({ device_id: 'nvml:0', t: 200, power_w: null, power_kind: 'counter', energy_mj });
+    rec.collect([edge(5_000_000)]);
+    rec.collect([edge(5_000_400)]);
+    rec.flush();
+    const stored = readSamples(db, streamFor(db, { sweep_id: sweepId }, row), -Infinity, Infinity);
+    expect(stored.map((x) => [x.t, x.energy_mj])).toEqual([[200, 5_000_400]]);
+    expect(rec.duplicates).toBe(1);
+    db.close();
+  });
 });
