@@ -127,6 +127,7 @@ function result(adapter: string, fields: Fields, latency: Record<string, Record<
     seconds: duration,
     rate,
     window: null,
+    window_derived: 'the result has no absolute time: the benchmark duration it reports (its own timing of the benchmark phase)',
     details: {
       completed: num('completed'),
       failed: num('failed'),
