@@ -5,7 +5,7 @@ import { callApi, expect } from './fixtures';
 
 /** A plan of `caps` x `reps` short runs on a simulated H100 at a high speed-up (seconds of wall time per run). */
 export function quickPlan(name: string, caps: number[], reps = 1, extra: Record<string, unknown> = {}) {
-  return { name, backend: 'sim', workloads: [{ id: 'vit_l_16', params: { batch_size: 128 } }], caps, repetitions: reps, order: 'sequential', warmup: { seconds: 4 }, window: { seconds: 8 }, cooldown_s: 3, sim: { speedup: 20, devices: ['h100-sxm'] }, ...extra };
+  return { name, backend: 'sim', workloads: [{ id: 'vit_l_16', params: { batch_size: 128 } }], caps, repetitions: reps, order: 'sequential', warmup: { seconds: 15 }, window: { seconds: 30 }, cooldown_s: 3, sim: { speedup: 20, devices: ['h100-sxm'] }, ...extra };
 }
 
 export async function startSweep(app: Page, plan: unknown): Promise<number> {

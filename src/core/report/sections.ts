@@ -208,7 +208,7 @@ export function runsSection(r: AnalysisResult, g: AnalysisGroup): string {
     ['run', 'cap', 'rep.', 'status', `throughput (${units}/s/GPU)`, 'power (W/GPU)', 'GPU energy (J)', `efficiency (${units}/J)`, 'sensor', 'window (s)', 'flags'],
     runs.map((x) => [
       `#${x.run_id}`,
-      `${x.cap_w} W`,
+      `${x.cap_w}\u00a0W`,
       x.repetition,
       t(x.status),
       num(x.throughput),

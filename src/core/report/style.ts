@@ -26,7 +26,7 @@ section#answer, section#efficiency, section.appendix { break-before: page; }
 table { border-collapse: collapse; width: 100%; margin: 2mm 0 4mm; font-size: 8pt; }
 thead { display: table-header-group; }
 tr { break-inside: avoid; page-break-inside: avoid; }
-th, td { text-align: left; padding: 1.2mm 1.6mm; border-bottom: 0.5px solid #d0d7de; vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: 1.2mm 1.6mm; border-bottom: 0.5px solid #d0d7de; vertical-align: top; overflow-wrap: break-word; }
 th { background: #f3f5f8; font-weight: 600; overflow-wrap: normal; }
 td:first-child, table.caps th:nth-last-child(-n+2) { white-space: nowrap; }
 table.kv th, table.kv td:first-child { width: 34mm; color: #57606a; font-weight: 600; background: none; }

@@ -30,6 +30,7 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     selector: { value: 'NAME', text: 'How the best cap is chosen (marked * in the table): max-efficiency (most units/J), min-energy-slowdown (least J/unit within --slowdown), min-edp (least energy-delay product), weighted (--weight between time and energy).', default: 'max-efficiency', example: '--selector min-energy-slowdown' },
     slowdown: { value: 'FRACTION', text: 'Slowdown budget of min-energy-slowdown, as a fraction of the fastest cap\'s throughput (0.1 = at most 10 % slower).', default: '0.1', example: '--slowdown 0.05' },
     weight: { value: 'W', text: 'For --selector weighted: weight of time (0..1); energy gets 1 - W.', default: '0.5', example: '--weight 0.3' },
+    dataset: { value: 'ID', text: 'Analyse an imported dataset\'s segments instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
     'include-unenforced': { text: 'Also count caps the device did not enforce (its limit stayed above the cap); they are excluded by default.', default: 'off' },
   },
   compare: {
@@ -40,8 +41,17 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     from: { value: 'T', text: 'Start of the range: ISO-8601 time or epoch seconds (required).', example: '--from 2026-05-01T10:00:00Z' },
     to: { value: 'T', text: 'End of the range, as --from (required).', example: '--to 1767225700' },
     device: { value: 'N', text: 'Only this device index.', default: 'every device with samples', example: '--device 0' },
-    dataset: { value: 'ID', text: 'Samples of an imported dataset instead of the sweeps\' own.', default: 'the sweeps\' samples', example: '--dataset 2' },
+    dataset: { value: 'ID', text: 'Samples of an imported dataset instead of the sweeps\' own (--from/--to then default to the whole dataset).', default: 'the sweeps\' samples', example: '--dataset 2' },
+    segment: { value: 'N', text: 'With --dataset: only this segment\'s time range (see caplab datasets ID).', default: 'the whole dataset', example: '--segment 4' },
   },
+  import: {
+    format: { value: 'NAME', text: 'The log format (see the list above): auto detects it from the content.', default: 'auto', example: '--format dcgm-dmon' },
+    tz: { value: 'ZONE', text: 'Time zone of timestamps that carry none (an IANA name such as Europe/Berlin, or UTC).', default: 'this machine\'s zone', example: '--tz UTC' },
+    name: { value: 'N', text: 'Name of the new dataset.', default: 'the name of the (first) file or folder imported', example: "--name 'H200 node 3, May'" },
+    fields: { value: 'LIST', text: 'For headerless nvidia-smi CSV (--format=csv,noheader): the --query-gpu field list it was written with.', example: '--fields timestamp,index,power.draw' },
+    interval: { value: 'S', text: 'Sampling interval of logs without timestamps (dcgmi dmon --delay), seconds.', default: '1', example: '--interval 0.1' },
+  },
+  datasets: { delete: { text: 'Delete the dataset ID (its samples and segments); recorded sweeps are not touched.', default: 'off' } },
   throughput: {
     adapter: { value: 'NAME', text: 'How to read the file: auto (detect it) or one of the adapters listed above.', default: 'auto (regex when --pattern is given)', example: '--adapter mllog' },
     pattern: { value: 'REGEX', text: 'For the regex adapter: named groups units+seconds, units+t, or rate (Python-style (?P<name>...) works too).', example: "--pattern 'done (?<units>\\d+) in (?<seconds>[\\d.]+)s'" },
@@ -62,12 +72,14 @@ const EXAMPLES: Record<string, string[]> = {
   sweep: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
   runs: ['caplab runs', 'caplab runs --sweep 3 --json'],
   'restore-caps': ['caplab restore-caps', 'caplab restore-caps --json'],
-  analyze: ['caplab analyze 1', 'caplab analyze 1 --overhead 200 --selector min-energy-slowdown --slowdown 0.05', 'caplab analyze 1 --json'],
-  energy: ['caplab energy --from 2026-05-01T10:00:00Z --to 2026-05-01T11:00:00Z', 'caplab energy --from 1767225600 --to 1767225700 --device 0 --json'],
+  analyze: ['caplab analyze 1', 'caplab analyze 1 --overhead 200 --selector min-energy-slowdown --slowdown 0.05', 'caplab analyze 1 --json', 'caplab analyze --dataset 2'],
+  energy: ['caplab energy --from 2026-05-01T10:00:00Z --to 2026-05-01T11:00:00Z', 'caplab energy --from 1767225600 --to 1767225700 --device 0 --json', 'caplab energy --dataset 2 --segment 4'],
   compare: ['caplab compare 1 2', 'caplab compare 1 2 3 --workload vit_l_16 --overhead 100 --json'],
   serve: ['caplab serve', 'caplab serve --demo --port 8080', 'caplab serve --db ./lab.db --backend nvml'],
   throughput: ['caplab throughput train.log', "caplab throughput bench.out --pattern 'done (?<units>\\d+) in (?<seconds>[\\d.]+)s' --units tokens --gpus 8 --json"],
   workloads: ['caplab workloads', 'caplab workloads --json'],
+  import: ['caplab import gpu-power.csv', 'caplab import logs/ --tz UTC --name "H200 node 3" --json'],
+  datasets: ['caplab datasets', 'caplab datasets 2 --json', 'caplab datasets 2 --delete'],
 };
 
 /** The doc of one flag of a command (its own, else the shared one); undefined when it has none. */

@@ -36,6 +36,11 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
     title: "Other people's logs",
     hint: 'Power logs recorded elsewhere (nvidia-smi, DCGM, Prometheus, Zeus, CodeCarbon ...): drop them here to import them. Segments with a cap and work units are analysed like a sweep\'s runs.',
   },
+  facility: {
+    section: 'caplab-user-guide',
+    title: 'User guide',
+    hint: 'Measured node profiles scaled to a whole site: edit the YAML configuration (docs/facility.md describes it) and run it to see the site\'s load and energy per cap level.',
+  },
   history: {
     section: 'read-the-answer',
     title: 'Read the answer',
