@@ -5,6 +5,7 @@ import { THROTTLE_SW_POWER_CAP } from '../../src/shared/device';
 import { BackendError } from '../../src/main/lab/gpu/backend';
 import { SimBackend } from '../../src/main/lab/gpu/sim';
 import { SimClock } from '../../src/main/lab/gpu/sim-clock';
+import { openLabBackend } from '../../src/main/lab/gpu/lab-backend';
 import { statePath, writeActivity } from '../../src/main/lab/gpu/sim-state';
 import { tempDir } from '../helpers/tmp';
 
@@ -199,5 +200,32 @@ describe('SimBackend samples', () => {
     const b = new SimBackend({ stateDir: tmp.dir });
     expect((await b.sample([0, 5])).map((s) => s.device_id)).toEqual(['sim:0']);
     expect(existsSync(statePath(tmp.dir))).toBe(true);
+  });
+});
+
+describe('SimBackend simulated time', () => {
+  it('never runs backwards on a device: a later sweep starts after the last simulated time of an earlier, sped-up one', async () => {
+    const env = { CAPLAB_SIM_STATE_DIR: tmp.dir };
+    const first = await openLabBackend('sim', { env });
+    // A sped-up sweep like a plan's `sim.speedup: 100`: its samples run far ahead of real time.
+    const sped = new SimBackend({ stateDir: tmp.dir, clock: fast() });
+    await first.backend.close();
+    await sleep(50);
+    const earlier = (await sped.sample([0]))[0]!.t;
+    expect(earlier).toBeGreaterThan(Date.now() / 1000 + 2);
+    await sped.close();
+    const second = await openLabBackend('sim', { env });
+    const later = (await second.backend.sample([0]))[0]!.t;
+    expect(later).toBeGreaterThan(earlier);
+    await second.backend.close();
+  });
+
+  it('starts after a killed sweep too: an unclosed clock counts as still running', async () => {
+    const killed = new SimBackend({ stateDir: tmp.dir, clock: fast() });
+    await sleep(50);
+    const t = (await killed.sample([0]))[0]!.t;
+    // No close(): the process was killed. Its clock keeps going, so the next one starts at its reading now.
+    const next = new SimBackend({ stateDir: tmp.dir });
+    expect((await next.sample([0]))[0]!.t).toBeGreaterThan(t);
   });
 });

@@ -143,6 +143,21 @@ describe('warm-up, idle and temperature', () => {
     expect(at(warmupEndS(w) + 0.1).throughput).toBeGreaterThan(0.99 * steadyOp.throughput);
   });
 
+  it('shows start-up from process start as a real GPU does: power rising from idle, low utilisation, no steps', () => {
+    const idle = operatingPoint({ preset: p, load: null, cap_w: 700, temp_c: 50 });
+    const points = [0, 0.25, 0.5, 0.75, 0.99].map((f) => at(f * w.init_s));
+    expect(points[0]!.power_w).toBeGreaterThan(idle.power_w);
+    for (let i = 1; i < points.length; i++) expect(points[i]!.power_w).toBeGreaterThan(points[i - 1]!.power_w);
+    // Well off idle before the first step (no idle stretch up to it), yet below the first step's power.
+    expect(points[3]!.power_w - idle.power_w).toBeGreaterThan(0.1 * (at(600).power_w - idle.power_w));
+    expect(points[4]!.power_w).toBeLessThan(at(w.init_s + 0.1).power_w);
+    for (const op of points) {
+      expect(op.initializing).toBe(true);
+      expect(op.step_s).toBeNull();
+      expect(op.util_gpu).toBeLessThanOrEqual(20);
+    }
+  });
+
   it('idles at the preset idle power and idle clock', () => {
     const idle = operatingPoint({ preset: p, load: null, cap_w: 700, temp_c: 35 });
     expect(idle.power_w).toBe(p.idle_w);

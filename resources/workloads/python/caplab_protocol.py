@@ -63,7 +63,8 @@ class Protocol:
 
     def step(self, n, units, dt):
         """``units`` of work (summed over all GPUs) done in the step that just ended and took ``dt`` seconds."""
-        self.emit("step", n=int(n), units=units, dt=max(float(dt), 1e-9))
+        # The protocol schema rejects dt below 1 µs (no real step is shorter; a 0 from a coarse clock is clamped).
+        self.emit("step", n=int(n), units=units, dt=max(float(dt), 1e-6))
 
     def metric(self, name, value):
         self.emit("metric", name=name, value=float(value))

@@ -85,6 +85,7 @@ export const hpcaiVisionAdapter: ThroughputAdapter = {
       seconds: last.seconds,
       rate: last.rate,
       window: null,
+      window_derived: 'the log has no absolute time: the epochs after the skipped (warm-up) ones, timed by their own durations',
       details: {
         epochs: last.epochs,
         mean_epoch_rate: last.mean_epoch_rate,
@@ -150,6 +151,7 @@ export const hpcaiCsvAdapter: ThroughputAdapter = {
       seconds: null,
       rate: last.avg_train_sps!,
       window: null,
+      window_derived: "the CSV has only the benchmark's own average over its run: no window of its own; a sweep uses its run window",
       details: {
         row_line: last.line,
         timestamp: last.timestamp,

@@ -7,7 +7,9 @@ import { AdapterError, fileName, firstLine, mean, parseCsv, parseNumber, type Th
  * multi-device only) and `device/items_per_sec`. Columns may come in any order; validation rows have no tokens.
  *
  * Window: from the row after the first `skip` rows (the baseline) to the last row. Count = total_tokens
- * difference; seconds = `time` difference (or, without `time`, iterations x iter_time).
+ * difference; seconds = training time: the `time` difference, less validation pauses (where validation rows lie
+ * between two training rows, that stretch counts as its iterations x iter_time), or, without `time`,
+ * iterations x iter_time. The wall-clock rate, pauses included, is given beside it, as for MLLOG.
  */
 
 interface Row {
@@ -50,11 +52,15 @@ export const litgptAdapter: ThroughputAdapter = {
       return n;
     };
     const data: Row[] = [];
+    const evalLines: number[] = [];
     for (const r of rows) {
       const total = num(r.cells, 'total_tokens', r.line);
       const tokens = num(r.cells, 'tokens', r.line);
       const iter = num(r.cells, 'iter', r.line);
-      if (iter === null || (total === null && tokens === null)) continue; // validation rows
+      if (iter === null || (total === null && tokens === null)) {
+        evalLines.push(r.line); // validation rows
+        continue;
+      }
       data.push({
         line: r.line,
         iter,
@@ -85,6 +91,9 @@ export const litgptAdapter: ThroughputAdapter = {
     let count: number;
     let seconds: number;
     let method: string;
+    let wall: number | null = null;
+    let evalPauseS = 0;
+    let evalPauses = 0;
     if (data.length === 1) {
       // Only one row: everything since the start of training.
       count = tokensOf(last);
@@ -98,8 +107,20 @@ export const litgptAdapter: ThroughputAdapter = {
       const used = data.slice(skip + 1);
       count = tokensOf(last) - tokensOf(base);
       if (base.time !== null && last.time !== null) {
-        seconds = last.time - base.time;
-        method = 'time column';
+        wall = last.time - base.time;
+        seconds = 0;
+        let prev = base;
+        for (const r of used) {
+          const train = r.iter_time !== null ? (r.iter - prev.iter) * r.iter_time : null;
+          const paused = evalLines.some((l) => l > prev.line && l < r.line);
+          if (paused && train !== null && r.time! - prev.time! - train > 1e-6) {
+            evalPauseS += r.time! - prev.time! - train;
+            evalPauses++;
+            seconds += train;
+          } else seconds += r.time! - prev.time!;
+          prev = r;
+        }
+        method = evalPauses ? 'time column, validation pauses excluded' : 'time column';
       } else {
         let prev = base.iter;
         seconds = 0;
@@ -123,10 +144,18 @@ export const litgptAdapter: ThroughputAdapter = {
       seconds,
       rate,
       window: null,
+      window_derived:
+        data.length === 1
+          ? 'metrics.csv has no absolute time: from the start of training to the last row'
+          : `metrics.csv has no absolute time: from iter ${data[skip]!.iter} (baseline row) to iter ${last.iter}, training time only (validation pauses excluded)`,
       details: {
         method,
         rows: data.length,
         rows_used: used.length,
+        wall_clock_seconds: wall,
+        wall_clock_rate: wall ? count / wall : null,
+        eval_pauses: evalPauses,
+        eval_pause_seconds: evalPauseS,
         first_iter: data.length === 1 ? 0 : data[skip]!.iter,
         last_iter: last.iter,
         world_size: worldSize,

@@ -98,6 +98,7 @@ export const mllogAdapter: ThroughputAdapter = {
           seconds,
           rate: count / seconds,
           window: { start: first.t, end: last.t },
+          window_derived: 'absolute: MLLOG time_ms of the first and last counted records',
           details: {
             method: 'samples_count progress over training time (evaluation pauses left out)',
             wall_clock_seconds: wall,
@@ -121,6 +122,7 @@ export const mllogAdapter: ThroughputAdapter = {
         seconds: null,
         rate: mean(reported.map((r) => r.v)),
         window: last.t > first.t ? { start: first.t, end: last.t } : null,
+        window_derived: last.t > first.t ? 'absolute: MLLOG time_ms of the first and last throughput records' : 'one throughput record: the reported rate, no window',
         details: { method: 'reported throughput (mean)', values: reported.length, first_line: first.line, ...common },
       };
     }
@@ -137,6 +139,7 @@ export const mllogAdapter: ThroughputAdapter = {
           seconds,
           rate: count / seconds,
           window: { start: runStart.t, end: runStop.t },
+          window_derived: 'absolute: MLLOG run_start to run_stop',
           details: { method: 'run_start..run_stop x global_batch_size (includes evaluation time)', steps, ...common },
         };
       }

@@ -77,6 +77,7 @@ export const protocolAdapter: ThroughputAdapter = {
       seconds,
       rate,
       window: { start: startT, end: last.t },
+      window_derived: 'absolute: protocol step times from the warm-up end to the last step',
       details: {
         method,
         steps: chosen.length,

@@ -61,6 +61,7 @@ export const rateLinesAdapter: ThroughputAdapter = {
       seconds: null,
       rate: mean(rates),
       window: null,
+      window_derived: 'the log has no absolute times: the reported rates after the skipped lines, no window of their own',
       details: {
         method: 'mean of the reported rates',
         lines: used.length,

@@ -71,6 +71,7 @@ export const regexAdapter: ThroughputAdapter = {
         seconds,
         rate: count / seconds,
         window: ts && absolute(ts[0]!) ? { start: ts[0]! - used[0]!.seconds!, end: ts[ts.length - 1]! } : null,
+        window_derived: ts && absolute(ts[0]!) ? 'absolute: the t group of the first match less its seconds, to the last match' : 'no absolute time in the matches: the sum of the matched seconds',
         details: { method: 'sum of units / sum of seconds', matches: used.length, first_line: used[0]!.line },
       };
     }
@@ -88,6 +89,7 @@ export const regexAdapter: ThroughputAdapter = {
         seconds,
         rate: count / seconds,
         window: absolute(first.t!) ? { start: first.t!, end: last.t! } : null,
+        window_derived: absolute(first.t!) ? 'absolute: the t group of the first and last matches' : 'relative: the t group of the first and last matches (not epoch seconds)',
         details: { method: 'units after the first match / time span', matches: used.length, first_line: first.line },
       };
     }
@@ -100,6 +102,7 @@ export const regexAdapter: ThroughputAdapter = {
         seconds: null,
         rate: mean(used.map((m) => m.rate!)),
         window: ts && ts.length > 1 && absolute(ts[0]!) ? { start: ts[0]!, end: ts[ts.length - 1]! } : null,
+        window_derived: ts && ts.length > 1 && absolute(ts[0]!) ? 'absolute: the t group of the first and last matches' : 'no absolute time in the matches: the mean of the reported rates, no window of its own',
         details: { method: 'mean of reported rates', matches: used.length, first_line: used[0]!.line },
       };
     }

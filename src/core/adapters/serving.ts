@@ -13,6 +13,9 @@ import { AdapterError, excerpt, fileName, parseNumber, splitLines, type AdapterO
  *   ==================================================
  * and save JSON (SGLang `--output-file`, one JSON object per line; vLLM `--save-result`, one object) with
  * `duration, completed, total_output_tokens, output_throughput, mean_ttft_ms, ...`.
+ * SGLang `python -m sglang.bench_offline_throughput` (the engine in-process, no server) prints the same kind of
+ * block under `====== Offline Throughput Benchmark Result =======` (Backend: engine, ..., Last generation
+ * throughput, Output token throughput, Total token throughput), read by the same adapter.
  * Count = generated (output) tokens, seconds = benchmark duration, rate = output token throughput.
  */
 
@@ -37,16 +40,22 @@ const LABELS: Record<string, string> = {
   'peak output token throughput (tok/s)': 'max_output_tokens_per_s',
   'peak concurrent requests': 'max_concurrent_requests',
   'total token throughput (tok/s)': 'total_token_throughput',
+  'last generation throughput (tok/s)': 'last_gen_throughput',
   'concurrency': 'concurrency',
 };
 /** Fields that must be numbers when present. */
-const NUMERIC = new Set(['completed', 'failed', 'duration', 'total_input_tokens', 'total_output_tokens', 'total_output_tokens_retokenized', 'request_throughput', 'input_throughput', 'output_throughput', 'total_token_throughput']);
+const NUMERIC = new Set(['last_gen_throughput', 'completed', 'failed', 'duration', 'total_input_tokens', 'total_output_tokens', 'total_output_tokens_retokenized', 'request_throughput', 'input_throughput', 'output_throughput', 'total_token_throughput']);
 const LATENCY_LABEL = /^(mean|median|std|max|p\d+(?:\.\d+)?) (ttft|itl|tpot|e2e latency|e2el) \(ms\)$/;
 const LATENCY_KEY = /^(mean|median|std|max|p\d+(?:\.\d+)?)_(ttft|itl|tpot|e2e_latency|e2el)_ms$/;
 const metricName = (m: string) => (m.startsWith('e2e') ? 'e2e' : m.replace(' ', '_'));
 
+/** The heading of a result block: bench_serving / vllm bench serve, or SGLang's bench_offline_throughput. */
+const HEADING = /^=+ *(Serving|Offline Throughput) Benchmark Result *=+$/i;
+
 interface Block {
   line: number;
+  /** Which benchmark printed it. */
+  kind: 'serving' | 'offline';
   fields: Fields;
   latency: Record<string, Record<string, number>>;
   other: Record<string, number>;
@@ -58,8 +67,9 @@ function parseBlocks(text: string, file: string): Block[] {
   let cur: Block | null = null;
   lines.forEach((raw, i) => {
     const l = raw.trim();
-    if (/^=+ *Serving Benchmark Result *=+$/i.test(l)) {
-      cur = { line: i + 1, fields: {}, latency: {}, other: {} };
+    const heading = HEADING.exec(l);
+    if (heading) {
+      cur = { line: i + 1, kind: heading[1]!.toLowerCase() === 'serving' ? 'serving' : 'offline', fields: {}, latency: {}, other: {} };
       blocks.push(cur);
       return;
     }
@@ -93,8 +103,8 @@ function parseBlocks(text: string, file: string): Block[] {
   return blocks;
 }
 
-function toolOf(fields: Fields, raw: string): 'sglang' | 'vllm' {
-  if ('backend' in fields || 'total_output_tokens_retokenized' in fields || 'concurrency' in fields) return 'sglang';
+function toolOf(fields: Fields, raw: string, kind: Block['kind'] = 'serving'): 'sglang' | 'vllm' {
+  if (kind === 'offline' || 'backend' in fields || 'total_output_tokens_retokenized' in fields || 'concurrency' in fields) return 'sglang';
   if (/E2E Latency|retokenized/.test(raw)) return 'sglang';
   return 'vllm';
 }
@@ -117,6 +127,7 @@ function result(adapter: string, fields: Fields, latency: Record<string, Record<
     seconds: duration,
     rate,
     window: null,
+    window_derived: 'the result has no absolute time: the benchmark duration it reports (its own timing of the benchmark phase)',
     details: {
       completed: num('completed'),
       failed: num('failed'),
@@ -144,7 +155,7 @@ function blockAdapter(name: 'sglang' | 'vllm', title: string): ThroughputAdapter
     defaultSkip: 0,
     skipCounts: 'unused (the last result block is reported)',
     detect(text) {
-      if (!/=+ *Serving Benchmark Result *=+/i.test(text)) return 0;
+      if (!/=+ *(Serving|Offline Throughput) Benchmark Result *=+/i.test(text)) return 0;
       const blocks = (() => {
         try {
           return parseBlocks(text, '');
@@ -153,16 +164,18 @@ function blockAdapter(name: 'sglang' | 'vllm', title: string): ThroughputAdapter
         }
       })();
       const last = blocks[blocks.length - 1];
-      const tool = last ? toolOf(last.fields, text) : /Backend:|retokenized/.test(text) ? 'sglang' : 'vllm';
+      const tool = last ? toolOf(last.fields, text, last.kind) : /Backend:|retokenized/.test(text) ? 'sglang' : 'vllm';
       return tool === name ? 0.9 : 0.85;
     },
     read(text, opts) {
       const file = fileName(opts);
       const blocks = parseBlocks(text, file);
-      if (!blocks.length) throw new AdapterError("no '==== Serving Benchmark Result ====' block found", file, null);
+      if (!blocks.length) throw new AdapterError("no '==== Serving Benchmark Result ====' (or '==== Offline Throughput Benchmark Result ====') block found", file, null);
       const last = blocks[blocks.length - 1]!;
       return result(name, last.fields, last.latency, opts, file, last.line, {
-        tool: toolOf(last.fields, text),
+        tool: toolOf(last.fields, text, last.kind),
+        benchmark: last.kind === 'offline' ? 'bench_offline_throughput' : 'bench_serving',
+        last_gen_throughput: typeof last.fields.last_gen_throughput === 'number' ? last.fields.last_gen_throughput : undefined,
         block_line: last.line,
         blocks: blocks.length,
         other: Object.keys(last.other).length ? last.other : undefined,

@@ -16,6 +16,8 @@ export interface ThroughputResult {
   rate: number;
   /** Measured window in epoch seconds, where the log carries absolute time; else null. */
   window: { start: number; end: number } | null;
+  /** How the window was derived (which records, which clock), above all where it is not absolute (window null). */
+  window_derived: string;
   /** Adapter-specific figures (latencies, per-GPU rate, rows, warnings). */
   details: Record<string, unknown>;
 }

@@ -277,7 +277,9 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
     warnings.push(`dropped ${bad} reading(s) that were NaN, negative or missing`);
     flags.push('bad-readings');
   }
-  const sortedCounter = [...counter].sort((a, b) => a.t - b.t).filter((p, i, arr) => i === 0 || p.t !== arr[i - 1]!.t);
+  // Two counter readings at one time (an edge reading beside a sampler row carrying a counter value): keep the
+  // fresh one. The counter only grows, so the smaller value at the same instant is the stale read.
+  const sortedCounter = [...counter].sort((a, b) => a.t - b.t || b.v - a.v).filter((p, i, arr) => i === 0 || p.t !== arr[i - 1]!.t);
   const inst = sortPoints(instant);
   const avg = sortPoints(average);
   const der = sortPoints(derived);

@@ -8,8 +8,14 @@ import { thermalClockLimit } from './thermal';
 
 /** A capped card settles this fraction below its limit (the controller's margin). */
 const CAP_MARGIN = 0.005;
-/** Activity while the process starts up (context creation, host-side model build): the GPU is nearly idle. */
+/**
+ * Activity while the process starts up, as on a real GPU: context creation lifts it off idle at once, then model
+ * load and compilation (autotuning kernels, CUDA graphs) raise it towards INIT_PEAK_ACTIVITY by the first step.
+ */
 const INIT_ACTIVITY = 0.04;
+const INIT_PEAK_ACTIVITY = 0.3;
+/** Share of the init activity that shows as utilisation: start-up kernels are short and sparse. */
+const INIT_UTIL_SHARE = 0.5;
 /** Activity at the first step; it ramps to 1 with the workload's ramp_tau_s. */
 const RAMP_START_ACTIVITY = 0.55;
 
@@ -49,9 +55,9 @@ export interface OperatingPoint {
   step_s: number | null;
 }
 
-/** Activity in [0, 1]: near idle during init, then a warm-up ramp from RAMP_START_ACTIVITY towards 1. */
+/** Activity in [0, 1]: rising from near idle during init, then a warm-up ramp from RAMP_START_ACTIVITY towards 1. */
 export function loadActivity(workload: WorkloadModel, elapsed_s: number): number {
-  if (elapsed_s < workload.init_s) return INIT_ACTIVITY;
+  if (elapsed_s < workload.init_s) return INIT_ACTIVITY + (INIT_PEAK_ACTIVITY - INIT_ACTIVITY) * (elapsed_s / workload.init_s) ** 2;
   const ramp = Math.exp(-(elapsed_s - workload.init_s) / workload.ramp_tau_s);
   return 1 - (1 - RAMP_START_ACTIVITY) * ramp;
 }
@@ -104,7 +110,7 @@ export function operatingPoint(input: SimInput): OperatingPoint {
     power_w: clock.power_w,
     sm_clock_mhz: clock.f * preset.sm_clock_mhz.max,
     mem_clock_mhz: preset.mem_clock_mhz,
-    util_gpu: Math.round(activity * 99),
+    util_gpu: Math.round(activity * 99 * (initializing ? INIT_UTIL_SHARE : 1)),
     util_mem: Math.round(activity * 100 * (memoryTime / (computeTime + memoryTime))),
     mem_used_mb: initializing ? Math.round((memNeeded * elapsed_s) / workload.init_s) : memNeeded,
     enforced_cap_w: enforced,

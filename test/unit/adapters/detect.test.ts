@@ -14,10 +14,15 @@ describe('auto-detection', () => {
     ['sglang-results.jsonl', 'serving-json'],
     ['vllm-result.json', 'serving-json'],
     ['mllog.log', 'mllog'],
-  ])('%s -> %s', (name, adapter) => {
+    ['sglang-offline.txt', 'sglang'],
+    ['torchvision-train.log', 'rate-lines'],
+  ])('%s -> %s, saying how its window was derived', (name, adapter) => {
     const { text, file } = fixture(name);
     expect(detectAdapter(text)?.name).toBe(adapter);
-    expect(readThroughput(text, { file }).adapter).toBe(adapter);
+    const r = readThroughput(text, { file });
+    expect(r.adapter).toBe(adapter);
+    // Absolute windows say so; every other one says what it was derived from instead.
+    expect(r.window_derived).toMatch(r.window ? /^absolute: / : /no absolute time|no window/);
   });
 
   it('garbage is a clear error naming the file', () => {

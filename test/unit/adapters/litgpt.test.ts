@@ -17,6 +17,29 @@ describe('LitGPT metrics.csv', () => {
     expect(r.details.items_per_sec_mean as number).toBeCloseTo((128000 + 127950.2 + 128010.7) / 3, 6);
   });
 
+  it('excludes validation pauses: training time only, the wall-clock rate beside it, and says how its window was derived', () => {
+    const { text, file } = fixture('litgpt-metrics.csv');
+    // A 30 s validation pause: every row after the validation row is logged 30 s later.
+    const lines = text.trim().split('\n');
+    const ti = lines[0]!.split(',').indexOf('time');
+    const paused = lines.map((l, i) => {
+      if (i < 5) return l;
+      const cells = l.split(',');
+      cells[ti] = String(Number(cells[ti]) + 30);
+      return cells.join(',');
+    });
+    const r = litgptAdapter.read(paused.join('\n') + '\n', { file });
+    expect(r.count).toBe(98304);
+    expect(r.seconds!).toBeCloseTo(0.768, 9);
+    expect(r.rate).toBeCloseTo(128000, 3);
+    expect(r.details).toMatchObject({ method: 'time column, validation pauses excluded', eval_pauses: 1 });
+    expect(r.details.eval_pause_seconds as number).toBeCloseTo(30, 9);
+    expect(r.details.wall_clock_seconds as number).toBeCloseTo(30.768, 9);
+    expect(r.details.wall_clock_rate as number).toBeCloseTo(98304 / 30.768, 6);
+    expect(r.window).toBeNull();
+    expect(r.window_derived).toMatch(/no absolute time.*iter 8.*iter 20.*validation pauses excluded/);
+  });
+
   it('without a time column uses iterations x iter_time', () => {
     const { text } = fixture('litgpt-metrics.csv');
     const lines = text.trim().split('\n').map((l) => l.split(','));

@@ -29,6 +29,24 @@ describe('SGLang bench_serving block', () => {
   });
 });
 
+describe('SGLang bench_offline_throughput block', () => {
+  it('is recognised automatically and by name: output tokens over the benchmark duration, last generation rate beside it', () => {
+    const { text, file } = fixture('sglang-offline.txt');
+    expect(detectAdapter(text)?.name).toBe('sglang');
+    for (const adapter of ['auto', 'sglang']) {
+      const r = readThroughput(text, { file, adapter });
+      expect(r).toMatchObject({ adapter: 'sglang', units: 'tokens', count: 195820, seconds: 41.87, rate: 4676.86, window: null });
+      expect(r.window_derived).toMatch(/no absolute time/);
+      expect(r.details).toMatchObject({ tool: 'sglang', benchmark: 'bench_offline_throughput', backend: 'engine', completed: 1000, last_gen_throughput: 812.44, total_token_throughput: 11892.48 });
+    }
+  });
+  it('names the line of a value that is not a number', () => {
+    const { text, file } = fixture('sglang-offline.txt');
+    const bad = text.replace('812.44', '81x.44');
+    expect(() => readThroughput(bad, { file, adapter: 'sglang' })).toThrowError(/sglang-offline.txt:\d+: Last generation throughput \(tok\/s\) is not a number/);
+  });
+});
+
 describe('vLLM bench serve block', () => {
   it('reads output throughput, TTFT/TPOT/ITL/E2EL', () => {
     const { text, file } = fixture('vllm-bench.txt');

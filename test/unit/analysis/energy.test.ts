@@ -65,6 +65,18 @@ describe('energy from the energy counter (preferred)', () => {
     expect(r.energy_j).toBeCloseTo(3300, 6);
     expect(r.flags).toContain('sensor-disagreement');
   });
+  it('where two counter rows meet at one window edge, the fresh reading counts, not the stale one', () => {
+    // 400 W; at t = 50 a stale row (the counter as it stood 0.1 s earlier) comes first, the fresh edge reading after it.
+    const s: PowerSample[] = [
+      { t: 10, energy_mj: 1_000_000, power_kind: 'counter' },
+      { t: 50, energy_mj: 1_000_000 + 16_000_000 - 40_000, power_kind: 'instant' },
+      { t: 50, energy_mj: 1_000_000 + 16_000_000, power_kind: 'counter' },
+    ];
+    const r = windowEnergy(s, { start: 10, end: 50 });
+    expect(r.sensor).toBe('counter');
+    expect(r.energy_j).toBeCloseTo(16000, 9);
+    expect(windowEnergy([s[0]!, s[2]!, s[1]!], { start: 10, end: 50 }).energy_j).toBeCloseTo(16000, 9);
+  });
   it('counter read only at the window boundaries (the cheap sampler)', () => {
     const s: PowerSample[] = [
       ...(powerSeries(() => 400, 0, 60, 0.1) as PowerSample[]),

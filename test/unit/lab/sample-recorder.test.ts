@@ -20,13 +20,18 @@ const device: DeviceInfo = {
   sensors: { power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', update_period_ms: 100 },
 };
 
+/** A recorder for one sweep on one device, in a fresh SQLite file. */
+function recorderIn(file: string) {
+  const db = openDb(join(tmp.dir, file));
+  const plan = Plan.parse({ name: 'r', workloads: [{ id: 'vit_l_16' }], caps: [300] });
+  const { sweepId } = createSweep(db, { name: 'r', plan, host: 'h', backend: 'nvml', simulated: false }, []);
+  const row = upsertDevice(db, 'h', device);
+  return { db, sweepId, row, rec: new SampleRecorder(db, sweepId, new Map([['nvml:0', row]]), () => {}) };
+}
+
 describe('SampleRecorder', () => {
   it('drops exact repeats of a reading (same device, kind and time) and keeps everything else', () => {
-    const db = openDb(join(tmp.dir, 'rec.db'));
-    const plan = Plan.parse({ name: 'r', workloads: [{ id: 'vit_l_16' }], caps: [300] });
-    const { sweepId } = createSweep(db, { name: 'r', plan, host: 'h', backend: 'nvml', simulated: false }, []);
-    const row = upsertDevice(db, 'h', device);
-    const rec = new SampleRecorder(db, sweepId, new Map([['nvml:0', row]]), () => {});
+    const { db, sweepId, row, rec } = recorderIn('rec.db');
     const s = (t: number, kind: 'instant' | 'counter', power: number | null) => Sample.parse({ device_id: 'nvml:0', t, power_w: power, power_kind: kind, energy_mj: kind === 'counter' ? t * 1000 : null });
     rec.collect([s(100, 'instant', 300), s(100.1, 'instant', 310)]);
     rec.collect([s(100.1, 'instant', 310), s(100.1, 'counter', null), s(100.2, 'instant', 320)]);
@@ -42,6 +47,18 @@ describe('SampleRecorder', () => {
       [100.2, 'instant'],
       [100.3, 'instant'],
     ]);
+    db.close();
+  });
+
+  it('of two rows at one time keeps the fresh one (read later), not the stale one', () => {
+    const { db, sweepId, row, rec } = recorderIn('fresh.db');
+    const edge = (energy_mj: number) => Sample.parse({ device_id: 'nvml:0', t: 200, power_w: null, power_kind: 'counter', energy_mj });
+    rec.collect([edge(5_000_000)]);
+    rec.collect([edge(5_000_400)]);
+    rec.flush();
+    const stored = readSamples(db, streamFor(db, { sweep_id: sweepId }, row), -Infinity, Infinity);
+    expect(stored.map((x) => [x.t, x.energy_mj])).toEqual([[200, 5_000_400]]);
+    expect(rec.duplicates).toBe(1);
     db.close();
   });
 });

@@ -178,7 +178,7 @@ describe('adapter results as windows', () => {
     const lines = [start(2), ...[1, 2, 3].map((n) => step(n))].join('\n');
     const w = windowFromAdapter(readThroughput(lines, { file: 'run.log' }), 4);
     expect(w).toEqual({ start: T0 + 0.5, end: T0 + 1.5, seconds: 1, units: 128, steps: 0, rate: 128, rate_per_gpu: 32, gpus: 4, unit_name: 'images' });
-    expect(windowFromAdapter({ adapter: 'hpcai-csv', units: 'images', count: null, seconds: null, rate: 10, window: null, details: {} }, 1)).toBeNull();
+    expect(windowFromAdapter({ adapter: 'hpcai-csv', units: 'images', count: null, seconds: null, rate: 10, window: null, window_derived: 'test', details: {} }, 1)).toBeNull();
   });
 });
 

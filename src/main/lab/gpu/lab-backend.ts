@@ -5,6 +5,7 @@ import { simStateDir } from '../paths';
 import type { GpuBackend } from './backend';
 import { SimBackend } from './sim';
 import { SimClock } from './sim-clock';
+import { simTimeFloor } from './sim-time';
 import { findPreset, PRESET_IDS } from '../../../core/sim/presets';
 import { PlanError } from '../sweep/plan-file';
 import { openBackend } from './select';
@@ -39,7 +40,7 @@ function simLab(env: NodeJS.ProcessEnv, plan: Plan | undefined, reason: string):
   const unknown = (plan?.sim.devices ?? []).map((id, i) => (findPreset(id) ? null : `sim.devices.${i}: unknown simulated GPU preset "${id}" (known: ${PRESET_IDS.join(', ')})`)).filter((x): x is string => x !== null);
   if (unknown.length) throw new PlanError(`invalid plan:\n  ${unknown.join('\n  ')}`, unknown);
   const stateDir = simStateDir(env);
-  const clock = new SimClock(Date.now() / 1000, plan?.sim.speedup ?? 1);
+  const clock = SimClock.startingAfter(simTimeFloor(stateDir), plan?.sim.speedup ?? 1);
   const backend = new SimBackend({ stateDir, presets: plan?.sim.devices, clock, seed: plan?.seed });
   return { backend, reason, timeScale: clock.speedup, reopenOpts: { stateDir }, sim: { stateDir, clock } };
 }

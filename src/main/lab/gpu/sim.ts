@@ -10,6 +10,7 @@ import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
 import { gaussian } from '../../../core/sim/random';
 import { BackendError, type GpuBackend } from './backend';
 import { SimClock } from './sim-clock';
+import { recordSimTime, simTimeFloor } from './sim-time';
 import { loadOrInitState, readLiveActivities, readState, writeState, type SimActivity, type SimGpuState } from './sim-state';
 
 export interface SimBackendOptions {
@@ -73,10 +74,12 @@ export class SimBackend implements GpuBackend {
   private devices: DeviceRuntime[] = [];
   private loads = new Map<number, DeviceLoad>();
   private lastScanMs = -Infinity;
+  /** Last simulated time sampled per device, recorded on close so the next clock starts after it. */
+  private sampledUntil = new Map<number, number>();
 
   constructor(opts: SimBackendOptions) {
     this.dir = opts.stateDir;
-    this.clock = opts.clock ?? SimClock.fromEnv(process.env) ?? SimClock.realTime();
+    this.clock = opts.clock ?? SimClock.fromEnv(process.env) ?? SimClock.startingAfter(this.guard(() => simTimeFloor(opts.stateDir)), 1);
     this.seed = opts.seed ?? 1;
     this.node = opts.node ?? (process.env.CAPLAB_SIM_NODE || undefined);
     this.adoptState(this.guard(() => loadOrInitState(this.dir, opts.presets, process.env)));
@@ -127,6 +130,8 @@ export class SimBackend implements GpuBackend {
       if (!d) continue;
       const op = this.pointAt(index, t, d.temp_c);
       out.push(this.reading(index, d, op, t));
+      if (!this.sampledUntil.has(index)) this.guard(() => recordSimTime(this.dir, index, this.clock, null));
+      this.sampledUntil.set(index, t);
     }
     return out;
   }
@@ -159,8 +164,11 @@ export class SimBackend implements GpuBackend {
     d.limit_w = watts;
   }
 
-  /** Nothing to release: state lives in files and is re-read on demand. */
-  async close(): Promise<void> {}
+  /** State lives in files and is re-read on demand; only how far simulated time got is left to record. */
+  async close(): Promise<void> {
+    for (const [index, t] of this.sampledUntil) this.guard(() => recordSimTime(this.dir, index, this.clock, t));
+    this.sampledUntil.clear();
+  }
 
   private guard<T>(fn: () => T): T {
     try {

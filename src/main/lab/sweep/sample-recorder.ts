@@ -25,18 +25,23 @@ export class SampleRecorder {
     for (const [key, row] of deviceIds) this.streams.set(key, streamFor(db, { sweep_id: sweepId }, row));
   }
 
-  /** Exact duplicates dropped at the source (same device, sensor kind and time as the reading before). */
+  /** Duplicates dropped at the source (same device, sensor kind and time as the reading before). */
   duplicates = 0;
-  private readonly lastT = new Map<string, number>();
+  /** The last reading per device and kind, and where it sits in the buffer (-1 once flushed). */
+  private readonly last = new Map<string, { t: number; at: number }>();
 
   collect(samples: readonly Sample[]): void {
     for (const sample of samples) {
       const key = `${sample.device_id}|${sample.power_kind}`;
-      if (this.lastT.get(key) === sample.t) {
+      const prev = this.last.get(key);
+      if (prev?.t === sample.t) {
         this.duplicates++;
+        // Of two rows at one time, the one read later is the fresh one (a counter read again at a window edge):
+        // it replaces the stale one while that is still buffered.
+        if (prev.at >= 0) this.buffer[prev.at] = { runId: this.buffer[prev.at]!.runId, sample };
         continue;
       }
-      this.lastT.set(key, sample.t);
+      this.last.set(key, { t: sample.t, at: this.buffer.length });
       this.buffer.push({ runId: this.runId, sample });
     }
   }
@@ -58,6 +63,7 @@ export class SampleRecorder {
       else byRun.set(runId, [sample]);
     }
     this.buffer = [];
+    for (const v of this.last.values()) v.at = -1;
     for (const [stream, samples] of byStream) this.writer.appendRows(stream, samples);
     this.writer.flush();
     for (const [runId, samples] of byRun) this.onWritten(runId, samples);
