@@ -21,17 +21,22 @@ const COMMON: Record<string, FlagDoc> = {
   json: { text: 'Print exactly one JSON document on stdout (messages go to stderr); its fields are a stable scripting interface.', default: 'off (a table for people)' },
 };
 
+/** The analysis flags of analyze, report and export (src/main/cli/analysis-options.ts), described once. */
+const ANALYSIS: Record<string, FlagDoc> = {
+  overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency (units per joule of GPU + overhead energy).', default: 'the plan\'s overhead_w', example: '--overhead 150' },
+  selector: { value: 'NAME', text: 'How the best cap is chosen (marked * in the table): max-efficiency (most units/J), min-energy-slowdown (least J/unit within --slowdown), min-edp (least energy-delay product), weighted (--weight between time and energy).', default: 'max-efficiency', example: '--selector min-energy-slowdown' },
+  slowdown: { value: 'FRACTION', text: 'Slowdown budget of min-energy-slowdown, as a fraction of the fastest cap\'s throughput (0.1 = at most 10 % slower).', default: '0.1', example: '--slowdown 0.05' },
+  weight: { value: 'W', text: 'For --selector weighted: weight of time (0..1); energy gets 1 - W.', default: '0.5', example: '--weight 0.3' },
+  'include-unenforced': { text: 'Also count caps the device did not enforce (its limit stayed above the cap); they are excluded by default.', default: 'off' },
+};
+
 /** Per command: its own flags. */
 const FLAGS: Record<string, Record<string, FlagDoc>> = {
   sweep: { wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' } },
   runs: { sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' } },
   analyze: {
-    overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency (units per joule of GPU + overhead energy).', default: 'the plan\'s overhead_w', example: '--overhead 150' },
-    selector: { value: 'NAME', text: 'How the best cap is chosen (marked * in the table): max-efficiency (most units/J), min-energy-slowdown (least J/unit within --slowdown), min-edp (least energy-delay product), weighted (--weight between time and energy).', default: 'max-efficiency', example: '--selector min-energy-slowdown' },
-    slowdown: { value: 'FRACTION', text: 'Slowdown budget of min-energy-slowdown, as a fraction of the fastest cap\'s throughput (0.1 = at most 10 % slower).', default: '0.1', example: '--slowdown 0.05' },
-    weight: { value: 'W', text: 'For --selector weighted: weight of time (0..1); energy gets 1 - W.', default: '0.5', example: '--weight 0.3' },
+    ...ANALYSIS,
     dataset: { value: 'ID', text: 'Analyse an imported dataset\'s segments instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
-    'include-unenforced': { text: 'Also count caps the device did not enforce (its limit stayed above the cap); they are excluded by default.', default: 'off' },
     'include-flagged': { text: 'Also let runs flagged no-steady-state or warmup-in-window decide the best cap, Pareto front and sensitivity; they are left out by default (listed per cap in excluded_runs).', default: 'off' },
     margin: { value: 'FRACTION', text: 'Practical margin of the equivalence judgement: a cap within this fraction of the best cap\'s value counts as equally good.', default: '0.02 (2 %)', example: '--margin 0.05' },
   },
@@ -61,11 +66,66 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     units: { value: 'NAME', text: 'Name of the work unit.', default: 'the adapter\'s own (images, tokens, samples, ...)', example: '--units tokens' },
     gpus: { value: 'N', text: 'GPUs the run used, to report throughput per GPU.', default: 'what the file says, else none (totals only)', example: '--gpus 8' },
   },
+  report: {
+    ...ANALYSIS,
+    dataset: { value: 'ID', text: 'Report on an imported dataset instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
+    compare: { value: 'ID,ID', text: 'Report comparing two or more sweeps (no SWEEP_ID then).', example: '--compare 3,7' },
+    'all-since': { value: 'DATE', text: 'One report per sweep created since then (ISO-8601 time or epoch seconds), each caplab-report-sweep-ID.pdf in --out-dir.', example: '--all-since 2026-05-01' },
+    'out-dir': { value: 'DIR', text: 'With --all-since: the folder the reports are written to.', default: 'the current folder', example: '--out-dir reports' },
+    'html-only': { text: 'With --all-since: write HTML reports instead of PDF (no browser needed).', default: 'off (PDF)' },
+    pdf: { value: 'FILE', text: 'Write the PDF here (printed by headless Chromium).', default: 'caplab-report-sweep-ID.pdf (dataset-ID, compare-ID-ID) unless --html is given', example: '--pdf sweep-3.pdf' },
+    html: { value: 'FILE', text: 'Write the HTML report here (inline SVG charts; no browser needed); with --pdf, both are written.', default: 'none', example: '--html sweep-3.html' },
+    author: { value: 'NAME', text: 'Author named on the report.', default: 'none', example: "--author 'A. Researcher'" },
+    paper: { value: 'SIZE', text: 'Paper size of the PDF: a4 or letter.', default: 'a4', example: '--paper letter' },
+    browser: { value: 'PATH', text: 'The Chromium or Chrome to print the PDF with.', default: '$CAPLAB_BROWSER, else a system Chromium/Chrome, else Playwright\'s', example: '--browser /usr/bin/chromium' },
+    title: { value: 'T', text: 'Title of the report.', default: 'the sweep\'s name and label (a comparison: its sweeps)', example: "--title 'H100 power caps, May'" },
+  },
+  export: {
+    ...ANALYSIS,
+    run: { value: 'ID', text: 'export samples: the samples of this run.', example: '--run 12' },
+    sweep: { value: 'ID', text: 'export samples: the samples of every run of this sweep.', example: '--sweep 3' },
+    dataset: { value: 'ID', text: 'export samples: the samples of this imported dataset.', example: '--dataset 2' },
+    device: { value: 'N', text: 'export samples: only this device index.', default: 'every device', example: '--device 0' },
+    from: { value: 'T', text: 'export samples: start of the time range, ISO-8601 time or epoch seconds.', default: 'no lower bound', example: '--from 2026-05-01T10:00:00Z' },
+    to: { value: 'T', text: 'export samples: end of the time range, as --from.', default: 'no upper bound', example: '--to 2026-05-01T11:00:00Z' },
+    columns: { value: 'LIST', text: 'export samples: the columns to write, comma-separated.', default: 'every column', example: '--columns t,power_w,sm_clock_mhz' },
+    time: { value: 'FORMAT', text: 'export samples: how times are written, epoch (seconds) or iso (ISO-8601).', default: 'epoch', example: '--time iso' },
+    csv: { value: 'FILE', text: 'export samples / export runs: write CSV here (units in the header).', example: '--csv samples.csv' },
+    parquet: { value: 'FILE', text: 'export samples: write Parquet here (units in the file metadata) instead of CSV.', example: '--parquet samples.parquet' },
+    out: { value: 'FILE', text: 'export json: where to write the sweep\'s caplab.export/1 JSON bundle.', example: '--out sweep-3.json' },
+    'out-dir': { value: 'DIR', text: 'export analysis: the folder for the analysis tables (sweep-ID-<table>.csv).', example: '--out-dir tables' },
+  },
+  facility: {
+    csv: { value: 'OUT_DIR', text: 'Also write replica 1 of each level as OUT_DIR/<scenario>_<NN>u_power.csv (NLR facility-profile format); the folder is created.', default: 'none', example: '--csv out/facility' },
+    scenario: { value: 'NAME', text: 'Run only this scenario (and the one it takes its load from, same_load_as).', default: 'every scenario', example: '--scenario capped' },
+    replicas: { value: 'N', text: 'Seeded replicas per level (1 to 64), overriding the config.', default: 'the config\'s replicas', example: '--replicas 8' },
+    threads: { value: 'N', text: 'Worker threads; 0 runs everything on this thread.', default: 'CPU cores - 1, at least 1', example: '--threads 4' },
+    series: { text: 'With --json: include the plot series of each level (large).', default: 'off' },
+  },
+  exporter: {
+    port: { value: 'N', text: 'TCP port of /metrics; 0 picks a free one.', default: '9400 (dcgm-exporter\'s)', example: '--port 9401' },
+    interval: { value: 'MS', text: 'Sampling interval in milliseconds (50 to 600000).', default: '1000', example: '--interval 500' },
+    host: { value: 'H', text: 'Address to bind; the endpoint is read-only and unauthenticated, as Prometheus exporters are.', default: '127.0.0.1', example: '--host 0.0.0.0' },
+  },
+  cluster: {
+    nodes: { value: 'N', text: 'cluster submit: how many nodes the job array runs on at once (required).', example: '--nodes 4' },
+    partition: { value: 'P', text: 'cluster submit: Slurm partition (sbatch --partition).', default: 'Slurm\'s default', example: '--partition gpu' },
+    'gpus-per-node': { value: 'G', text: 'cluster submit: GPUs per node to request (sbatch --gpus-per-node).', default: 'none requested', example: '--gpus-per-node 8' },
+    time: { value: 'T', text: 'cluster submit: time limit of each array task (sbatch --time).', default: 'Slurm\'s default', example: '--time 02:00:00' },
+    account: { value: 'A', text: 'cluster submit: Slurm account to charge (sbatch --account).', default: 'Slurm\'s default', example: '--account proj42' },
+    dir: { value: 'DIR', text: 'cluster submit: the job folder (script, plan, manifest, logs, results).', default: './caplab-jobs/<plan name>-<time>', example: '--dir /shared/caplab/job1' },
+    'dry-run': { text: 'cluster submit: print the sbatch script and write or submit nothing.', default: 'off' },
+    wait: { text: 'cluster cancel: wait until Slurm lists none of the job\'s tasks.', default: 'off' },
+    task: { value: 'I', text: 'Internal (cluster task, run by the job script on each node): the array task index.', example: '--task 0' },
+    out: { value: 'FILE', text: 'Internal (cluster task, run by the job script on each node): the task\'s results file.', example: '--out results/task-0.json' },
+  },
   serve: {
     port: { value: 'N', text: 'TCP port; 0 picks a free one.', default: '0', example: '--port 8080' },
     host: { value: 'H', text: 'Address to bind. Anything but 127.0.0.1 exposes the lab to the network (a warning is printed; the token is still required).', default: '127.0.0.1', example: '--host 127.0.0.1' },
     demo: { text: 'A fresh database gets the demo sweep on a simulated H100, run live (implies --backend sim unless given).', default: 'off' },
     'api-only': { text: 'Serve only the API (no user interface files).', default: 'off' },
+    metrics: { text: 'Add a Prometheus /metrics endpoint with the GPUs\' samples (token required, as a bearer header).', default: 'off' },
+    interval: { value: 'MS', text: 'With --metrics: sampling interval in milliseconds (50 to 600000).', default: '1000', example: '--interval 500' },
   },
 };
 
@@ -81,6 +141,11 @@ const EXAMPLES: Record<string, string[]> = {
   throughput: ['caplab throughput train.log', "caplab throughput bench.out --pattern 'done (?<units>\\d+) in (?<seconds>[\\d.]+)s' --units tokens --gpus 8 --json"],
   workloads: ['caplab workloads', 'caplab workloads --json'],
   import: ['caplab import gpu-power.csv', 'caplab import logs/ --tz UTC --name "H200 node 3" --json'],
+  report: ['caplab report 3', "caplab report 3 --html sweep-3.html --author 'A. Researcher' --paper letter", 'caplab report --compare 3,7 --selector min-energy-slowdown --slowdown 0.05', 'caplab report --all-since 2026-05-01 --out-dir reports --html-only --json'],
+  export: ['caplab export samples --run 12 --csv run-12.csv', 'caplab export samples --sweep 3 --time iso --parquet sweep-3.parquet', 'caplab export runs 3 --csv runs.csv', 'caplab export analysis 3 --out-dir tables --overhead 150', 'caplab export json 3 --out sweep-3.json'],
+  facility: ['caplab facility resources/facility/nlr-colocation.yaml', 'caplab facility resources/facility/nlr-inference.yaml --replicas 4 --csv out/facility --json'],
+  exporter: ['caplab exporter', 'caplab exporter --backend nvml --port 9401 --interval 500'],
+  cluster: ['caplab cluster submit my-plan.yaml --nodes 4 --partition gpu --time 02:00:00 --dry-run', 'caplab cluster status 12345', 'caplab cluster collect 12345 --json', 'caplab cluster cancel 12345 --wait', 'caplab cluster nodes 7'],
   datasets: ['caplab datasets', 'caplab datasets 2 --json', 'caplab datasets 2 --delete'],
 };
 
