@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, runCli, startCli, type CliResult } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
+import { SimClock } from '../../src/main/lab/gpu/sim-clock';
 import { labEnv, processesMentioning, setSimLimit, simLimit, waitFor, writePlan } from '../helpers/lab-env';
 
 const tmp = tempDir('caplab-faults-');
@@ -48,15 +49,13 @@ function integrity(db: string): string {
 }
 
 /** The simulated clock of the lane's running workload (its `--clock ORIGIN:SPEEDUP`), to place samples in wall time. */
-function workloadClock(simDir: string): { origin: number; speedup: number } | null {
+function workloadClock(simDir: string): SimClock | null {
   for (const pid of processesMentioning(simDir)) {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       const at = argv.indexOf('--clock');
-      if (at >= 0) {
-        const [origin, speedup] = argv[at + 1]!.split(':').map(Number);
-        return { origin: origin!, speedup: speedup! };
-      }
+      // The workload's own clock (ORIGIN:SPEEDUP[:START]): a later sweep's simulated time starts after an earlier one's.
+      if (at >= 0) return SimClock.parse(argv[at + 1]!);
     } catch {
       // Gone.
     }
@@ -114,7 +113,7 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
     // Random moments: one cycle in four anywhere from the start (start-up, restoring what the last one left,
     // journal, first cap); the others some time after the sweep journalled (cap changes, mid-run, cool-down, the
     // final restore).
-    let clock: { origin: number; speedup: number } | null = null;
+    let clock: SimClock | null = null;
     const watch = async (ms: number) => {
       const until = Date.now() + ms;
       while (Date.now() < until) {
@@ -174,7 +173,7 @@ async function lane(index: number, kills: number, seed: number): Promise<LaneSta
       }
       if (clock) {
         const span = d.prepare('SELECT MIN(b.t0) lo, MAX(b.t1) hi FROM sample_blocks b JOIN sample_streams s ON s.id = b.stream_id WHERE s.sweep_id = ?').get(mine) as { lo: number | null; hi: number | null };
-        const wall = (t: number) => clock!.origin + (t - clock!.origin) / clock!.speedup;
+        const wall = (t: number) => clock!.realAt(t);
         // Sampling had been going on for over a second: what was read up to a second before the kill is stored.
         if (span.lo !== null && span.hi !== null && wall(span.lo) < killedAt - 1.5) {
           expect(wall(span.hi), `${where}: last stored sample vs the kill`).toBeGreaterThanOrEqual(killedAt - 1.0);
