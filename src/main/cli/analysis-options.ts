@@ -8,6 +8,8 @@ export const analysisOptions = {
   slowdown: { type: 'string' },
   weight: { type: 'string' },
   'include-unenforced': { type: 'boolean' },
+  'include-flagged': { type: 'boolean' },
+  margin: { type: 'string' },
 } as const;
 
 export function analysisOptionsOf(args: CliArgs): Omit<AnalysisOptionsInput, 'adaptive'> {
@@ -20,5 +22,15 @@ export function analysisOptionsOf(args: CliArgs): Omit<AnalysisOptionsInput, 'ad
   if (slowdown !== undefined && slowdown < 0) throw new CliError('--slowdown must be >= 0 (a fraction: 0.1 = 10 % slower)');
   const weight = numberOpt(args, 'weight');
   if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
-  return { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true };
+  const margin = numberOpt(args, 'margin');
+  if (margin !== undefined && !(margin > 0 && margin < 1)) throw new CliError('--margin must be a fraction between 0 and 1 (0.02 = within 2 % of the best)');
+  return {
+    overhead_w: overhead ?? null,
+    selector: selector?.data,
+    slowdown_budget: slowdown,
+    weight,
+    include_unenforced: args.values['include-unenforced'] === true,
+    include_flagged: args.values['include-flagged'] === true,
+    ...(margin !== undefined ? { margin } : {}),
+  };
 }

@@ -28,6 +28,8 @@ const ANALYSIS: Record<string, FlagDoc> = {
   slowdown: { value: 'FRACTION', text: 'Slowdown budget of min-energy-slowdown, as a fraction of the fastest cap\'s throughput (0.1 = at most 10 % slower).', default: '0.1', example: '--slowdown 0.05' },
   weight: { value: 'W', text: 'For --selector weighted: weight of time (0..1); energy gets 1 - W.', default: '0.5', example: '--weight 0.3' },
   'include-unenforced': { text: 'Also count caps the device did not enforce (its limit stayed above the cap); they are excluded by default.', default: 'off' },
+  'include-flagged': { text: 'Also let runs flagged no-steady-state or warmup-in-window decide the best cap, Pareto front and sensitivity; they are left out by default (listed per cap in excluded_runs).', default: 'off' },
+  margin: { value: 'FRACTION', text: 'Practical margin of the equivalence judgement: a cap within this fraction of the best cap\'s value counts as equally good.', default: '0.02 (2 %)', example: '--margin 0.05' },
 };
 
 /** Per command: its own flags. */
@@ -37,8 +39,6 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
   analyze: {
     ...ANALYSIS,
     dataset: { value: 'ID', text: 'Analyse an imported dataset\'s segments instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
-    'include-flagged': { text: 'Also let runs flagged no-steady-state or warmup-in-window decide the best cap, Pareto front and sensitivity; they are left out by default (listed per cap in excluded_runs).', default: 'off' },
-    margin: { value: 'FRACTION', text: 'Practical margin of the equivalence judgement: a cap within this fraction of the best cap\'s value counts as equally good.', default: '0.02 (2 %)', example: '--margin 0.05' },
   },
   compare: {
     workload: { value: 'ID', text: 'The workload to compare when the sweeps ran several.', default: 'the one workload they share', example: '--workload vit_l_16' },

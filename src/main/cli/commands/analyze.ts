@@ -1,7 +1,8 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
+import { CliError, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
+import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { fixed, table } from '../format';
-import { Selector, SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
+import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 import type { DatasetAnalysis } from '../../lab/datasets/analysis';
 
 const withCi = (s: Stat, digits: number) =>
@@ -73,13 +74,7 @@ export const analyzeCommand: CliCommand = {
   options: {
     ...dbOption,
     ...jsonOption,
-    overhead: { type: 'string' },
-    selector: { type: 'string' },
-    slowdown: { type: 'string' },
-    weight: { type: 'string' },
-    'include-unenforced': { type: 'boolean' },
-    'include-flagged': { type: 'boolean' },
-    margin: { type: 'string' },
+    ...analysisOptions,
     dataset: { type: 'string' },
   },
   async run(args, io) {
@@ -89,38 +84,19 @@ export const analyzeCommand: CliCommand = {
     if (datasetText !== undefined && idText !== undefined) throw new CliError('give a SWEEP_ID or --dataset ID, not both');
     const sweepId = Number(idText ?? datasetText);
     if (!Number.isInteger(sweepId)) throw new CliError(`${datasetText !== undefined ? '--dataset' : 'SWEEP_ID'} must be an integer, got "${idText ?? datasetText}"`);
-    const sel = stringOpt(args, 'selector');
-    const selector = sel === undefined ? undefined : Selector.safeParse(sel);
-    if (selector && !selector.success) throw new CliError(`--selector must be one of ${SELECTORS.join(', ')}; got "${sel}"`);
-    const overhead = numberOpt(args, 'overhead');
-    if (overhead !== undefined && overhead < 0) throw new CliError('--overhead must be >= 0 W');
-    const slowdown = numberOpt(args, 'slowdown');
-    if (slowdown !== undefined && slowdown < 0) throw new CliError('--slowdown must be >= 0 (a fraction: 0.1 = 10 % slower)');
-    const margin = numberOpt(args, 'margin');
-    if (margin !== undefined && !(margin > 0 && margin < 1)) throw new CliError('--margin must be a fraction between 0 and 1 (0.02 = within 2 % of the best)');
-    const weight = numberOpt(args, 'weight');
-    if (weight !== undefined && (weight < 0 || weight > 1)) throw new CliError('--weight must be between 0 and 1');
+    const options = analysisOptionsOf(args);
 
     const engine = await openEngine(args, io, { readOnly: true });
     if (datasetText !== undefined) {
       try {
-        const a = engine.analyzeDataset(sweepId, { overhead_w: overhead ?? null, selector: selector?.data, slowdown_budget: slowdown, weight, include_unenforced: args.values['include-unenforced'] === true });
+        const a = engine.analyzeDataset(sweepId, options);
         return printDatasetAnalysis(a, args.values.json === true, io);
       } finally {
         await engine.close();
       }
     }
     try {
-      const result = await engine.analyzeSweep({
-        sweep_id: sweepId,
-        overhead_w: overhead,
-        selector: selector?.data,
-        slowdown_budget: slowdown,
-        weight,
-        include_unenforced: args.values['include-unenforced'] === true,
-        include_flagged: args.values['include-flagged'] === true,
-        ...(margin !== undefined ? { margin } : {}),
-      });
+      const result = await engine.analyzeSweep({ sweep_id: sweepId, ...options, overhead_w: options.overhead_w ?? undefined });
       if (args.values.json) {
         printJson(io, result);
         return 0;
