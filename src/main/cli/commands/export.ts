@@ -80,7 +80,7 @@ export const exportCommand: CliCommand = {
   usage: [
     'export samples (--run ID|--sweep ID|--dataset ID|--from T --to T) [--device N] [--columns a,b] [--time epoch|iso] (--csv FILE|--parquet FILE)',
     '       caplab export runs SWEEP_ID --csv FILE',
-    '       caplab export analysis SWEEP_ID --out-dir DIR [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced]',
+    '       caplab export analysis SWEEP_ID --out-dir DIR [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced] [--include-flagged] [--margin F]',
     '       caplab export json SWEEP_ID --out FILE       (all: [--db FILE] [--json])',
   ].join('\n'),
   options: {
