@@ -31,7 +31,7 @@ export async function readNlrParquet(buf: AsyncBuffer, o: NlrParquetOptions): Pr
   const rep = new ReportBuilder('nlr-parquet', o.file);
   rep.r.clock = 'relative';
   let scan;
-  let total = 0;
+  let total: number;
   try {
     const metadata = await parquetMetadataAsync(buf);
     const names = parquetSchema(metadata).children.map((c) => c.element.name);

@@ -157,6 +157,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     const sink = new DatasetSampleSink(db, datasetId);
     const deviceRows = new Map<string, number>();
     const reports: ImportReport[] = [];
+    const skippedReports = new Set<number>();
     const structure: SegmentInput[] = [];
     let duplicate: ImportOutcome['duplicate_of'] = null;
     let imported = 0;
@@ -166,6 +167,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       // A file's samples are written under a savepoint: if its content turns out to be imported already, they go.
       db.exec('SAVEPOINT file');
       const rowsOf: number[] = [];
+      const added: string[] = [];
       const parse = f.format === 'nlr-parquet' ? (...a: Parameters<typeof parseFile>) => parseNlrParquet(nlr, ...a) : parseFile;
       const parsed = await parse(
         f,
@@ -177,6 +179,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
             if (row === undefined) {
               row = insertDatasetDevice(db, datasetId, f.format, d, deviceRows.size);
               deviceRows.set(d.key, row);
+              added.push(d.key);
             }
             rowsOf.push(row);
           }
@@ -198,6 +201,10 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       const dup = datasetWithFile(db, parsed.hash);
       if (dup) {
         db.exec('ROLLBACK TO file');
+        // The devices this file added went with it: a later file naming the same device adds it again.
+        for (const k of added) deviceRows.delete(k);
+        skippedReports.add(reports.length - 1);
+        sink.forgetStreams();
         db.exec('RELEASE file');
         sink.samples -= parsed.report.rows_read;
         duplicate ??= { dataset_id: dup.id, name: dup.name, path: dup.path };
@@ -235,7 +242,8 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       db.exec('ROLLBACK');
       return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, archives };
     }
-    const merged = mergeReports(reports.filter((_, i) => i < power.length));
+    // The dataset's report covers the files it holds (not those skipped as already imported).
+    const merged = mergeReports(reports.filter((_, i) => !skippedReports.has(i)));
     const fileHashes = (db.prepare('SELECT content_hash FROM dataset_files WHERE dataset_id = ? ORDER BY id').all(datasetId) as { content_hash: string }[]).map((r) => r.content_hash);
     const contentHash = fileHashes.length === 1 ? fileHashes[0]! : createHash('sha256').update(fileHashes.join('\n')).digest('hex');
     finishDataset(db, datasetId, { report: merged, samples: sink.samples, content_hash: contentHash });

@@ -48,9 +48,13 @@ export async function nlrLayout(power: readonly ImportFileEntry[], all: readonly
       tables.set(dir, meta ? metadataRows(await readEntryText(meta)) : []);
     }
     const stem = basename(f.path).replace(/\.parquet$/i, '');
-    const row = tables.get(dir)!.find((r) => Object.values(r).some((v) => v === stem || (/^\d+$/.test(v) && /^\d+$/.test(stem) && Number(v) === Number(stem))));
+    const names = (v: string) => v === stem || (/^\d+$/.test(v) && /^\d+$/.test(stem) && Number(v) === Number(stem));
+    const row = tables.get(dir)!.find((r) => Object.values(r).some(names));
     const workload = basename(dir);
-    const cells = row ? Object.entries(row).filter(([, v]) => v !== stem && !(/^\d+$/.test(v) && Number(v) === Number(stem))) : [];
+    // The row's cells but the one that named the file.
+    const entries = row ? Object.entries(row) : [];
+    const idCell = entries.findIndex(([, v]) => names(v));
+    const cells = entries.filter((_, i) => i !== idCell);
     const label = `${workload} ${stem}${cells.length ? ` (${cells.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`.slice(0, 200);
     ctx.files.set(f, { workload, label });
   }

@@ -111,4 +111,9 @@ export class DatasetSampleSink {
   close(): void {
     this.writer.close();
   }
+
+  /** After a rollback: the streams created since may be gone, so each is looked up again on next use. */
+  forgetStreams(): void {
+    this.streams.clear();
+  }
 }
