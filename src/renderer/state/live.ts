@@ -159,16 +159,23 @@ class PtyBuffer {
   private chunks: string[] = [];
   private size = 0;
   runId: number | null = null;
+  /** What the user calls each run (r1: workload at cap), learnt from progress events before its output arrives. */
+  private labels = new Map<number, string>();
   private listeners = new Set<(data: string) => void>();
   constructor(private readonly cap = 256 * 1024) {}
 
   push(p: EventPayload<'pty.data'>): void {
     if (this.runId !== p.run_id) {
-      const banner = `\r\n\x1b[2m── run #${p.run_id} ──\x1b[0m\r\n`;
+      const label = this.labels.get(p.run_id);
+      const banner = `\r\n\x1b[2m── ${label ? `${label} (run #${p.run_id} of the database)` : `run #${p.run_id}`} ──\x1b[0m\r\n`;
       this.append(banner);
       this.runId = p.run_id;
     }
     this.append(p.data);
+  }
+
+  label(runId: number, text: string): void {
+    this.labels.set(runId, text);
   }
 
   private append(data: string): void {
@@ -186,6 +193,7 @@ class PtyBuffer {
     this.chunks = [];
     this.size = 0;
     this.runId = null;
+    this.labels.clear();
   }
 
   subscribe(l: (data: string) => void): () => void {
