@@ -155,7 +155,7 @@ class LiveStore {
 export const live = new LiveStore();
 
 /** Recent workload terminal output, replayed when the console mounts (capped). */
-class PtyBuffer {
+export class PtyBuffer {
   private chunks: string[] = [];
   private size = 0;
   runId: number | null = null;
