@@ -24,6 +24,18 @@ export interface SweepHistory {
   phases: PhaseMark[];
 }
 
+/** One ring per plotted metric of a device. */
+export function metricSeries(capacity: number): Record<LiveMetric, RingSeries> {
+  return { power_w: new RingSeries(capacity), sm_clock_mhz: new RingSeries(capacity), temp_c: new RingSeries(capacity), limit_w: new RingSeries(capacity) };
+}
+
+export function pushMetrics(rec: Record<LiveMetric, RingSeries>, s: Sample): void {
+  rec.power_w.push(s.t, s.power_w);
+  rec.sm_clock_mhz.push(s.t, s.sm_clock_mhz ?? null);
+  rec.temp_c.push(s.t, s.temp_c ?? null);
+  rec.limit_w.push(s.t, s.limit_w ?? null);
+}
+
 class LiveStore {
   private series = new Map<string, Record<LiveMetric, RingSeries>>();
   readonly throughput = new RingSeries(LIVE_CAPACITY);
@@ -64,18 +76,10 @@ class LiveStore {
     for (const s of p.samples) {
       let rec = this.series.get(s.device_id);
       if (!rec) {
-        rec = {
-          power_w: new RingSeries(LIVE_CAPACITY),
-          sm_clock_mhz: new RingSeries(LIVE_CAPACITY),
-          temp_c: new RingSeries(LIVE_CAPACITY),
-          limit_w: new RingSeries(LIVE_CAPACITY),
-        };
+        rec = metricSeries(LIVE_CAPACITY);
         this.series.set(s.device_id, rec);
       }
-      rec.power_w.push(s.t, s.power_w);
-      rec.sm_clock_mhz.push(s.t, s.sm_clock_mhz ?? null);
-      rec.temp_c.push(s.t, s.temp_c ?? null);
-      rec.limit_w.push(s.t, s.limit_w ?? null);
+      pushMetrics(rec, s);
       this.latest.set(s.device_id, s);
       if (this.lastT === null || s.t > this.lastT) this.lastT = s.t;
       if (this.firstT === null || s.t < this.firstT) this.firstT = s.t;
