@@ -8,6 +8,7 @@ import { Engine } from '../../src/main/lab/engine';
 import { startServer, type RunningServer } from '../../src/main/host/server';
 import { uploadName } from '../../src/main/host/upload';
 import { tempDir } from '../helpers/tmp';
+import { runCli } from '../helpers/cli';
 
 const tmp = tempDir();
 const uploads = join(tmp.dir, 'uploads');
@@ -71,6 +72,18 @@ describe('PUT /api/upload', () => {
     expect(r.json).toMatchObject({ code: 'invalid', error: expect.stringMatching(/over 1000000 bytes/) });
     expect(readdirSync(uploads).length).toBe(before);
     expect(existsSync(uploads)).toBe(true);
+  });
+
+  it('caplab serve refuses a CAPLAB_MAX_UPLOAD_BYTES that is not a byte count (it would lift the limit) and a bad --interval, before opening the database', { timeout: 60_000 }, async () => {
+    const dir = join(tmp.dir, 'serve-flags');
+    const env = { CAPLAB_DATA_DIR: dir, CAPLAB_DB: join(dir, 'lab.db'), CAPLAB_SIM_STATE_DIR: join(dir, 'sim') };
+    const bad = await runCli(['serve', '--api-only', '--backend', 'sim'], { ...env, CAPLAB_MAX_UPLOAD_BYTES: '16GB' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^caplab serve: CAPLAB_MAX_UPLOAD_BYTES must be a positive whole number of bytes; got "16GB"/);
+    const interval = await runCli(['serve', '--api-only', '--backend', 'sim', '--metrics', '--interval', '10'], env);
+    expect(interval.code).toBe(2);
+    expect(interval.stderr).toMatch(/--interval is in milliseconds, 50 to 600000; got 10/);
+    expect(existsSync(env.CAPLAB_DB)).toBe(false);
   });
 
   it('keeps only a safe base name', () => {
