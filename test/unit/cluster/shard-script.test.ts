@@ -32,9 +32,11 @@ describe('shardPlan', () => {
     }
   });
 
-  it('refuses adaptive caps split by cap, and a node count that is not a whole number', () => {
+  it('refuses adaptive caps split by cap, and a node count that is not a whole number or is beyond any cluster (1e9 would list 1e9 shards)', () => {
     expect(() => shardPlan(plan({ caps: { adaptive: { from: 200, to: 500, step: 100 } }, cluster: { shard_by: 'caps' } }), 2)).toThrow(ShardError);
     expect(() => shardPlan(plan(), 0)).toThrow(/--nodes/);
+    expect(() => shardPlan(plan(), 1e9)).toThrow(/--nodes must be a whole number from 1 to 10000, got 1000000000/);
+    expect(shardPlan(plan(), 10_000)).toHaveLength(10_000);
   });
 });
 
