@@ -78,6 +78,22 @@ describe('renderScript', () => {
     }
   });
 
+  it('runs the task with the submitting shell\'s workloads folder and job folder exactly, whatever characters they hold', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'caplab-script-'));
+    try {
+      const odd = join(dir, "w}s $HOME 'q' `x` \\ \"d\"");
+      const jobDir = join(dir, 'job } $x');
+      // The task's argv stands in for CapLab: a shell that prints the environment and arguments it was given.
+      const s = renderScript({ name: 'odd', jobDir, nodes: 1, shardBy: 'node', shards: shardPlan(plan(), 1), caplab: ['/bin/sh', '-c', 'printf "%s\\n" "$CAPLAB_WORKLOADS_DIR" "$7"', 'sh'], workloadsDir: odd, version: '0.1.0', createdAt: new Date(0) });
+      const file = join(dir, 'job.sbatch');
+      writeFileSync(file, s);
+      const out = execFileSync('bash', [file], { env: { PATH: process.env.PATH, SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_JOB_ID: '7', SLURMD_NODENAME: 'n1', CAPLAB_NODE_DIR: dir } }).toString();
+      expect(out.split('\n').slice(0, 2)).toEqual([odd, join(jobDir, 'results', 'task-0.json')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses #SBATCH values that would smuggle shell syntax', () => {
     expect(() => sbatchValue('partition', 'gpu; rm -rf /')).toThrow(/--partition/);
   });
