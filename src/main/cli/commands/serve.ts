@@ -23,7 +23,7 @@ function packageRoot(): string {
 }
 
 /** The built renderer; builds it first when running from a source checkout where it is missing. */
-export function ensureRenderer(io: CliIO, opts: { build?: boolean } = {}): string {
+function ensureRenderer(io: CliIO, opts: { build?: boolean } = {}): string {
   const fromEnv = io.env.CAPLAB_STATIC_DIR;
   if (fromEnv) {
     if (!existsSync(join(fromEnv, 'index.html'))) throw new CliError(`CAPLAB_STATIC_DIR=${fromEnv} has no index.html`);

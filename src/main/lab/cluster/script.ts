@@ -26,7 +26,7 @@ export interface ScriptOptions {
 }
 
 /** Single-quoted for bash: nothing inside is expanded. */
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
