@@ -15,10 +15,10 @@ const uploads = join(tmp.dir, 'uploads');
 let engine: Engine;
 let server: RunningServer;
 
-function put(name: string, chunks: Buffer[]): Promise<{ status: number; json: Record<string, unknown> }> {
+function put(name: string, chunks: Buffer[], token = server.token): Promise<{ status: number; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path: `/api/upload?name=${encodeURIComponent(name)}`, method: 'PUT', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, 'Transfer-Encoding': 'chunked' } },
+      { host: '127.0.0.1', port: server.port, path: `/api/upload?name=${encodeURIComponent(name)}`, method: 'PUT', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${token}`, 'Transfer-Encoding': 'chunked' } },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -63,6 +63,14 @@ describe('PUT /api/upload', () => {
     expect(readFileSync(path).equals(csv)).toBe(true);
     const imported = await engine.importDataset({ import_id: 'u1', paths: [path], format: 'auto' });
     expect(imported.dataset?.samples).toBeGreaterThan(0);
+  });
+
+  it('refuses an upload without the right token (401) before writing anything', async () => {
+    const before = existsSync(uploads) ? readdirSync(uploads).length : 0;
+    const r = await put('sneaky.csv', [Buffer.from('timestamp, index, power.draw [W]\n')], 'not-the-token');
+    expect(r.status).toBe(401);
+    expect(r.json).toMatchObject({ code: 'unauthorized' });
+    expect(existsSync(uploads) ? readdirSync(uploads).length : 0).toBe(before);
   });
 
   it('refuses an upload over the limit with 413 and leaves no partial file', async () => {
