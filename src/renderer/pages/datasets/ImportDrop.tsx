@@ -52,6 +52,8 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
       const r = await api.importDataset(req);
       if (r.dataset) toast('ok', `Imported dataset #${r.dataset.id}: ${r.dataset.samples.toLocaleString('en')} samples.`);
       else if (r.duplicate_of) toast('warn', `Already imported as dataset #${r.duplicate_of.dataset_id} (${r.duplicate_of.name}); nothing written.`);
+      for (const sw of r.sweeps ?? [])
+        toast(sw.duplicate_of_sweep === null ? 'ok' : 'warn', sw.duplicate_of_sweep === null ? `Imported sweep #${sw.sweep_id} (${sw.name}) from a CapLab export: see History.` : `Already imported as sweep #${sw.duplicate_of_sweep}; nothing written.`);
       onImported(r.dataset);
     } catch (e) {
       toastError(e);
