@@ -10,7 +10,12 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The facility planner's worker thread is its own entry (pool.ts starts ./facility-worker.js beside the bundle).
-        input: { index: resolve(__dirname, 'src/main/electron/index.ts'), 'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts') },
+        input: {
+          index: resolve(__dirname, 'src/main/electron/index.ts'),
+          'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
+          // The NLR Parquet reading thread (parquet-thread.ts starts ./parquet-worker.js beside the bundle).
+          'parquet-worker': resolve(__dirname, 'src/main/lab/datasets/parquet-worker.ts'),
+        },
         external: nativeExternals,
       },
     },

@@ -48,8 +48,15 @@ export async function readNlrParquet(buf: AsyncBuffer, o: NlrParquetOptions): Pr
   o.onReport?.(rep.r);
   const out = new BatchBuilder(o.emit, o.batchRows);
   for (const r of scan.ranges) {
-    const ts = await scan.readColumn({ column: NLR_TIME, rowStart: r.rowStart, rowEnd: r.rowEnd });
-    const ps = await scan.readColumn({ column: NLR_POWER, rowStart: r.rowStart, rowEnd: r.rowEnd });
+    let ts: ArrayLike<unknown>;
+    let ps: ArrayLike<unknown>;
+    try {
+      ts = await scan.readColumn({ column: NLR_TIME, rowStart: r.rowStart, rowEnd: r.rowEnd });
+      ps = await scan.readColumn({ column: NLR_POWER, rowStart: r.rowStart, rowEnd: r.rowEnd });
+    } catch (e) {
+      throw new ImportError(o.file, null, `unreadable Parquet row group at rows ${r.rowStart + 1}-${r.rowEnd}: ${(e as Error).message}`);
+    }
+    if (ts.length !== ps.length) throw new ImportError(o.file, null, `row group at rows ${r.rowStart + 1}-${r.rowEnd}: ${ts.length} timesteps but ${ps.length} power values`);
     for (let k = 0; k < ts.length; k++) {
       const line = r.rowStart + k + 1;
       const t = Number(ts[k]);

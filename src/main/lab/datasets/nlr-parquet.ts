@@ -7,12 +7,11 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { asyncBufferFromFile } from 'hyparquet';
 import { type ColumnBatch, type StructureSegment } from '../../../core/import';
-import { readNlrParquet } from '../../../core/import/formats/nlr-parquet';
 import { splitFields } from '../../../core/import/scan';
 import type { ImportReport } from '../../../shared/dataset';
 import { readChunks, readEntryText, type ImportFileEntry } from './files';
+import { readParquetInWorker } from './parquet-thread';
 
 const GAP_S = 10;
 
@@ -85,7 +84,7 @@ async function stage(f: ImportFileEntry): Promise<{ path: string; hash: string; 
   return { path, hash: hash.digest('hex'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Reads one results file into batches (same contract as the text importers' parseFile). */
+/** Reads one results file into batches on the Parquet thread (same contract as the text importers' parseFile). */
 export async function parseNlrParquet(
   ctx: NlrContext,
   f: ImportFileEntry,
@@ -96,21 +95,18 @@ export async function parseNlrParquet(
   const info = ctx.files.get(f)!;
   const staged = await stage(f);
   try {
-    let report: ImportReport | null = null;
     let done = 0;
-    const r = await readNlrParquet(await asyncBufferFromFile(staged.path), {
-      file: f.path,
-      workload: info.workload,
-      label: info.label,
-      t0: ctx.next_t0,
-      emit: (b) => onBatch(b, report!),
-      onReport: (rep) => (report = rep),
-      onFraction: (x) => {
-        const now = Math.round(x * f.bytes);
-        onBytes(now - done);
-        done = now;
+    const r = await readParquetInWorker(
+      { path: staged.path, file: f.path, workload: info.workload, label: info.label, t0: ctx.next_t0 },
+      {
+        onBatch,
+        onFraction: (x) => {
+          const now = Math.round(x * f.bytes);
+          onBytes(now - done);
+          done = now;
+        },
       },
-    });
+    );
     ctx.next_t0 = r.report.t_end! + GAP_S;
     return { ...r, hash: staged.hash };
   } finally {

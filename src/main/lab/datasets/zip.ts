@@ -2,7 +2,8 @@
 // is read, so neither the archive nor a member is ever held in memory. Refused with an error naming the archive
 // (and member): not a zip or truncated (no central directory), names that are absolute or climb out with "..",
 // encrypted members, and compression ratios only a zip bomb has.
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { ImportError } from '../../../core/import';
 
@@ -15,7 +16,18 @@ export interface ZipMember {
   /** The member's path inside the archive, `/`-separated. */
   name: string;
   bytes: number;
-  open(): Promise<Readable>;
+  open(): Promise<AsyncIterable<Buffer>>;
+}
+
+/** A member's bytes, checked against the size the archive records for it (a corrupt or lying member fails). */
+async function* sized(src: AsyncIterable<Buffer>, expected: number, where: string): AsyncIterable<Buffer> {
+  let n = 0;
+  for await (const c of src) {
+    n += c.length;
+    if (n > expected) throw new ImportError(where, null, `member inflates to more than the ${expected} bytes the archive records: corrupt or a zip bomb`);
+    yield c;
+  }
+  if (n !== expected) throw new ImportError(where, null, `member inflates to ${n} bytes, the archive records ${expected}: corrupt or truncated`);
 }
 
 export interface ZipArchive {
@@ -53,9 +65,22 @@ export function openZip(path: string, fileBytes: number): Promise<ZipArchive> {
         members.push({
           name,
           bytes: entry.uncompressedSize,
+          // Inflated here rather than by yauzl: node's zlib ends or fails on corrupt data, where yauzl's filter can stall.
           open: () =>
             new Promise((res, rej) =>
-              zip.openReadStream(entry, (e, s) => (e || !s ? rej(new ImportError(`${path}/${name}`, null, `cannot inflate: ${e?.message ?? 'no stream'}`)) : res(s))),
+              zip.openReadStream(entry, { decompress: false, decrypt: null, start: null, end: null }, (e, raw) => {
+                const where = `${path}/${name}`;
+                if (e || !raw) return rej(new ImportError(where, null, `cannot read member: ${e?.message ?? 'no stream'}`));
+                if (entry.compressionMethod === 0) return res(sized(raw, entry.uncompressedSize, where));
+                if (entry.compressionMethod !== 8) {
+                  raw.destroy();
+                  return rej(new ImportError(where, null, `compression method ${entry.compressionMethod} is not supported (deflate or stored only)`));
+                }
+                const inflate = createInflateRaw();
+                // Errors surface through the inflate stream's iteration; the callback only keeps them from going unhandled.
+                pipeline(raw as Readable, inflate, () => {});
+                res(sized(inflate, entry.uncompressedSize, where));
+              }),
             ),
         });
         zip.readEntry();
