@@ -11,8 +11,9 @@ export interface DeviceSampler {
   /** Delivers what has been read but not yet delivered (buffered sampling): call before using a window's samples. */
   drain(): void;
   /**
-   * Runs `fn` on each of the sampler's own wake-ups, so that periodic chores (the sweep's watchdog) cost no wake-up of
-   * their own; returns the unsubscribe. null where the sampler does not wake on a steady period of about a second.
+   * Runs `fn` on each of the sampler's own wake-ups (at most a second apart), so that periodic chores (the sweep's
+   * watchdog) cost no wake-up of their own; returns the unsubscribe. null for the polled sampler, whose ticks follow
+   * the sampling interval instead.
    */
   onWake(fn: () => void): (() => void) | null;
 }
