@@ -1,4 +1,7 @@
 import type { CliCommand } from './command';
+import { backendList } from '../../shared/backends';
+import { BackendChoice } from '../../shared/device';
+import { autoOrder } from '../lab/gpu/registry';
 
 /** What a flag does, its default and an example, as `caplab NAME --help` prints it. */
 export interface FlagDoc {
@@ -9,12 +12,23 @@ export interface FlagDoc {
   value?: string;
 }
 
+/** `--backend`: the choices and the order auto tries them in, from the backend registry. */
+function backendHelp(): string {
+  const choices = BackendChoice.options;
+  const label = (id: string) => backendList.find((b) => b.id === id)?.label ?? id;
+  return (
+    `Which GPUs to drive: ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}. ` +
+    `auto tries ${autoOrder().join(', then ')}, and says which it chose and why. ` +
+    `${choices.filter((c) => c !== 'auto').map((c) => `${c}: ${label(c)}`).join('; ')}.`
+  );
+}
+
 /** Flags several commands share, described once. */
 const COMMON: Record<string, FlagDoc> = {
   db: { value: 'FILE', text: 'The lab database (SQLite) to read and write.', default: '$CAPLAB_DB, else caplab.db in the data folder ($CAPLAB_DATA_DIR or the platform\'s per-user data folder)', example: '--db ./lab.db' },
   backend: {
     value: 'NAME',
-    text: 'Which GPUs to drive: auto, sim, nvml, nvidia-smi or amd-smi. auto tries NVML, then nvidia-smi, then amd-smi, then simulated GPUs, and says which it chose and why.',
+    text: backendHelp(),
     default: 'auto (sweep: the plan\'s backend)',
     example: '--backend sim',
   },
