@@ -15,7 +15,6 @@ import { CapsEditor } from './designer/CapsEditor';
 import { WorkloadsEditor } from './designer/WorkloadsEditor';
 import { downloadPlanYaml, formFromYaml } from './designer/plan-io';
 import { live, ptyBuffer } from '../state/live';
-import type { BackendChoice } from '../../shared/device';
 import { backendChoices } from '../../shared/backends';
 import type { PlanIssue } from '../../shared/api';
 import { issueText } from '../../shared/plan-labels';
