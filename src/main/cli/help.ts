@@ -49,7 +49,17 @@ const ANALYSIS: Record<string, FlagDoc> = {
 /** Per command: its own flags. */
 const FLAGS: Record<string, Record<string, FlagDoc>> = {
   sweep: { wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' } },
-  runs: { sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' } },
+  runs: {
+    sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' },
+    limit: { value: 'N', text: 'With --sweep: one page of at most N runs (1 to 1000), and the cursor of the next page; JSON: {sweep_id, runs, next}.', default: 'every run at once', example: '--limit 100' },
+    cursor: { value: 'C', text: 'With --sweep: the page after the one that printed this cursor (its next).', default: 'the first page', example: '--cursor eyJzIjoi...' },
+  },
+  samples: {
+    run: { value: 'ID', text: 'The samples of this run (every device, its start to its end).', example: '--run 12' },
+    segment: { value: 'ID', text: 'The samples of this dataset segment (its devices, its window).', example: '--segment 4' },
+    limit: { value: 'N', text: 'One page of at most N samples (1 to 10000); the next page\'s cursor goes to stderr (JSON: next).', default: 'every sample, fetched page by page', example: '--limit 2000' },
+    cursor: { value: 'C', text: 'The page after the one that printed this cursor.', default: 'the first page', example: '--cursor eyJzIjoi...' },
+  },
   analyze: {
     ...ANALYSIS,
     dataset: { value: 'ID', text: 'Analyse an imported dataset\'s segments instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
@@ -146,7 +156,8 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
 const EXAMPLES: Record<string, string[]> = {
   devices: ['caplab devices', 'caplab devices --backend sim --json'],
   sweep: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
-  runs: ['caplab runs', 'caplab runs --sweep 3 --json'],
+  runs: ['caplab runs', 'caplab runs --sweep 3 --json', 'caplab runs --sweep 3 --limit 100 --json'],
+  samples: ['caplab samples --run 12 > run-12.jsonl', 'caplab samples --segment 4 --limit 2000 --json'],
   'restore-caps': ['caplab restore-caps', 'caplab restore-caps --json'],
   analyze: ['caplab analyze 1', 'caplab analyze 1 --overhead 200 --selector min-energy-slowdown --slowdown 0.05', 'caplab analyze 1 --json', 'caplab analyze --dataset 2'],
   energy: ['caplab energy --from 2026-05-01T10:00:00Z --to 2026-05-01T11:00:00Z', 'caplab energy --from 1767225600 --to 1767225700 --device 0 --json', 'caplab energy --dataset 2 --segment 4'],
