@@ -407,12 +407,7 @@ export class NvmlBackend implements GpuBackend {
           throttle_reasons: this.read(g, 'reasons', () => lib.clockEventReasons(h)),
         });
       } catch (e) {
-        if (e instanceof NvmlCallError && e.lost) {
-          g.lost = e.message;
-          this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
-          continue;
-        }
-        this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
+        this.sampleFailed(g, e);
       }
     }
     return out;
@@ -458,15 +453,20 @@ export class NvmlBackend implements GpuBackend {
         st.prev = ex;
         out.push(...rows);
       } catch (e) {
-        if (e instanceof NvmlCallError && e.lost) {
-          g.lost = e.message;
-          this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
-          continue;
-        }
-        this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
+        this.sampleFailed(g, e);
       }
     }
     return out;
+  }
+
+  /** A failed read leaves the GPU out of this batch; a lost GPU (fallen off the bus) is not sampled again. */
+  private sampleFailed(g: Gpu, e: unknown): void {
+    if (e instanceof NvmlCallError && e.lost) {
+      g.lost = e.message;
+      this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
+      return;
+    }
+    this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
   }
 
   private readExtras(g: Gpu): Extras {
