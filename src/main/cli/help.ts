@@ -46,19 +46,25 @@ const ANALYSIS: Record<string, FlagDoc> = {
   margin: { value: 'FRACTION', text: 'Practical margin of the equivalence judgement: a cap within this fraction of the best cap\'s value counts as equally good.', default: '0.02 (2 %)', example: '--margin 0.05' },
 };
 
+/** --limit and --cursor of the paged listings (runs, samples): a page, and the page after a printed cursor. */
+function paging(limit: string, all: string, example: number): Record<string, FlagDoc> {
+  return {
+    limit: { value: 'N', text: `${limit} Without --json the next page's cursor goes to stderr.`, default: all, example: `--limit ${example}` },
+    cursor: { value: 'C', text: 'The page after the one that printed this cursor (its next).', default: 'the first page', example: '--cursor eyJzIjoi...' },
+  };
+}
+
 /** Per command: its own flags. */
 const FLAGS: Record<string, Record<string, FlagDoc>> = {
   sweep: { wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' } },
   runs: {
     sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' },
-    limit: { value: 'N', text: 'With --sweep: one page of at most N runs (1 to 1000), and the cursor of the next page; JSON: {sweep_id, runs, next}.', default: 'every run at once', example: '--limit 100' },
-    cursor: { value: 'C', text: 'With --sweep: the page after the one that printed this cursor (its next).', default: 'the first page', example: '--cursor eyJzIjoi...' },
+    ...paging('With --sweep: one page of at most N runs (1 to 1000); JSON: {sweep_id, runs, next}.', 'every run at once', 100),
   },
   samples: {
     run: { value: 'ID', text: 'The samples of this run (every device, its start to its end).', example: '--run 12' },
     segment: { value: 'ID', text: 'The samples of this dataset segment (its devices, its window).', example: '--segment 4' },
-    limit: { value: 'N', text: 'One page of at most N samples (1 to 10000); the next page\'s cursor goes to stderr (JSON: next).', default: 'every sample, fetched page by page', example: '--limit 2000' },
-    cursor: { value: 'C', text: 'The page after the one that printed this cursor.', default: 'the first page', example: '--cursor eyJzIjoi...' },
+    ...paging('One page of at most N samples (1 to 10000); JSON: {samples, next}.', 'every sample as a JSON line, fetched page by page', 2000),
   },
   analyze: {
     ...ANALYSIS,
