@@ -1,5 +1,6 @@
 import type { CliCommand } from './command';
 import { backendList } from '../../shared/backends';
+import { selectorList } from '../../shared/selectors';
 import { BackendChoice } from '../../shared/device';
 import { autoOrder } from '../lab/gpu/registry';
 
@@ -38,7 +39,7 @@ const COMMON: Record<string, FlagDoc> = {
 /** The analysis flags of analyze, report and export (src/main/cli/analysis-options.ts), described once. */
 const ANALYSIS: Record<string, FlagDoc> = {
   overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency (units per joule of GPU + overhead energy).', default: 'the plan\'s overhead_w', example: '--overhead 150' },
-  selector: { value: 'NAME', text: 'How the best cap is chosen (marked * in the table): max-efficiency (most units/J), min-energy-slowdown (least J/unit within --slowdown), min-edp (least energy-delay product), weighted (--weight between time and energy).', default: 'max-efficiency', example: '--selector min-energy-slowdown' },
+  selector: { value: 'NAME', text: `How the best cap is chosen (marked * in the table): ${selectorList.map((s) => `${s.id} (${s.help})`).join(', ')}.`, default: 'max-efficiency', example: '--selector min-energy-slowdown' },
   slowdown: { value: 'FRACTION', text: 'Slowdown budget of min-energy-slowdown, as a fraction of the fastest cap\'s throughput (0.1 = at most 10 % slower).', default: '0.1', example: '--slowdown 0.05' },
   weight: { value: 'W', text: 'For --selector weighted: weight of time (0..1); energy gets 1 - W.', default: '0.5', example: '--weight 0.3' },
   'include-unenforced': { text: 'Also count caps the device did not enforce (its limit stayed above the cap); they are excluded by default.', default: 'off' },
