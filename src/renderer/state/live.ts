@@ -3,7 +3,7 @@ import type { EventPayload } from '../../shared/api';
 import type { Sample } from '../../shared/device';
 
 /** Live metrics per device kept in bounded rings (an hour at 10 Hz fits), outside React state for speed. */
-export const LIVE_CAPACITY = 36_000;
+const LIVE_CAPACITY = 36_000;
 export type LiveMetric = 'power_w' | 'sm_clock_mhz' | 'temp_c' | 'limit_w';
 export const LIVE_METRICS: LiveMetric[] = ['power_w', 'sm_clock_mhz', 'temp_c', 'limit_w'];
 
