@@ -10,6 +10,7 @@ import { devicesOfRun } from '../../src/main/lab/store/devices';
 import { samplesOfRun } from '../../src/main/lab/store/samples';
 import type { DeviceInfo } from '../../src/shared/device';
 import type { PagedSample } from '../../src/shared/api';
+import { createIpcTransport } from '../../src/main/host/ipc';
 import { runCli } from '../helpers/cli';
 import { openFixtureHost, type FixtureHost } from '../helpers/fixture-host';
 
@@ -134,6 +135,10 @@ describe('paged reads', () => {
     expect(await host.post('listRuns', { sweep_id: 2, cursor: other, limit: 1 })).toMatchObject({ status: 400, json: { code: 'invalid' } });
     expect(await host.post('listSamples', { source: { kind: 'run', run_id: 2 }, limit: 10_001 })).toMatchObject({ status: 400, json: { code: 'invalid' } });
     expect(await host.post('listRuns', { sweep_id: 42 })).toMatchObject({ status: 404, json: { code: 'not_found' } });
+    // The same over IPC (the desktop app's transport): a page, and the bad cursor's code.
+    const ipc = createIpcTransport(host.engine, () => true);
+    expect(await ipc.call('file:///x', true, 'listRuns', { sweep_id: 1, limit: 4 })).toMatchObject({ ok: true, value: { runs: [{}, {}, {}, {}], next: expect.any(String) } });
+    expect(await ipc.call('file:///x', true, 'listSamples', { source: { kind: 'run', run_id: 2 }, cursor: 'not-a-cursor' })).toMatchObject({ ok: false, status: 400, error: { code: 'invalid' } });
 
     const cli = await runCli(['samples', '--run', '2', '--cursor', 'not-a-cursor'], host.env);
     expect(cli.code).toBe(2);
