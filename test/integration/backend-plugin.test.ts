@@ -2,7 +2,7 @@
 // real CLI (run from that copy) offers it in --backend and its help, and lists its device.
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
 
@@ -45,9 +45,11 @@ function edit(path: string, find: string, add: string): void {
   writeFileSync(path, text.replace(find, `${find}${add}`));
 }
 
+const cliEnv = () => ({ ...process.env, CAPLAB_DATA_DIR: join(tmp.dir, 'data'), CAPLAB_SIM_STATE_DIR: join(tmp.dir, 'sim') });
+
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(tmp.dir, 'bin', 'caplab.mjs'), ...args], {
-    env: { ...process.env, CAPLAB_DATA_DIR: join(tmp.dir, 'data'), CAPLAB_SIM_STATE_DIR: join(tmp.dir, 'sim') },
+    env: cliEnv(),
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -84,5 +86,31 @@ describe('a new backend module', () => {
     const wrong = cli(['devices', '--backend', 'cuda']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('--backend must be one of auto, lab-meter, sim, nvml, nvidia-smi, amd-smi; got "cuda"');
+  }, 240_000);
+
+  it('is a backend the browser host accepts and lists the device of', async () => {
+    const serve = spawn(process.execPath, [join(tmp.dir, 'bin', 'caplab.mjs'), 'serve', '--api-only', '--port', '0'], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      serve.stdout.on('data', (d) => (out += d));
+      const url = await new Promise<URL>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve printed no URL: ${out}`)), 120_000);
+        serve.stdout.on('data', () => {
+          const m = /serving at (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(new URL(m[1]!));
+          }
+        });
+      });
+      const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
+      const res = await fetch(new URL('/api/listDevices', url), { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ backend: 'lab-meter' }) });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { backend: string; reason: string; devices: { id: string }[] };
+      expect(body).toMatchObject({ backend: 'lab-meter', devices: [{ id: 'lab-meter:0' }] });
+      expect(body.reason).toMatch(/^lab meter requested/);
+    } finally {
+      serve.kill('SIGINT');
+    }
   }, 240_000);
 });
