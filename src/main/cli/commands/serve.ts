@@ -83,6 +83,7 @@ export const serveCommand: CliCommand = {
     const host = hostFlag ?? '127.0.0.1';
     // --demo: the simulated backend (labelled "simulated" everywhere) unless --backend says otherwise.
     if (args.values.demo && !stringOpt(args, 'backend')) args.values.backend = 'sim';
+    if (args.values.interval !== undefined && !args.values.metrics) throw new CliError('--interval is the sampling interval of --metrics: give --metrics with it');
     const interval = numberOpt(args, 'interval') ?? 1000;
     if (!(interval >= 50 && interval <= 600_000)) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
     const maxUploadBytes = uploadLimit(io.env);
