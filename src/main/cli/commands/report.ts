@@ -46,7 +46,7 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
     if (pdf || html) throw new CliError('--all-since writes one report per sweep into --out-dir; --pdf/--html name single files');
     const from = parseTimeArg('all-since', since);
     const dir = stringOpt(args, 'out-dir') ?? '.';
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io);
     try {
       const sweeps = listSweeps(db).filter((s) => s.created_at >= from).reverse();
       const format = args.values['html-only'] ? 'html' : 'pdf';
@@ -108,7 +108,7 @@ export const reportCommand: CliCommand = {
     const written: WrittenFile[] = [];
     const failed: { source: string; path: string; error: string }[] = [];
     if (jobs.length === 0) say('no sweeps since that date: nothing written');
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io);
     try {
       for (const job of jobs) {
         const s = job.subject;
