@@ -381,13 +381,17 @@ export const CapComparison = z.object({
   verdict: z.enum(['best', 'equivalent', 'worse', 'undetermined']),
   /** Relative difference to the best cap's score; negative is worse, whatever the direction. */
   rel_diff: z.number(),
+  /** Confidence interval of rel_diff (null: fewer than 2 repetitions on either side). */
   ci: z.tuple([z.number(), z.number()]).nullable(),
+  /** Repetitions per cap that would likely settle an undetermined cap (null where none are needed or none can). */
   repetitions_needed: z.number().int().nullable(),
 });
+export type CapComparison = z.infer<typeof CapComparison>;
 
 /** Each cap against the best: a confidence interval of the difference against a practical margin. */
 export const Equivalence = z.object({
   margin: z.number(),
+  /** Family-wise: each interval is at 1 − 2·alpha/m, so all m verdicts hold together with probability ≥ 1 − alpha. */
   alpha: z.number(),
   comparisons_m: z.number().int(),
   interval_level: z.number(),
