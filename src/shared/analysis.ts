@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { selectorIds } from './selectors';
 import { SensorKind } from './device';
 import { Reading, SeriesSample } from './sample';
 import { SourceRef } from './source';
@@ -92,7 +93,8 @@ export const AnalysisInput = z.object({
 export type AnalysisInput = z.infer<typeof AnalysisInput>;
 export type AnalysisInputRaw = z.input<typeof AnalysisInput>;
 
-export const Selector = z.enum(['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted']);
+/** An optimum selector (src/shared/selectors.ts lists them, one line each). */
+export const Selector = z.enum(selectorIds);
 export type Selector = z.infer<typeof Selector>;
 export const SELECTORS: readonly Selector[] = Selector.options;
 
@@ -487,12 +489,8 @@ export const AnalysisGroup = z.object({
   device_model: z.string(),
   units: z.string().nullable(),
   caps: z.array(CapPoint),
-  optima: z.object({
-    'max-efficiency': Optimum,
-    'min-energy-slowdown': Optimum,
-    'min-edp': Optimum,
-    weighted: Optimum,
-  }),
+  /** The optimum under each selector. */
+  optima: z.record(Selector, Optimum),
   /** The optimum under the selector asked for. */
   best: Optimum,
   sensitivity: Sensitivity,
