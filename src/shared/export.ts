@@ -88,6 +88,44 @@ export const MetricBlock = z
   .refine((b) => b.t.length === b.value.length, { message: 't and value differ in length' });
 export type MetricBlock = z.infer<typeof MetricBlock>;
 
+/** A workload's Python as it reported itself (run with its argv at sweep start); absent parts say why. */
+export const PythonRecord = z.object({
+  workload: z.string(),
+  executable: z.string(),
+  python: z.string().nullable(),
+  pytorch: z.string().nullable(),
+  /** CUDA / ROCm (HIP) version PyTorch was built with; null for CPU builds or without PyTorch. */
+  pytorch_cuda: z.string().nullable(),
+  pytorch_rocm: z.string().nullable(),
+  cudnn: z.string().nullable(),
+  /** Why a part is absent ("No module named 'torch'", "python4: not found", "timed out after 20 s"). */
+  note: z.string().nullable(),
+});
+export type PythonRecord = z.infer<typeof PythonRecord>;
+
+/** A workload's container image as its runtime's `image inspect` reported it. */
+export const ImageRecord = z.object({
+  workload: z.string(),
+  runtime: z.string(),
+  image: z.string(),
+  /** Image id (content digest of its config) and repository digests (`name@sha256:...`). */
+  id: z.string().nullable(),
+  digests: z.array(z.string()),
+  note: z.string().nullable(),
+});
+export type ImageRecord = z.infer<typeof ImageRecord>;
+
+/** The workloads' software, taken at sweep start: Pythons, images and the host's CUDA driver / ROCm versions. */
+export const SoftwareRecord = z.object({
+  pythons: z.array(PythonRecord),
+  images: z.array(ImageRecord),
+  cuda_driver: z.string().nullable(),
+  rocm: z.string().nullable(),
+  /** What the record covers when there is nothing to probe (simulated workloads). */
+  note: z.string().nullable(),
+});
+export type SoftwareRecord = z.infer<typeof SoftwareRecord>;
+
 /** Where the numbers were made: host and software. Unknown parts are null, never guessed. */
 export const ExportEnvironment = z
   .object({
@@ -95,6 +133,7 @@ export const ExportEnvironment = z
     os: z.string().nullable().default(null),
     caplab_version: z.string(),
     caplab_commit: z.string().nullable().default(null),
+    software: SoftwareRecord.optional(),
   })
   .passthrough();
 export type ExportEnvironment = z.infer<typeof ExportEnvironment>;
