@@ -198,12 +198,17 @@ export const WrittenFile = z.object({
 export type WrittenFile = z.infer<typeof WrittenFile>;
 
 /** What the app's Export button asks for (contract method exportFile). Analysis options as analyzeSweep takes them. */
+export const ExportFormat = z.enum(['pdf', 'html', 'runs-csv', 'caps-csv', 'json', 'segments-csv', 'samples-csv', 'samples-parquet']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+/** The app's Export button: what to make, of a sweep (or a comparison of sweeps) or of a dataset. */
 export const ExportRequest = z
   .object({
-    sweep_id: z.number().int(),
+    sweep_id: z.number().int().optional(),
     /** A comparison report: the sweep first (the baseline), then these. */
     compare_ids: z.array(z.number().int()).max(8).optional(),
-    format: z.enum(['pdf', 'html', 'runs-csv', 'caps-csv', 'json']),
+    dataset_id: z.number().int().optional(),
+    format: ExportFormat,
     paper: z.enum(['a4', 'letter']).default('a4'),
     author: z.string().max(200).optional(),
     overhead_w: z.number().min(0).max(10_000).optional(),
@@ -212,7 +217,9 @@ export const ExportRequest = z
     weight: z.number().min(0).max(1).optional(),
     include_unenforced: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((r) => (r.sweep_id === undefined) !== (r.dataset_id === undefined), { message: 'give either sweep_id or dataset_id', path: ['sweep_id'] })
+  .refine((r) => !r.compare_ids?.length || r.sweep_id !== undefined, { message: 'compare_ids compares sweeps: give sweep_id', path: ['compare_ids'] });
 export type ExportRequest = z.input<typeof ExportRequest>;
 
 /** A file made for the app to save (a download in the browser host, a save dialog in the desktop app). */

@@ -429,7 +429,7 @@ export class Engine implements LabApi {
       const browser = await findBrowser(undefined, this.env);
       return (html, o) => printPdfWithChromium(browser, html, o);
     };
-    return exportForApp(this.db, input, printer);
+    return exportForApp(this.db, input, { printPdf: printer, progress: (format, done, total) => this.emit('export.progress', { format, done, total }) });
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
