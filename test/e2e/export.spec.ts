@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test, expect, callApi } from './fixtures';
 
@@ -99,4 +99,22 @@ test('compare: Export gives the PDF comparison report of both sweeps', async ({ 
   expect(text).toContain('Comparison of');
   expect(text).toContain(`sweep ${ids[0]}`);
   expect(text).toContain(`sweep ${ids[1]}`);
+});
+
+// The app's own PDF printer, without a download: Electron's printToPDF in the desktop app (electron project; skipped
+// with its reason where there is no Electron binary), headless Chromium behind the browser host (chromium project).
+test('the app prints the report PDF with its own printer (Electron printToPDF in the desktop app)', async ({ app }, info) => {
+  const plan = { name: 'printer e2e', backend: 'sim', workloads: [{ id: 'vit_l_16' }], caps: [300, 500], repetitions: 2, warmup: { seconds: 10 }, window: { seconds: 10 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
+  const { sweep_id } = await callApi<{ sweep_id: number }>(app, 'startSweep', { plan });
+  await expect.poll(async () => (await callApi<{ sweep: { status: string } }>(app, 'getSweep', { sweep_id })).sweep.status, { timeout: 90_000 }).toBe('done');
+  const f = await callApi<{ filename: string; mime: string; data_base64: string }>(app, 'exportFile', { sweep_id, format: 'pdf', paper: 'letter' });
+  expect(f).toMatchObject({ filename: `caplab-sweep-${sweep_id}-report.pdf`, mime: 'application/pdf' });
+  const file = info.outputPath(`printer-${info.project.name}.pdf`);
+  writeFileSync(file, Buffer.from(f.data_base64, 'base64'));
+  expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+  // Letter paper: 612 x 792 pt
+  expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Page size:\s+612 x 792 pts/);
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  expect(text).toContain('The answer');
+  expect(text).toContain(`sweep ${sweep_id}`);
 });
