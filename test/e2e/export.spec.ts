@@ -63,6 +63,8 @@ test('dataset: Export gives the PDF report of the dataset and its samples as CSV
   await app.getByTestId('export-button').click();
   await expect(app.getByTestId('export-segments-csv')).toBeVisible();
   await expect(app.getByTestId('export-runs-csv')).toHaveCount(0);
+  // CAPLAB_SCREENSHOTS=1 refreshes the docs' picture of the dataset page's menu.
+  if (process.env.CAPLAB_SCREENSHOTS) await app.screenshot({ path: 'docs/screenshots/dataset-export.png' });
   await app.getByTestId('export-button').click();
   const pdf = await exportVia(app, 'pdf', info.outputPath('dataset.pdf'));
   expect(pdf.name).toBe(`caplab-dataset-${id}-report.pdf`);
