@@ -6,7 +6,7 @@ import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
 import { ExportMenu } from '../components/ExportMenu';
-import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
+import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
@@ -245,7 +245,7 @@ function GroupView({
               <div className="small muted" data-testid={`best-range-${s}`}>
                 {rangeText(o)}
               </div>
-              {o.note && <div className="small muted note">{o.note}</div>}
+              {cardNote(o) && <div className="small muted note">{cardNote(o)}</div>}
             </div>
           );
         })}

@@ -417,7 +417,7 @@ export class SweepOrchestrator {
     this.progress(i, 'warmup');
     // Hang and time-out are judged on the wall clock, also for simulated devices: start-up latency is real time.
     const startedWall = Date.now() / 1000;
-    const watchdog = setInterval(() => {
+    const check = () => {
       const now = Date.now() / 1000;
       if (timeBox !== null) {
         // Adapter workloads print no steps: a hang is silence, and the run ends at warm-up + window.
@@ -429,9 +429,14 @@ export class SweepOrchestrator {
         timedOut = `timed out: the run took longer than run_timeout_s (${this.plan.run_timeout_s} s)`;
         void run.kill();
       }
-    }, Math.min(WATCHDOG_MS, (this.plan.hang_timeout_s * 1000) / 4));
+    };
+    // On the buffered sampler's once-a-second wake where that is often enough: a wake-up of its own costs CPU.
+    const checkMs = Math.min(WATCHDOG_MS, (this.plan.hang_timeout_s * 1000) / 4);
+    const unsubscribe = checkMs >= WATCHDOG_MS ? (this.sampler?.onWake(check) ?? null) : null;
+    const watchdog = unsubscribe ? null : setInterval(check, checkMs);
     const exit = await run.exited;
-    clearInterval(watchdog);
+    if (watchdog) clearInterval(watchdog);
+    unsubscribe?.();
     // Whatever the run started and left behind (daemons that left the process tree) ends with the run.
     await killTagged(this.tag);
     await cmd.cleanup?.();
