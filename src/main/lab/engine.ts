@@ -16,7 +16,7 @@ import { issueLines } from './sweep/plan-issues';
 import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
-import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
+import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor, workloadSoftware } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
@@ -235,6 +235,7 @@ export class Engine implements LabApi {
           devices,
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
+          software: (p) => workloadSoftware(lab, p, this.env),
           emit: (name, payload) => this.emit(name, payload),
         },
         plan,
@@ -435,7 +436,7 @@ export class Engine implements LabApi {
       const browser = await findBrowser(undefined, this.env);
       return (html, o) => printPdfWithChromium(browser, html, o);
     };
-    return exportForApp(this.db, input, printer);
+    return exportForApp(this.db, input, { printPdf: printer, progress: (format, done, total) => this.emit('export.progress', { format, done, total }) });
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

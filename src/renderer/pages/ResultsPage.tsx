@@ -105,6 +105,7 @@ export function ResultsPage({ param }: { param: string | null }) {
           </label>
           {data && (
             <ExportMenu
+              subject={compareId != null ? 'compare' : 'sweep'}
               request={{ sweep_id: id, compare_ids: compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
             />
           )}

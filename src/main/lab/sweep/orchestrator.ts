@@ -4,7 +4,7 @@ import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
 import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
-import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { createSampler, type DeviceSampler } from '../gpu/buffered-sampler';
@@ -23,6 +23,7 @@ import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
+import type { SoftwareRecord } from '../../../shared/export';
 
 export interface WorkloadCommand {
   argv: string[];
@@ -46,6 +47,8 @@ export interface SweepDeps {
   /** CPU packages (RAPL) recorded beside the GPUs, so node energy can be measured rather than assumed. */
   cpu: { backend: GpuBackend; devices: DeviceInfo[] } | null;
   workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => Promise<WorkloadCommand>;
+  /** The workloads' software for the run record (Python, PyTorch, images, CUDA/ROCm), asked once at the start. */
+  software?: (plan: Plan) => Promise<SoftwareRecord>;
   /** The leases and journal of the devices' limits; null for observe-only sweeps, which never set one. */
   caps: CapOwnership | null;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -116,6 +119,22 @@ export class SweepOrchestrator {
     );
     this.runIds = created.runIds;
     this.done = this.execute();
+  }
+
+  /** Asks the workloads' software for its versions (each probe time-boxed) and keeps it with the environment. */
+  private async recordSoftware(): Promise<void> {
+    if (!this.deps.software) return;
+    let software: SoftwareRecord;
+    try {
+      software = await this.deps.software(this.plan);
+    } catch (e) {
+      software = { pythons: [], images: [], cuda_driver: null, rocm: null, note: `the software could not be asked: ${(e as Error).message}` };
+    }
+    try {
+      setSweepSoftware(this.deps.db, this.sweepId, software);
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   /** Stops the current workload and every later run; limits are restored before `done` resolves. */
@@ -192,6 +211,7 @@ export class SweepOrchestrator {
   private async execute(): Promise<SweepStatus> {
     const { db, backend, emit } = this.deps;
     emit('sweep.started', { sweep_id: this.sweepId, run_count: this.planned.length, simulated: backend.simulated });
+    await this.recordSoftware();
     let buffered = false;
     const sampler = createSampler({
       mode: this.plan.sample_mode,
