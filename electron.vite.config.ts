@@ -9,11 +9,13 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // The facility planner's worker thread is its own entry (pool.ts starts ./facility-worker.js beside the bundle).
+        // Worker threads are entries of their own, started from beside the bundle: the facility planner's
+        // (facility/pool.ts), the samples-CSV export's (exporters/csv-workers.ts) and the NLR Parquet reader's
+        // (datasets/parquet-thread.ts).
         input: {
           index: resolve(__dirname, 'src/main/electron/index.ts'),
           'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
-          // The NLR Parquet reading thread (parquet-thread.ts starts ./parquet-worker.js beside the bundle).
+          'csv-worker': resolve(__dirname, 'src/main/lab/exporters/csv-worker.ts'),
           'parquet-worker': resolve(__dirname, 'src/main/lab/datasets/parquet-worker.ts'),
         },
         external: nativeExternals,

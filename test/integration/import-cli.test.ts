@@ -78,6 +78,9 @@ describe('caplab import', () => {
     const missing = await runCli(['energy', '--dataset', '9'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no dataset 9/);
+    const noDataset = await runCli(['energy', '--from', '0', '--to', '9', '--segment', '1'], env);
+    expect(noDataset.code).toBe(2);
+    expect(noDataset.stderr).toContain('--segment N is a segment of an imported dataset: give --dataset ID with it');
   });
 
   it('datasets ID --delete removes it with its devices; an unknown id is exit 2 (nothing there), as for showing one', async () => {
@@ -117,6 +120,10 @@ describe('caplab import', () => {
     const r2 = await runCli(['import', garbage], env);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toMatch(/garbage\.bin: no importer recognises this file; name the format with --format/);
+    const nowhere = join(tmp.dir, 'no-such-log.csv');
+    const absent = await runCli(['import', fx('dcgmi-dmon.txt'), nowhere], env);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toBe(`caplab import: ${nowhere}: no such file or directory\n`);
     const empty = join(tmp.dir, 'empty.csv');
     writeFileSync(empty, '');
     expect((await runCli(['import', empty], env)).stderr).toMatch(/empty\.csv: empty file/);

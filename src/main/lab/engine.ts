@@ -16,7 +16,7 @@ import { issueLines } from './sweep/plan-issues';
 import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
-import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
+import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor, workloadSoftware } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
@@ -29,7 +29,7 @@ import { ImportError } from '../../core/import';
 import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from './cluster/service';
 import { submitJob, type Prepared } from './cluster/submit';
 import { analyzeSweepNodes } from './cluster/node-analysis';
-import { nodeOfRuns } from './cluster/jobs-store';
+import { listRunsPage, listSamplesPage, withNodes } from './paging';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { energyInRange } from './analysis/load';
 import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
@@ -235,6 +235,7 @@ export class Engine implements LabApi {
           devices,
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
+          software: (p) => workloadSoftware(lab, p, this.env),
           emit: (name, payload) => this.emit(name, payload),
         },
         plan,
@@ -276,8 +277,15 @@ export class Engine implements LabApi {
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
     if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
-    const nodes = nodeOfRuns(this.db, input.sweep_id);
-    return { sweep, runs: runsOfSweep(this.db, input.sweep_id).map((r) => ({ ...r, node: nodes.get(r.id)?.node ?? null, hostname: nodes.get(r.id)?.hostname ?? null })) };
+    return { sweep, runs: withNodes(this.db, input.sweep_id, runsOfSweep(this.db, input.sweep_id)) };
+  }
+
+  async listRuns(input: MethodInput<'listRuns'>): Promise<MethodOutput<'listRuns'>> {
+    return listRunsPage(this.db, input);
+  }
+
+  async listSamples(input: MethodInput<'listSamples'>): Promise<MethodOutput<'listSamples'>> {
+    return listSamplesPage(this.db, input);
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {
@@ -428,7 +436,7 @@ export class Engine implements LabApi {
       const browser = await findBrowser(undefined, this.env);
       return (html, o) => printPdfWithChromium(browser, html, o);
     };
-    return exportForApp(this.db, input, printer);
+    return exportForApp(this.db, input, { printPdf: printer, progress: (format, done, total) => this.emit('export.progress', { format, done, total }) });
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

@@ -226,4 +226,28 @@ describe.skipIf(!cc)('NVML backend against a stand-in libnvidia-ml', () => {
       await b.close();
     }
   });
+
+  it('the buffered sampler runs periodic chores on its own wake (no wake-up of their own); the polled one offers none', async () => {
+    const b = await NvmlBackend.open({ libPath: lib, checkSensors: false });
+    try {
+      const wakes: number[] = [];
+      let readings = 0;
+      const sampler = new BufferedSampler({ backend: b, indexes: [0], intervalMs: 100, batchMs: 200, onSamples: (s) => (readings += s.length) });
+      const stop = sampler.onWake(() => wakes.push(readings));
+      sampler.start();
+      await new Promise((r) => setTimeout(r, 900));
+      stop();
+      const after = wakes.length;
+      await new Promise((r) => setTimeout(r, 500));
+      sampler.stop();
+      expect(after).toBeGreaterThanOrEqual(2);
+      expect(wakes).toHaveLength(after); // unsubscribed: no more calls
+      expect(sampler.stats.wakes).toBeGreaterThan(after); // one wake per batch, shared: the chore adds none
+      expect(wakes[0]).toBeGreaterThan(0); // runs after the wake's drain
+      const polled = createSampler({ backend: b, indexes: [0], intervalMs: 100, mode: 'poll', onSamples: () => {} });
+      expect(polled.onWake(() => {})).toBeNull();
+    } finally {
+      await b.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@ import type { Plan } from '../../../shared/plan';
 import { PLAN_SCHEMA_VERSION, readStoredPlan, type StoredPlan } from './stored-plan';
 import type { PlannedRun } from '../../../shared/plan';
 import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
-import { ExportEnvironment } from '../../../shared/export';
+import { ExportEnvironment, type SoftwareRecord } from '../../../shared/export';
 import { runFigures } from '../../../core/analysis/figures';
 
 export interface NewSweep {
@@ -172,6 +172,14 @@ export function runsOfSweep(db: Db, sweepId: number): RunRecord[] {
   return withFigures(db, db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunFactsRow[]);
 }
 
+/** Up to `limit` runs of a sweep after position `after` (run order, then id), in that order. */
+export function runsOfSweepAfter(db: Db, sweepId: number, after: { order: number; id: number } | null, limit: number): RunRecord[] {
+  const rows = after
+    ? db.prepare(`${runSelect} WHERE sweep_id = ? AND (run_order, id) > (?, ?) ORDER BY run_order, id LIMIT ?`).all(sweepId, after.order, after.id, limit)
+    : db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order, id LIMIT ?`).all(sweepId, limit);
+  return withFigures(db, rows as RunFactsRow[]);
+}
+
 export function getRun(db: Db, runId: number): RunRecord | undefined {
   const row = db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunFactsRow | undefined;
   return row && withFigures(db, [row])[0];
@@ -187,6 +195,13 @@ export function sweepEnvironment(db: Db, sweepId: number): ExportEnvironment | n
   } catch {
     return null;
   }
+}
+
+/** Adds the workloads' software (probed once the sweep has started) to its recorded environment. */
+export function setSweepSoftware(db: Db, sweepId: number, software: SoftwareRecord): void {
+  const row = db.prepare('SELECT environment FROM sweeps WHERE id = ?').get(sweepId) as { environment: string | null } | undefined;
+  const env = row?.environment ? (JSON.parse(row.environment) as Record<string, unknown>) : {};
+  db.prepare('UPDATE sweeps SET environment = ? WHERE id = ?').run(JSON.stringify({ ...env, software }), sweepId);
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {
