@@ -9,8 +9,13 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // The facility planner's worker thread is its own entry (pool.ts starts ./facility-worker.js beside the bundle).
-        input: { index: resolve(__dirname, 'src/main/electron/index.ts'), 'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts') },
+        // Worker threads are entries of their own, started beside the bundle: the facility planner's
+        // (pool.ts: ./facility-worker.js) and the importer's parse thread (parse-thread.ts: ./import-worker.js).
+        input: {
+          index: resolve(__dirname, 'src/main/electron/index.ts'),
+          'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
+          'import-worker': resolve(__dirname, 'src/main/lab/datasets/parse-worker.ts'),
+        },
         external: nativeExternals,
       },
     },

@@ -5,7 +5,7 @@
 // CAPLAB_BENCH_IMPORT_ROWS sets a smaller run.
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { nvidiaSmiLog, wattameterLog } from './gen-power-logs';
 import type { BenchResult } from './harness';
@@ -40,9 +40,11 @@ export async function run(dir: string): Promise<BenchResult[]> {
   const rows = Number(process.env.CAPLAB_BENCH_IMPORT_ROWS ?? 10_000_000);
   // Inside node_modules so the bundle resolves better-sqlite3 (a native module it leaves external).
   const runner = join(process.cwd(), 'node_modules', '.cache', 'caplab-bench', 'import-runner.mjs');
+  // The importer's parse thread is its own entry beside the runner (parse-thread.ts starts ./import-worker.js).
   await build({
-    entryPoints: ['bench/import-runner.ts'],
-    outfile: runner,
+    entryPoints: { 'import-runner': 'bench/import-runner.ts', 'import-worker': 'src/main/lab/datasets/parse-worker.ts' },
+    outdir: dirname(runner),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,6 +1,7 @@
 // `caplab import` and the app's import: files (or directory trees) -> one dataset, in one transaction.
-// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes; the content
-// hash is computed on the way, and a file already imported makes the whole import roll back as a duplicate.
+// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes (large files are
+// parsed on a worker thread meanwhile); the content hash is computed on the way, and a file already imported makes
+// the whole import roll back as a duplicate.
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { basename, dirname, relative, sep } from 'node:path';
@@ -8,13 +9,15 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
-import type { DatasetRecord, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
+import type { DatasetRecord, ImportDevice, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
 import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
 import { readWindow, streamsOf } from '../store/sample-blocks';
 import { listImportFiles, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
+import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
+import { parseInWorker } from './parse-thread';
 
 export interface ImportOptions {
   format: ImportFormat | 'auto';
@@ -23,6 +26,8 @@ export interface ImportOptions {
   fields?: string[];
   interval_s?: number;
   onProgress?: (p: ImportProgress) => void;
+  /** Where files are parsed: 'auto' puts large files on a worker thread (storing goes on meanwhile). */
+  parse_thread?: 'auto' | 'worker' | 'inline';
 }
 
 export interface ImportProgress {
@@ -59,24 +64,36 @@ function rootOf(paths: readonly string[]): string {
   return paths.length === 1 ? paths[0]! : dirname(paths[0]!);
 }
 
+/** Files from this size up are parsed on a worker thread while this thread stores (smaller ones: the start-up costs more). */
+const WORKER_MIN_BYTES = 32 * 2 ** 20;
+
 async function parseFile(
   f: ImportFileEntry & { format: ImportFormat },
   opts: ImportOptions,
-  onBatch: (batch: ColumnBatch, report: ImportReport) => void,
+  onBatch: (batch: ColumnBatch, devices: readonly ImportDevice[]) => void,
   onBytes: (n: number) => void,
 ): Promise<{ report: ImportReport; segments: StructureSegment[]; hash: string }> {
+  const hash = createHash('sha256');
+  const thread = opts.parse_thread ?? 'auto';
+  if (thread === 'worker' || (thread === 'auto' && f.bytes >= WORKER_MIN_BYTES)) {
+    const { report, segments } = await parseInWorker(f, opts, {
+      onBatch,
+      onChunk: (bytes) => {
+        hash.update(bytes);
+        onBytes(bytes.length);
+      },
+    });
+    return { report, segments, hash: hash.digest('hex') };
+  }
   const parser: StreamParser = createParser(f.format, {
     file: f.path,
     zone: opts.zone,
-    emit: (b) => onBatch(b, parser.report),
+    emit: (b) => onBatch(b, parser.report.devices),
     fields: opts.fields,
     interval_s: opts.interval_s,
   });
-  const hash = createHash('sha256');
-  // Numeric logs are ASCII: latin1 decoding is several times cheaper than UTF-8 and maps every byte, so garbage
-  // bytes cannot split a character across chunks. Text formats with names in them decode as UTF-8.
-  const decoder = new StringDecoder(f.format === 'nvidia-smi' || f.format === 'wattameter' ? 'latin1' : 'utf8');
-  for await (const chunk of createReadStream(f.path, { highWaterMark: 1 << 20 })) {
+  const decoder = new StringDecoder(textEncodingOf(f.format));
+  for await (const chunk of createReadStream(f.path, { highWaterMark: CHUNK_BYTES })) {
     const buf = chunk as Buffer;
     hash.update(buf);
     parser.push(decoder.write(buf));
@@ -141,9 +158,9 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
       const parsed = await parseFile(
         f,
         opts,
-        (batch, report) => {
-          for (let i = rowsOf.length; i < report.devices.length; i++) {
-            const d = report.devices[i]!;
+        (batch, devices) => {
+          for (let i = rowsOf.length; i < devices.length; i++) {
+            const d = devices[i]!;
             let row = deviceRows.get(d.key);
             if (row === undefined) {
               row = insertDatasetDevice(db, datasetId, f.format, d, deviceRows.size);
@@ -250,6 +267,9 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
   return out;
 }
 
+/** Above this many samples in a window, load phases come from the block summaries rather than the samples. */
+const SUMMARY_PHASES_SAMPLES = 2_000_000;
+
 /** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
 function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
   if (!(to > from)) return [];
@@ -260,6 +280,18 @@ function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8
   const bins = 4000;
   const power = new Binner(from, to, bins);
   const util = new Binner(from, to, bins);
+  // Past a few million samples, decoding them all costs seconds: the blocks' power summaries are used instead
+  // (each block's mean at its mid time, so boundaries are found to within a block, ~100 s of 10 Hz samples).
+  const inWindow = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
+  const total = streams.reduce((k, s) => k + (inWindow.get(s.stream_id, from, to) as { n: number }).n, 0);
+  if (total > SUMMARY_PHASES_SAMPLES) {
+    const blocks = db.prepare('SELECT t0, t1, power_w_sum AS sum, power_w_n AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
+    for (const s of streams)
+      for (const r of blocks.iterate(s.stream_id, from, to) as Iterable<{ t0: number; t1: number; sum: number | null; n: number }>)
+        if (r.sum !== null) power.addSum((r.t0 + r.t1) / 2, r.sum * streams.length, r.n);
+    const p = power.result();
+    if (p.v.length > 0) return detectPhases(p.t, p.v, p.width, { min_s }).map((ph) => ({ ...ph, unit: 'W' }));
+  }
   const slices = 64;
   const step = (to - from) / slices;
   for (const s of streams)
