@@ -22,9 +22,13 @@ export type ParseMessage =
 
 /**
  * Messages the parse thread may have in flight: it waits beyond this, so a parser faster than the store never
- * queues the file in memory (a batch is ~3 MB, a chunk 1 MiB).
+ * queues the file in memory (a batch is ~7 MB, a chunk 4 MiB).
  */
-export const MAX_IN_FLIGHT = 12;
+export const MAX_IN_FLIGHT = 8;
+/** The parse thread's read size and batch rows: large, so that messages are few (each costs a clone and a wake-up). */
+export const WORKER_CHUNK_BYTES = 4 << 20;
+export const WORKER_BATCH_ROWS = 65_536;
+/** The inline reader's chunk size. */
 export const CHUNK_BYTES = 1 << 20;
 
 /** Numeric logs are ASCII: latin1 decodes several times cheaper than UTF-8 and maps every byte, so garbage cannot split a character across chunks. */

@@ -5,7 +5,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createParser, ImportError, type ColumnBatch } from '../../../core/import';
-import { CHUNK_BYTES, MAX_IN_FLIGHT, textEncodingOf, type ParseJob, type ParseMessage } from './parse-protocol';
+import { MAX_IN_FLIGHT, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, textEncodingOf, type ParseJob, type ParseMessage } from './parse-protocol';
 
 const job = workerData as ParseJob;
 const inFlight = new Int32Array(job.inFlight);
@@ -29,6 +29,7 @@ try {
     zone: job.zone,
     fields: job.fields,
     interval_s: job.interval_s,
+    batchRows: WORKER_BATCH_ROWS,
     emit: (batch) => {
       const devices = parser.report.devices.slice(devicesSent);
       devicesSent += devices.length;
@@ -39,10 +40,10 @@ try {
   const fd = openSync(job.path, 'r');
   try {
     for (;;) {
-      const buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
-      const n = readSync(fd, buf, 0, CHUNK_BYTES, null);
+      const buf = Buffer.allocUnsafeSlow(WORKER_CHUNK_BYTES);
+      const n = readSync(fd, buf, 0, WORKER_CHUNK_BYTES, null);
       if (n === 0) break;
-      const bytes = n === CHUNK_BYTES ? buf : buf.subarray(0, n);
+      const bytes = n === WORKER_CHUNK_BYTES ? buf : buf.subarray(0, n);
       parser.push(decoder.write(bytes));
       post({ type: 'chunk', bytes }, [buf.buffer as ArrayBuffer]);
     }
