@@ -22,12 +22,12 @@ export type ParseMessage =
 
 /**
  * Messages the parse thread may have in flight: it waits beyond this, so a parser faster than the store never
- * queues the file in memory (a batch is ~7 MB, a chunk 4 MiB).
+ * queues the file in memory (a batch is ~3.4 MB, a chunk 2 MiB).
  */
 export const MAX_IN_FLIGHT = 8;
 /** The parse thread's read size and batch rows: large, so that messages are few (each costs a clone and a wake-up). */
-export const WORKER_CHUNK_BYTES = 4 << 20;
-export const WORKER_BATCH_ROWS = 65_536;
+export const WORKER_CHUNK_BYTES = 2 << 20;
+export const WORKER_BATCH_ROWS = 32_768;
 /** The inline reader's chunk size. */
 export const CHUNK_BYTES = 1 << 20;
 
