@@ -39,14 +39,6 @@ export class Binner {
     this.cnt[k]!++;
   }
 
-  /** Adds `n` values summing to `sum` at time t (a block summary). */
-  addSum(t: number, sum: number, n: number): void {
-    if (!(n > 0) || Number.isNaN(sum) || Number.isNaN(t)) return;
-    const k = Math.max(0, Math.min(this.bins - 1, Math.floor((t - this.lo) / this.width)));
-    this.sum[k]! += sum;
-    this.cnt[k]! += n;
-  }
-
   /** Means of the non-empty bins at their centres. */
   result(): { t: number[]; v: number[]; width: number } {
     const t: number[] = [];

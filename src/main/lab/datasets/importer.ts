@@ -267,45 +267,29 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
   return out;
 }
 
-/** Above this many samples in a window, load phases come from the block summaries rather than the samples. */
-const SUMMARY_PHASES_SAMPLES = 2_000_000;
-
 /** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
 function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
   if (!(to > from)) return [];
   const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
   const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
-  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation
-  // where no GPU reports power. Read in slices so a 10 M-sample dataset never sits in memory.
-  const bins = 4000;
-  const power = new Binner(from, to, bins);
-  const util = new Binner(from, to, bins);
-  // Past a few million samples, decoding them all costs seconds: the blocks' power summaries are used instead
-  // (each block's mean at its mid time, so boundaries are found to within a block, ~100 s of 10 Hz samples).
-  const inWindow = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
-  const total = streams.reduce((k, s) => k + (inWindow.get(s.stream_id, from, to) as { n: number }).n, 0);
-  if (total > SUMMARY_PHASES_SAMPLES) {
-    const blocks = db.prepare('SELECT t0, t1, power_w_sum AS sum, power_w_n AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
+  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation,
+  // read only where no GPU logged power. Read in slices so a 10 M-sample dataset never sits in memory.
+  const binned = (field: 'power_w' | 'util_gpu', scale: number) => {
+    const bins = new Binner(from, to, 4000);
+    const slices = 64;
+    const step = (to - from) / slices;
     for (const s of streams)
-      for (const r of blocks.iterate(s.stream_id, from, to) as Iterable<{ t0: number; t1: number; sum: number | null; n: number }>)
-        if (r.sum !== null) power.addSum((r.t0 + r.t1) / 2, r.sum * streams.length, r.n);
-    const p = power.result();
-    if (p.v.length > 0) return detectPhases(p.t, p.v, p.width, { min_s }).map((ph) => ({ ...ph, unit: 'W' }));
-  }
-  const slices = 64;
-  const step = (to - from) / slices;
-  for (const s of streams)
-    for (let k = 0; k < slices; k++) {
-      const a = from + k * step;
-      const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, ['power_w', 'util_gpu']);
-      for (let i = 0; i < c.n; i++) {
-        power.add(c.t[i]!, (c.cols.power_w?.[i] ?? NaN) * streams.length);
-        util.add(c.t[i]!, c.cols.util_gpu?.[i] ?? NaN);
+      for (let k = 0; k < slices; k++) {
+        const a = from + k * step;
+        const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, [field]);
+        const v = c.cols[field];
+        if (v) for (let i = 0; i < c.n; i++) bins.add(c.t[i]!, v[i]! * scale);
       }
-    }
-  const p = power.result();
+    return bins.result();
+  };
+  const p = binned('power_w', streams.length);
   const usePower = p.v.length > 0;
-  const b = usePower ? p : util.result();
+  const b = usePower ? p : binned('util_gpu', 1);
   return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
 }
 
