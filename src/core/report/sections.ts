@@ -1,16 +1,17 @@
 // The report's sections as HTML fragments. Every number comes from the analysis result (`caplab analyze --json`)
 // or the stored records; nothing is recomputed here except rendering and rounding.
 import type { AnalysisGroup, AnalysisResult, CapPoint, Optimum } from '../../shared/analysis';
-import { FLAG_INFO, flagDetail, groupLabel, SELECTOR_ORDER, selectorTitle, singular, sortedFlags } from '../../shared/analysis-view';
+import { FLAG_INFO, flagDetail, groupLabel, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
+import { selectorInfo } from '../../shared/selectors';
 import { meanCi, num, pct, utc } from './format';
 import type { ReportInput, ReportSource } from './model';
 import { chartSvg } from './svg';
 
 type Cell = string | number | null;
 
-/** A table; cells are escaped text unless wrapped with raw(). */
+/** A table. Headers are escaped here; cells are HTML as given (callers escape text with t()), numbers are formatted. */
 export function table(headers: string[], rows: Cell[][], cls = ''): string {
   const cell = (c: Cell) => (c == null ? '–' : typeof c === 'number' ? num(c) : c);
   return `<table class="${cls}"><thead><tr>${headers.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>${rows
@@ -39,17 +40,7 @@ function uncertainty(o: Optimum): string {
 }
 
 function scoreText(o: Optimum, units: string): string {
-  if (o.value == null) return '–';
-  switch (o.selector) {
-    case 'max-efficiency':
-      return `${num(o.value)} ${units}/J`;
-    case 'min-energy-slowdown':
-      return `${num(o.value)} J per ${singular(units)}`;
-    case 'min-edp':
-      return `${num(o.value)} J·s per ${singular(units)}²`;
-    case 'weighted':
-      return `cost ${num(o.value)}`;
-  }
+  return o.value == null ? '–' : selectorInfo(o.selector).score(num(o.value), units);
 }
 
 /** The answer: best cap per selector with its uncertainty and its cost in throughput. */

@@ -7,7 +7,7 @@ import { metricSeries, pushMetrics, type LiveMetric } from './live';
  * streams samples). Kept apart from the sweep's live store so the console's traces never mix idle and sweep data.
  * Bounded: IDLE_CAPACITY points per metric and device (10 min at 1 Hz).
  */
-export const IDLE_CAPACITY = 600;
+const IDLE_CAPACITY = 600;
 
 type Listener = () => void;
 

@@ -3,7 +3,7 @@ import type { EventPayload } from '../../shared/api';
 import type { Sample } from '../../shared/device';
 
 /** Live metrics per device kept in bounded rings (an hour at 10 Hz fits), outside React state for speed. */
-export const LIVE_CAPACITY = 36_000;
+const LIVE_CAPACITY = 36_000;
 export type LiveMetric = 'power_w' | 'sm_clock_mhz' | 'temp_c' | 'limit_w';
 export const LIVE_METRICS: LiveMetric[] = ['power_w', 'sm_clock_mhz', 'temp_c', 'limit_w'];
 
@@ -122,7 +122,7 @@ class LiveStore {
     for (const d of h.devices) {
       let rec = this.series.get(d.id);
       if (!rec) {
-        rec = { power_w: new RingSeries(LIVE_CAPACITY), sm_clock_mhz: new RingSeries(LIVE_CAPACITY), temp_c: new RingSeries(LIVE_CAPACITY), limit_w: new RingSeries(LIVE_CAPACITY) };
+        rec = metricSeries(LIVE_CAPACITY);
         this.series.set(d.id, rec);
       }
       for (const m of LIVE_METRICS) {

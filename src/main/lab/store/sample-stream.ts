@@ -15,7 +15,7 @@ export interface SampleSelection {
   to?: number;
 }
 
-interface StreamRange {
+export interface StreamRange {
   stream: number;
   device: string;
   from: number;

@@ -172,6 +172,14 @@ export function runsOfSweep(db: Db, sweepId: number): RunRecord[] {
   return withFigures(db, db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunFactsRow[]);
 }
 
+/** Up to `limit` runs of a sweep after position `after` (run order, then id), in that order. */
+export function runsOfSweepAfter(db: Db, sweepId: number, after: { order: number; id: number } | null, limit: number): RunRecord[] {
+  const rows = after
+    ? db.prepare(`${runSelect} WHERE sweep_id = ? AND (run_order, id) > (?, ?) ORDER BY run_order, id LIMIT ?`).all(sweepId, after.order, after.id, limit)
+    : db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order, id LIMIT ?`).all(sweepId, limit);
+  return withFigures(db, rows as RunFactsRow[]);
+}
+
 export function getRun(db: Db, runId: number): RunRecord | undefined {
   const row = db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunFactsRow | undefined;
   return row && withFigures(db, [row])[0];
@@ -187,11 +195,6 @@ export function sweepEnvironment(db: Db, sweepId: number): ExportEnvironment | n
   } catch {
     return null;
   }
-}
-
-export function runOutputTail(db: Db, runId: number): string | null {
-  const row = db.prepare('SELECT output_tail FROM runs WHERE id = ?').get(runId) as { output_tail: string | null } | undefined;
-  return row?.output_tail ?? null;
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {
