@@ -381,10 +381,12 @@ export class Engine implements LabApi {
   }
 
   async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    this.writable('delete a dataset');
     return { deleted: removeDataset(this.db, input.dataset_id) };
   }
 
   async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
+    this.writable('import');
     try {
       return await importDataset(this.db, input, (p) =>
         this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
@@ -400,6 +402,7 @@ export class Engine implements LabApi {
   }
 
   async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    this.writable('save a segment');
     return saveSegment(this.db, input);
   }
 
