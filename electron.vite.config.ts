@@ -9,11 +9,13 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // Worker threads are entries of their own, started beside the bundle: the facility planner's
-        // (pool.ts: ./facility-worker.js) and the importer's parse thread (parse-thread.ts: ./import-worker.js).
+        // Worker threads are entries of their own, started from beside the bundle: the facility planner's
+        // (facility/pool.ts), the samples-CSV export's (exporters/csv-workers.ts) and the importer's parse thread
+        // (datasets/parse-thread.ts).
         input: {
           index: resolve(__dirname, 'src/main/electron/index.ts'),
           'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
+          'csv-worker': resolve(__dirname, 'src/main/lab/exporters/csv-worker.ts'),
           'import-worker': resolve(__dirname, 'src/main/lab/datasets/parse-worker.ts'),
         },
         external: nativeExternals,
