@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { maxRamp, powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
-import { addPlayed, checkProfile, ProfileAccumulator, toSteps } from '../../../src/core/facility/profile';
+import { addPlayed, checkProfile, ProfilePlayer, toSteps } from '../../../src/core/facility/profile';
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
 import { hourlyShape } from '../../../src/core/facility/calendar';
-import { normalQuantile, Rng, sampler } from '../../../src/core/facility/rng';
+import { guideTable, normalQuantile, pick, PoissonDraws, Rng, sampler } from '../../../src/core/facility/rng';
 
 describe('facility power statistics', () => {
   it('mean, peak, p99, energy and load-duration curve of a known series', () => {
@@ -117,24 +117,39 @@ describe('facility overheads and calendar', () => {
   });
 });
 
-describe('periodic profile accumulation', () => {
-  it('gives the same series as playing every job step by step', () => {
+describe('profile player', () => {
+  it('gives the same series as playing every job step by step (long, short and cut-off jobs)', () => {
     const p = toSteps({ t_s: Array.from({ length: 40 }, (_, i) => i * 60), power_w: Array.from({ length: 40 }, (_, i) => 1000 + ((i * 37) % 11) * 100), ramp_s: 240, tail_s: 120 }, 60);
     const steps = 3000;
     const direct = new Float64Array(steps);
-    const periodic = new Float64Array(steps);
-    const accu = new ProfileAccumulator(p, steps);
+    const played = new Float64Array(steps);
+    const player = new ProfilePlayer(p, 300);
     let seed = 1;
     const rand = (n: number) => (seed = (seed * 16807) % 2147483647) % n;
-    for (let j = 0; j < 400; j++) {
-      const start = rand(steps);
-      const dur = 1 + rand(300);
-      const nodes = 1 + rand(16);
-      addPlayed(direct, p, start, dur, nodes);
-      accu.add(periodic, start, dur, nodes);
+    const starts = Array.from({ length: 400 }, () => rand(steps)).sort((a, b) => a - b);
+    let next = 0;
+    for (let s = 0; s < steps; s++) {
+      // Jobs are added at their start step, before that step is played.
+      for (; next < starts.length && starts[next] === s; next++) {
+        const dur = 1 + rand(300);
+        const nodes = 1 + rand(16);
+        addPlayed(direct, p, s, dur, nodes);
+        player.add(played, s, dur, nodes);
+      }
+      player.step(played, s);
     }
-    accu.finish(periodic);
-    for (let s = 0; s < steps; s++) expect(periodic[s]).toBeCloseTo(direct[s]!, 6);
+    for (let s = 0; s < steps; s++) expect(played[s]).toBeCloseTo(direct[s]!, 6);
+  });
+
+  it('falls back to step-by-step writes when the loop is too long for the phase sum', () => {
+    const p = toSteps({ t_s: Array.from({ length: 1000 }, (_, i) => i), power_w: Array.from({ length: 1000 }, (_, i) => 500 + (i % 7)), ramp_s: 10, tail_s: 5 }, 1);
+    const direct = new Float64Array(2000);
+    const played = new Float64Array(2000);
+    const player = new ProfilePlayer(p, 1500);
+    addPlayed(direct, p, 3, 1400, 2);
+    player.add(played, 3, 1400, 2);
+    for (let s = 0; s < 2000; s++) player.step(played, s);
+    expect(Array.from(played)).toEqual(Array.from(direct));
   });
 });
 
@@ -151,5 +166,27 @@ describe('facility sampling', () => {
     expect(xs[84_134]! / (2 * Math.exp(0.6))).toBeCloseTo(1, 1);
     expect(xs[0]!).toBeGreaterThanOrEqual(0.5);
     expect(xs[xs.length - 1]!).toBeLessThanOrEqual(6);
+  });
+
+  it('choice by guide table picks what a linear search over the cumulative weights picks', () => {
+    const cum = Float64Array.of(0.1, 0.1, 0.35, 0.9, 1);
+    const guide = guideTable(cum);
+    const r = new Rng(9);
+    for (let i = 0; i < 20_000; i++) {
+      const u = i < 5 ? [0, 0.1, 0.35, 0.9, 0.999999][i]! : r.next();
+      let j = 0;
+      while (j < cum.length - 1 && u >= cum[j]!) j++;
+      expect(pick(cum, guide, u)).toBe(j);
+    }
+  });
+
+  it('Poisson draws from a per-mean table equal the inversion draw for draw', () => {
+    for (const mean of [0, 1e-6, 0.3, 4.05, 17, 49.9, 63]) {
+      const table = new PoissonDraws();
+      table.setMean(mean);
+      const a = new Rng(21);
+      const b = new Rng(21);
+      for (let i = 0; i < 5000; i++) expect(table.draw(a)).toBe(b.poisson(mean));
+    }
   });
 });
