@@ -113,34 +113,39 @@ export function addPlayed(acc: Float64Array, p: StepProfile, start: number, dur:
 const MAX_RING = 1 << 22;
 /** Loops longer than this many steps fall back too: the per-step sum over loop phases would cost more than it saves. */
 const MAX_LOOP = 256;
+/** Steps played per flush: the simulation only ticks each step; the playing runs in tight loops over blocks. */
+export const PLAY_BLOCK = 64;
 
 /**
  * Plays many jobs of one profile into a power series as the simulation advances: the same result as addPlayed per
- * job (up to rounding), at O(1) per job. A job that keeps its whole start-up and wind-down becomes events: its start
- * (the start-up values are convolved over recent starts), the start of its wind-down (likewise, from a ring of future
- * steps), and the start and end of its looped middle as +/- nodes on the count of its loop phase (body start mod
- * loop length; the end goes on a per-step list, as its phase differs from the step's). step(s) adds at step s the
- * two convolutions plus sum over phases of count x the loop value at that phase, so a job's cost no longer grows
- * with its length. Jobs too short to keep start-up and wind-down whole, and profiles whose ring or loop would be too
- * large, are written step by step (addPlayed).
+ * job (up to rounding), at O(1) per job. A job that keeps its whole start-up and wind-down becomes events in a ring
+ * of future steps: its start (the start-up values are convolved over recent starts), the start of its wind-down
+ * (likewise), and the start and end of its looped middle as +/- nodes on the count of its loop phase (body start
+ * mod loop length; ends go on per-step lists, as their phase differs from the step's). Playing a step adds the two
+ * convolutions plus sum over phases of count x the loop value at that phase, so a job's cost no longer grows with
+ * its length. Jobs too short to keep start-up and wind-down whole, and profiles whose ring or loop would be too
+ * large, are written step by step (addPlayed). Use: add() the jobs starting at the current step, tick() once per
+ * step, flush(acc, s) at least every PLAY_BLOCK steps and at the end; flushed steps are final.
  */
 export class ProfilePlayer {
   private readonly v: Float64Array;
   private readonly head: number;
   private readonly tail: number;
   private readonly loop: number;
+  private readonly headPhase: number;
   private readonly ringOn: boolean;
-  /** Ring of future steps (longer than the longest job): wind-down starts and body starts per step. */
+  /** Ring of steps (longer than the longest job plus a block): starts, wind-down starts and body starts per step. */
   private readonly slots: number;
+  private readonly startAt: Float64Array;
   private readonly tailAt: Float64Array;
   private readonly bodyAt: Float64Array;
-  /** Body ends per future step as linked lists (first event per slot, -1 when none) over a growable event pool. */
+  /** Body ends per step as linked lists (first event per slot, -1 when none) over a growable event pool. */
   private readonly endFirst: Int32Array;
   private endNext = new Int32Array(0);
   private endPhase = new Int32Array(0);
   private endNodes = new Float64Array(0);
   private freeEvent = -1;
-  /** Starts and wind-down starts of the last steps (power-of-two histories for the two convolutions). */
+  /** Starts and wind-down starts of the last steps played (power-of-two histories for the two convolutions). */
   private readonly startHist: Float64Array;
   private readonly tailHist: Float64Array;
   private readonly mask: number;
@@ -148,9 +153,13 @@ export class ProfilePlayer {
   private readonly table: Float64Array;
   private readonly count: Float64Array;
   private active = 0;
+  /** The simulation's current step: its ring slot and loop phase. */
   private slot = 0;
   private phase = 0;
-  private startsNow = 0;
+  /** The next step to play: its ring slot and loop phase. */
+  private played = 0;
+  private playSlot = 0;
+  private playPhase = 0;
 
   constructor(
     private readonly p: StepProfile,
@@ -161,9 +170,11 @@ export class ProfilePlayer {
     this.tail = p.tail;
     const B = Math.max(1, p.values.length - p.tail - p.head);
     this.loop = B;
-    this.slots = Math.ceil(maxDurSteps) + 1;
+    this.headPhase = p.head % B;
+    this.slots = Math.ceil(maxDurSteps) + PLAY_BLOCK + 1;
     this.ringOn = B <= MAX_LOOP && this.slots <= MAX_RING;
     const W = this.ringOn ? this.slots : 0;
+    this.startAt = new Float64Array(W);
     this.tailAt = new Float64Array(W);
     this.bodyAt = new Float64Array(W);
     this.endFirst = new Int32Array(W).fill(-1);
@@ -177,67 +188,101 @@ export class ProfilePlayer {
     this.count = new Float64Array(B);
   }
 
-  /** Adds a job of `dur` steps on `nodes` nodes starting at the current step `start` (jobs are added in step order). */
+  /** Adds a job of `dur` steps on `nodes` nodes starting at the current step `start`. */
   add(acc: Float64Array, start: number, dur: number, nodes: number): void {
     const { head, tail, slot, slots: W } = this;
-    if (!this.ringOn || dur < head + tail || dur >> 1 < tail || dur >= W) return addPlayed(acc, this.p, start, dur, nodes);
-    this.startsNow += nodes;
+    if (!this.ringOn || dur < head + tail || dur >> 1 < tail || dur + PLAY_BLOCK >= W) return addPlayed(acc, this.p, start, dur, nodes);
+    this.startAt[slot] = this.startAt[slot]! + nodes;
     // Ring slots of the body start (start + head) and of the wind-down start (start + dur - tail).
     const b1 = slot + dur - tail < W ? slot + dur - tail : slot + dur - tail - W;
     if (tail > 0) this.tailAt[b1] = this.tailAt[b1]! + nodes;
     if (dur - tail > head) {
       const b0 = slot + head < W ? slot + head : slot + head - W;
       this.bodyAt[b0] = this.bodyAt[b0]! + nodes;
-      let e = this.freeEvent;
-      if (e < 0) e = this.growEvents();
-      this.freeEvent = this.endNext[e]!;
-      this.endPhase[e] = (start + head) % this.loop;
-      this.endNodes[e] = nodes;
-      this.endNext[e] = this.endFirst[b1]!;
-      this.endFirst[b1] = e;
+      // The body's phase, (start + head) mod loop, from the running phase of `start` (no integer division).
+      const r = this.phase + this.headPhase;
+      this.pushEnd(b1, r < this.loop ? r : r - this.loop, nodes);
     }
   }
 
-  /** Adds what the counted jobs draw at step `s` into acc[s]; called once per step, in order, after that step's adds. */
-  step(acc: Float64Array, s: number): void {
+  /** The simulation moves on to its next step. */
+  tick(): void {
+    this.slot = this.slot + 1 === this.slots ? 0 : this.slot + 1;
+    this.phase = this.phase + 1 === this.loop ? 0 : this.phase + 1;
+  }
+
+  /** Adds what the counted jobs draw at every step not yet played, up to `end` (exclusive), into acc. */
+  flush(acc: Float64Array, end: number): void {
     if (!this.ringOn) return;
-    const { v, head, tail, loop: B, mask, startHist, tailHist, count, table } = this;
-    const slot = this.slot;
-    const hp = s & mask;
-    startHist[hp] = this.startsNow;
-    this.startsNow = 0;
-    tailHist[hp] = this.tailAt[slot]!;
-    this.tailAt[slot] = 0;
-    let w = 0;
-    for (let k = 0; k < head; k++) w += startHist[(s - k) & mask]! * v[k]!;
+    const { v, head, tail, loop: B, mask, startHist, tailHist, count, table, startAt, tailAt, bodyAt, endFirst, endNext, endPhase, endNodes, slots: W } = this;
     const t0 = v.length - tail;
-    for (let k = 0; k < tail; k++) w += tailHist[(s - k) & mask]! * v[t0 + k]!;
-    // Body: jobs whose body starts now join the count of this step's phase; jobs whose body ends now leave theirs.
-    const ph = this.phase;
-    const begin = this.bodyAt[slot]!;
-    if (begin !== 0) {
-      if (count[ph] === 0) this.active++;
-      count[ph] = count[ph]! + begin;
-      this.bodyAt[slot] = 0;
+    let slot = this.playSlot;
+    let ph = this.playPhase;
+    let active = this.active;
+    let free = this.freeEvent;
+    for (let s = this.played; s < end; s++) {
+      const hp = s & mask;
+      startHist[hp] = startAt[slot]!;
+      tailHist[hp] = tailAt[slot]!;
+      startAt[slot] = 0;
+      tailAt[slot] = 0;
+      let w = 0;
+      for (let k = 0; k < head; k++) w += startHist[(s - k) & mask]! * v[k]!;
+      for (let k = 0; k < tail; k++) w += tailHist[(s - k) & mask]! * v[t0 + k]!;
+      // Body: jobs whose body starts now join the count of this step's phase; jobs whose body ends now leave theirs.
+      const begin = bodyAt[slot]!;
+      if (begin !== 0) {
+        if (count[ph] === 0) active++;
+        count[ph] = count[ph]! + begin;
+        bodyAt[slot] = 0;
+      }
+      for (let e = endFirst[slot]!; e >= 0; ) {
+        const r = endPhase[e]!;
+        const c = count[r]! - endNodes[e]!;
+        count[r] = c;
+        if (c === 0) active--;
+        const next = endNext[e]!;
+        endNext[e] = free;
+        free = e;
+        e = next;
+      }
+      endFirst[slot] = -1;
+      if (active > 0) {
+        // Four partial sums: the adds of one chain wait on each other, four chains overlap.
+        const row = ph * B;
+        let w0 = 0;
+        let w1 = 0;
+        let w2 = 0;
+        let w3 = 0;
+        let r = 0;
+        for (; r + 3 < B; r += 4) {
+          w0 += count[r]! * table[row + r]!;
+          w1 += count[r + 1]! * table[row + r + 1]!;
+          w2 += count[r + 2]! * table[row + r + 2]!;
+          w3 += count[r + 3]! * table[row + r + 3]!;
+        }
+        for (; r < B; r++) w0 += count[r]! * table[row + r]!;
+        w += w0 + w1 + (w2 + w3);
+      }
+      acc[s] = acc[s]! + w;
+      slot = slot + 1 === W ? 0 : slot + 1;
+      ph = ph + 1 === B ? 0 : ph + 1;
     }
-    for (let e = this.endFirst[slot]!; e >= 0; ) {
-      const r = this.endPhase[e]!;
-      const c = count[r]! - this.endNodes[e]!;
-      count[r] = c;
-      if (c === 0) this.active--;
-      const next = this.endNext[e]!;
-      this.endNext[e] = this.freeEvent;
-      this.freeEvent = e;
-      e = next;
-    }
-    this.endFirst[slot] = -1;
-    if (this.active > 0) {
-      const row = ph * B;
-      for (let r = 0; r < B; r++) w += count[r]! * table[row + r]!;
-    }
-    acc[s] = acc[s]! + w;
-    this.slot = slot + 1 === this.slots ? 0 : slot + 1;
-    this.phase = ph + 1 === B ? 0 : ph + 1;
+    this.played = Math.max(this.played, end);
+    this.playSlot = slot;
+    this.playPhase = ph;
+    this.active = active;
+    this.freeEvent = free;
+  }
+
+  private pushEnd(slot: number, phase: number, nodes: number): void {
+    let e = this.freeEvent;
+    if (e < 0) e = this.growEvents();
+    this.freeEvent = this.endNext[e]!;
+    this.endPhase[e] = phase;
+    this.endNodes[e] = nodes;
+    this.endNext[e] = this.endFirst[slot]!;
+    this.endFirst[slot] = e;
   }
 
   /** Doubles the end-event pool, the new events on the free list; returns the first free one. */

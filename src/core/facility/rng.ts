@@ -39,7 +39,7 @@ export class Rng {
       b = (c + (c << 3)) | 0;
       c = (c << 21) | (c >>> 11);
       c = (c + t) | 0;
-      out[i] = (t >>> 0) / 4294967296;
+      out[i] = (t >>> 0) * TWO_POW_MINUS_32;
     }
     this.a = a;
     this.b = b;
@@ -229,6 +229,9 @@ export function pick(cum: Float64Array, guide: Int32Array, u: number): number {
   while (i < last && u >= cum[i]!) i++;
   return i;
 }
+
+/** 2^-32: scaling by it is exact, the same value as dividing by 2^32. */
+const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
 
 /** Uniforms made per refill. */
 const BLOCK = 1024;

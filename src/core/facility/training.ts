@@ -1,4 +1,4 @@
-import { ProfilePlayer, type StepProfile } from './profile';
+import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
 import { guideTable, pick, PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
@@ -153,10 +153,12 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     busy[s] = b;
     busySum += b;
     if (power) {
-      for (let p = 0; p < nPlayers; p++) players[p]!.step(acc, s);
       acc[s] = acc[s]! + idleW * free;
+      for (let p = 0; p < nPlayers; p++) players[p]!.tick();
+      if ((s + 1) % PLAY_BLOCK === 0) for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, s + 1);
     }
   }
+  for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, steps);
   const hours = stepS / 3600;
   return {
     it: acc,
