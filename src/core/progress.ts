@@ -5,7 +5,7 @@
  */
 export type RunPhase = 'setting-cap' | 'warmup' | 'measure' | 'cooldown' | 'idle';
 
-export const PHASE_SHARE: Record<RunPhase, number> = { 'setting-cap': 0, warmup: 0.05, measure: 0.3, cooldown: 0.95, idle: 1 };
+const PHASE_SHARE: Record<RunPhase, number> = { 'setting-cap': 0, warmup: 0.05, measure: 0.3, cooldown: 0.95, idle: 1 };
 
 export class SweepProgressMeter {
   private reached = 0;

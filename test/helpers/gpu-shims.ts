@@ -1,7 +1,7 @@
 // Shim executables for the GPU tool tests: scripts named nvidia-smi / amd-smi / rocm-smi / sudo placed first on
 // PATH, which record their argv and print what the real tools print. Each call appends one line to argv.log:
 // the tool name and its arguments joined by \x1f.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -113,4 +113,24 @@ case "\${SHIM_SUDO:-nopass}" in
   refuse) echo "tester is not in the sudoers file." >&2; exit 1;;
 esac`,
   );
+}
+
+/**
+ * A fake powercap tree (CAPLAB_RAPL_ROOT) whose package-0 counter advances at `watts`, as the kernel's would.
+ * Call `stop()` when done.
+ */
+export function installFakeRapl(s: ShimDir, watts: number): { root: string; stop: () => void } {
+  const root = join(s.dir, 'powercap');
+  mkdirSync(join(root, 'intel-rapl:0'), { recursive: true });
+  writeFileSync(join(root, 'intel-rapl:0', 'name'), 'package-0\n');
+  writeFileSync(join(root, 'intel-rapl:0', 'max_energy_range_uj'), '262143328850\n');
+  const start = Date.now();
+  const write = () => {
+    // Replaced atomically, as sysfs reads are: a reader never sees a half-written file.
+    writeFileSync(join(root, 'energy_uj.tmp'), `${Math.round((Date.now() - start) * watts * 1000)}\n`);
+    renameSync(join(root, 'energy_uj.tmp'), join(root, 'intel-rapl:0', 'energy_uj'));
+  };
+  write();
+  const timer = setInterval(write, 20);
+  return { root, stop: () => clearInterval(timer) };
 }

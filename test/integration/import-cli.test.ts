@@ -85,6 +85,30 @@ describe('caplab import', () => {
     expect(missing.stderr).toMatch(/no dataset 9/);
   });
 
+  it('datasets ID --delete removes it with its devices; an unknown id is exit 2 (nothing there), as for showing one', async () => {
+    const env = freshDb();
+    expect((await runCli(['import', fx('dcgmi-dmon.txt'), '--tz', 'UTC'], env)).code).toBe(0);
+    const devices = () => {
+      const db = new Database(env.CAPLAB_DB, { readonly: true });
+      try {
+        return (db.prepare("SELECT COUNT(*) n FROM devices WHERE host = 'dataset:1'").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(devices()).toBe(2);
+    const unknown = await runCli(['datasets', '9', '--delete'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^caplab datasets: no dataset 9 in this database/);
+    const del = await runCli(['datasets', '1', '--delete'], env);
+    expect(del.code, del.stderr).toBe(0);
+    expect(del.stdout).toBe('deleted dataset 1\n');
+    const shown = await runCli(['datasets', '1'], env);
+    expect(shown.code).toBe(2);
+    expect(shown.stderr).toMatch(/no dataset 1/);
+    expect(devices()).toBe(0);
+  });
+
   it('bad input: a clear error with file and line, nothing written, the rest of the database untouched', async () => {
     const env = freshDb();
     await runCli(['import', fx('nvidia-smi-seed.csv'), '--tz', 'UTC'], env);

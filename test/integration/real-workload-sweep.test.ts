@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli';
-import { installNvidiaSmi, makeShimDir } from '../helpers/gpu-shims';
+import { installFakeRapl, installNvidiaSmi, makeShimDir } from '../helpers/gpu-shims';
 
 // The real-hardware path of a sweep (workload definition -> argv -> pty -> protocol, nvidia-smi backend) against a
 // shim nvidia-smi that streams like the real tool; on the GPU machine the same path runs on an H200.
@@ -38,20 +38,9 @@ ${extra}`,
   return file;
 }
 
-// A fake powercap tree whose package counter the test advances at 60 W, as the kernel would.
-const rapl = join(shims.dir, 'powercap');
-mkdirSync(join(rapl, 'intel-rapl:0'), { recursive: true });
-writeFileSync(join(rapl, 'intel-rapl:0', 'name'), 'package-0\n');
-writeFileSync(join(rapl, 'intel-rapl:0', 'max_energy_range_uj'), '262143328850\n');
-const raplStart = Date.now();
-const writeRapl = () => {
-  // Replaced atomically, as sysfs reads are: a reader never sees a half-written file.
-  writeFileSync(join(rapl, 'energy_uj.tmp'), `${Math.round((Date.now() - raplStart) * 60_000)}\n`);
-  renameSync(join(rapl, 'energy_uj.tmp'), join(rapl, 'intel-rapl:0', 'energy_uj'));
-};
-writeRapl();
-const raplTimer = setInterval(writeRapl, 20);
-afterAll(() => clearInterval(raplTimer));
+// The package counter advances at 60 W, as the kernel's would.
+const { root: rapl, stop: stopRapl } = installFakeRapl(shims, 60);
+afterAll(stopRapl);
 
 const env = () => ({ ...shims.env, CAPLAB_DATA_DIR: shims.dir, CAPLAB_DB: join(shims.dir, 'lab.db'), CAPLAB_RAPL_ROOT: rapl });
 

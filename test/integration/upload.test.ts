@@ -8,16 +8,17 @@ import { Engine } from '../../src/main/lab/engine';
 import { startServer, type RunningServer } from '../../src/main/host/server';
 import { uploadName } from '../../src/main/host/upload';
 import { tempDir } from '../helpers/tmp';
+import { runCli } from '../helpers/cli';
 
 const tmp = tempDir();
 const uploads = join(tmp.dir, 'uploads');
 let engine: Engine;
 let server: RunningServer;
 
-function put(name: string, chunks: Buffer[]): Promise<{ status: number; json: Record<string, unknown> }> {
+function put(name: string, chunks: Buffer[], token = server.token): Promise<{ status: number; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path: `/api/upload?name=${encodeURIComponent(name)}`, method: 'PUT', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, 'Transfer-Encoding': 'chunked' } },
+      { host: '127.0.0.1', port: server.port, path: `/api/upload?name=${encodeURIComponent(name)}`, method: 'PUT', headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${token}`, 'Transfer-Encoding': 'chunked' } },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -64,6 +65,14 @@ describe('PUT /api/upload', () => {
     expect(imported.dataset?.samples).toBeGreaterThan(0);
   });
 
+  it('refuses an upload without the right token (401) before writing anything', async () => {
+    const before = existsSync(uploads) ? readdirSync(uploads).length : 0;
+    const r = await put('sneaky.csv', [Buffer.from('timestamp, index, power.draw [W]\n')], 'not-the-token');
+    expect(r.status).toBe(401);
+    expect(r.json).toMatchObject({ code: 'unauthorized' });
+    expect(existsSync(uploads) ? readdirSync(uploads).length : 0).toBe(before);
+  });
+
   it('refuses an upload over the limit with 413 and leaves no partial file', async () => {
     const before = readdirSync(uploads).length;
     const r = await put('big.csv', Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x41)));
@@ -71,6 +80,18 @@ describe('PUT /api/upload', () => {
     expect(r.json).toMatchObject({ code: 'invalid', error: expect.stringMatching(/over 1000000 bytes/) });
     expect(readdirSync(uploads).length).toBe(before);
     expect(existsSync(uploads)).toBe(true);
+  });
+
+  it('caplab serve refuses a CAPLAB_MAX_UPLOAD_BYTES that is not a byte count (it would lift the limit) and a bad --interval, before opening the database', { timeout: 60_000 }, async () => {
+    const dir = join(tmp.dir, 'serve-flags');
+    const env = { CAPLAB_DATA_DIR: dir, CAPLAB_DB: join(dir, 'lab.db'), CAPLAB_SIM_STATE_DIR: join(dir, 'sim') };
+    const bad = await runCli(['serve', '--api-only', '--backend', 'sim'], { ...env, CAPLAB_MAX_UPLOAD_BYTES: '16GB' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^caplab serve: CAPLAB_MAX_UPLOAD_BYTES must be a positive whole number of bytes; got "16GB"/);
+    const interval = await runCli(['serve', '--api-only', '--backend', 'sim', '--metrics', '--interval', '10'], env);
+    expect(interval.code).toBe(2);
+    expect(interval.stderr).toMatch(/--interval is in milliseconds, 50 to 600000; got 10/);
+    expect(existsSync(env.CAPLAB_DB)).toBe(false);
   });
 
   it('keeps only a safe base name', () => {

@@ -215,7 +215,7 @@ function emptyResult(device_id: string | null, duration: number, reason: string,
  * Share of [window.start, window.end] covered by a power series: a gap between consecutive readings counts up to 1.5
  * times the series' median spacing, and so do the edges. null with fewer than 2 readings in the window.
  */
-export function seriesCoverage(points: readonly Point[], window: TimeWindow): number | null {
+function seriesCoverage(points: readonly Point[], window: TimeWindow): number | null {
   const inside = points.filter((p) => p.t >= window.start && p.t <= window.end);
   if (inside.length < 2) return null;
   const gaps = inside.slice(1).map((p, i) => p.t - inside[i]!.t).sort((a, b) => a - b);

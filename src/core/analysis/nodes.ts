@@ -15,9 +15,9 @@ export interface NodeRunInput {
 }
 
 /** |robust z| above this flags an outlier (Iglewicz and Hoaglin's modified z-score). */
-export const OUTLIER_Z = 3.5;
+const OUTLIER_Z = 3.5;
 /** Deviations from the median smaller than this fraction are never outliers, however tight the others are. */
-export const OUTLIER_MIN_REL = 0.01;
+const OUTLIER_MIN_REL = 0.01;
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 

@@ -194,7 +194,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
  * that flattens with power that overstates the reference, so slowdowns are overstated rather than hidden), else the
  * highest cap measured. The answer then no longer depends on how far up the grid reaches.
  */
-export function referenceThroughput(caps: readonly number[], throughput: readonly number[], defaultLimit: number | null): { cap_w: number; throughput: number; basis: string } {
+function referenceThroughput(caps: readonly number[], throughput: readonly number[], defaultLimit: number | null): { cap_w: number; throughput: number; basis: string } {
   const n = caps.length;
   const top = { cap_w: caps[n - 1]!, throughput: throughput[n - 1]! };
   if (defaultLimit === null) return { ...top, basis: 'highest cap measured; the default limit is unknown' };

@@ -78,9 +78,9 @@ function windowTrend(t: readonly number[], v: readonly number[], w: TimeWindow):
 }
 
 /** A warm-up inside the window matters when it moves the window mean by more than this (1 %). */
-export const WARMUP_BIAS_LIMIT = 0.01;
+const WARMUP_BIAS_LIMIT = 0.01;
 /** A run that never settles matters when its series changes by more than this (2 %) across the window. */
-export const WINDOW_TREND_LIMIT = 0.02;
+const WINDOW_TREND_LIMIT = 0.02;
 
 /**
  * Steady-state detection (MSER) on the run's throughput (step rates) and power series, from the workload's first

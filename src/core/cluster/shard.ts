@@ -1,6 +1,6 @@
 // Splitting a sweep plan into the shards of a Slurm job array: one shard per array task, each task on a node
 // of its own. Pure: the same plan and node count always give the same shards.
-import { planCaps, type Plan } from '../../shared/plan';
+import { PLAN_LIMITS, planCaps, type Plan } from '../../shared/plan';
 import { LabError } from '../../shared/errors';
 
 export type ShardBy = 'node' | 'caps' | 'repetitions';
@@ -30,7 +30,8 @@ function shardName(plan: Plan, i: number, n: number): string {
  * hands the next task to whichever node comes free.
  */
 export function shardPlan(plan: Plan, nodes: number): Shard[] {
-  if (!Number.isInteger(nodes) || nodes < 1) throw new ShardError(`--nodes must be a whole number >= 1, got ${nodes}`);
+  // Bounded like a plan's runs: shard_by node makes one task per node, listed before anything is submitted.
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > PLAN_LIMITS.max_runs) throw new ShardError(`--nodes must be a whole number from 1 to ${PLAN_LIMITS.max_runs}, got ${nodes}`);
   const by: ShardBy = plan.cluster?.shard_by ?? 'node';
   if (by === 'node') {
     return Array.from({ length: nodes }, (_, i) => ({ index: i, plan: { ...plan, name: shardName(plan, i, nodes) }, repetition_offset: 0 }));

@@ -10,7 +10,7 @@ import { chartSvg } from './svg';
 
 type Cell = string | number | null;
 
-/** A table; cells are escaped text unless wrapped with raw(). */
+/** A table. Headers are escaped here; cells are HTML as given (callers escape text with t()), numbers are formatted. */
 export function table(headers: string[], rows: Cell[][], cls = ''): string {
   const cell = (c: Cell) => (c == null ? '–' : typeof c === 'number' ? num(c) : c);
   return `<table class="${cls}"><thead><tr>${headers.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>${rows

@@ -56,7 +56,7 @@ export interface OperatingPoint {
 }
 
 /** Activity in [0, 1]: rising from near idle during init, then a warm-up ramp from RAMP_START_ACTIVITY towards 1. */
-export function loadActivity(workload: WorkloadModel, elapsed_s: number): number {
+function loadActivity(workload: WorkloadModel, elapsed_s: number): number {
   if (elapsed_s < workload.init_s) return INIT_ACTIVITY + (INIT_PEAK_ACTIVITY - INIT_ACTIVITY) * (elapsed_s / workload.init_s) ** 2;
   const ramp = Math.exp(-(elapsed_s - workload.init_s) / workload.ramp_tau_s);
   return 1 - (1 - RAMP_START_ACTIVITY) * ramp;
@@ -67,7 +67,7 @@ export function warmupEndS(workload: WorkloadModel): number {
   return workload.init_s + workload.ramp_tau_s * Math.log((1 - RAMP_START_ACTIVITY) / 0.01);
 }
 
-export function enforcedCapW(preset: GpuPreset, cap_w: number): number {
+function enforcedCapW(preset: GpuPreset, cap_w: number): number {
   return preset.enforce_floor_w === null ? cap_w : Math.max(cap_w, preset.enforce_floor_w);
 }
 

@@ -2,7 +2,7 @@ import { Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'elect
 import type { UiCommand } from '../../shared/ui-commands';
 
 /** Sends a command to the page as a DOM CustomEvent (no extra preload surface). */
-export function sendCommand(win: BrowserWindow | null, command: UiCommand): void {
+function sendCommand(win: BrowserWindow | null, command: UiCommand): void {
   if (!win || win.isDestroyed()) return;
   const js = `window.dispatchEvent(new CustomEvent('caplab:command', { detail: ${JSON.stringify(command)} }))`;
   void win.webContents.executeJavaScript(js, true).catch(() => undefined);

@@ -8,7 +8,7 @@ import { httpStatusOf } from '../../shared/errors';
 export type CallResult = { ok: true; value: unknown } | { ok: false; status: number; error: ApiError };
 
 /** `path.to.field: message; ...` — the zod issues in one line, naming each field. */
-export function formatZodError(err: ZodError, prefix = 'input'): string {
+function formatZodError(err: ZodError, prefix = 'input'): string {
   return err.issues
     .slice(0, 5)
     .map((i) => `${[prefix, ...i.path.map(String)].join('.')}: ${i.message}`)

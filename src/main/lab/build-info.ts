@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** The CapLab checkout or install this process runs from: the nearest folder up with CapLab's package.json. */
-export function appRoot(starts: readonly string[] = [process.argv[1] ? dirname(resolve(process.argv[1])) : '', process.cwd()]): string | null {
+function appRoot(starts: readonly string[] = [process.argv[1] ? dirname(resolve(process.argv[1])) : '', process.cwd()]): string | null {
   for (const start of starts.filter(Boolean)) {
     for (let dir = start; ; dir = dirname(dir)) {
       const pkg = join(dir, 'package.json');

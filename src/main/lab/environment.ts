@@ -9,7 +9,7 @@ import type { ExportEnvironment } from '../../shared/export';
 let commit: string | null | undefined;
 
 /** This CapLab's git commit: CAPLAB_COMMIT, else `git rev-parse HEAD` of the checkout it runs from, else null. */
-export function caplabCommit(env: NodeJS.ProcessEnv = process.env): string | null {
+function caplabCommit(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.CAPLAB_COMMIT) return env.CAPLAB_COMMIT;
   if (commit !== undefined) return commit;
   commit = null;

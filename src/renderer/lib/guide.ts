@@ -5,7 +5,7 @@
  */
 export type GuideBlock = { kind: 'h1' | 'h2'; text: string; id: string } | { kind: 'p'; text: string } | { kind: 'ul'; items: string[] };
 
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/^\d+\.\s*/, '')

@@ -41,7 +41,7 @@ const ROWS = [
  * Breaks a line where readings stop for a while (cool-downs without steps, the time between replayed runs): a null
  * point wherever the step to the next point exceeds five times the median step, so no diagonal bridges the gap.
  */
-export function breakGaps(d: XY): XY {
+function breakGaps(d: XY): XY {
   if (d.t.length < 3) return d;
   const steps: number[] = [];
   for (let i = 1; i < d.t.length; i++) steps.push(d.t[i]! - d.t[i - 1]!);

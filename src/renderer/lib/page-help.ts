@@ -29,7 +29,7 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
   results: {
     section: 'read-the-answer',
     title: 'Read the answer',
-    hint: 'The best cap per goal with the caps that cannot be told apart from it, efficiency vs cap with 95 % confidence bars, and the overhead slider. Click r1, r2 … in the table for a run\'s traces.',
+    hint: 'The best cap per goal with the caps equivalent to it within the margin, efficiency vs cap with 95 % confidence bars, and the overhead slider. Click r1, r2 … in the table for a run\'s traces.',
   },
   datasets: {
     section: 'other-people-s-logs',
@@ -37,9 +37,14 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
     hint: 'Power logs recorded elsewhere (nvidia-smi, DCGM, Prometheus, Zeus, CodeCarbon ...): drop them here to import them. Segments with a cap and work units are analysed like a sweep\'s runs.',
   },
   facility: {
-    section: 'caplab-user-guide',
-    title: 'User guide',
+    section: 'plan-a-facility',
+    title: 'Plan a facility',
     hint: 'Measured node profiles scaled to a whole site: edit the YAML configuration (docs/facility.md describes it) and run it to see the site\'s load and energy per cap level.',
+  },
+  cluster: {
+    section: 'run-on-a-cluster',
+    title: 'Run on a cluster',
+    hint: 'A sweep split over Slurm nodes as one job array: submit a plan, follow its tasks here, then collect them into one sweep that the Results page analyses like a local one.',
   },
   history: {
     section: 'read-the-answer',

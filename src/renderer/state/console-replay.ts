@@ -8,7 +8,7 @@ import { live, LIVE_METRICS, type LiveMetric, type PhaseMark, type SweepHistory 
 const REPLAY_POINTS = 800;
 
 /** Phase marks of the runs that started, from their recorded times (warm-up, measurement, cool-down). */
-export function phasesOfRuns(runs: readonly RunRecord[]): PhaseMark[] {
+function phasesOfRuns(runs: readonly RunRecord[]): PhaseMark[] {
   const marks: PhaseMark[] = [];
   for (const r of [...runs].sort((a, b) => a.order - b.order)) {
     if (r.started_at == null) continue;
@@ -21,7 +21,7 @@ export function phasesOfRuns(runs: readonly RunRecord[]): PhaseMark[] {
 }
 
 /** Joins runs' traces (in time order) into one history per device and metric. */
-export function historyOf(sweepId: number, runs: readonly RunRecord[], traces: readonly RunTraces[]): SweepHistory {
+function historyOf(sweepId: number, runs: readonly RunRecord[], traces: readonly RunTraces[]): SweepHistory {
   const devices = new Map<string, Record<LiveMetric, XY>>();
   const throughput: XY = { t: [], v: [] };
   const append = (into: XY, s: XY) => {

@@ -1,13 +1,13 @@
 import { RingSeries } from '../../core/decimate';
 import type { Sample } from '../../shared/device';
-import type { LiveMetric } from './live';
+import { metricSeries, pushMetrics, type LiveMetric } from './live';
 
 /**
  * Idle readings of every device (`sampleDevices`, about once a second while the devices page is open and no sweep
  * streams samples). Kept apart from the sweep's live store so the console's traces never mix idle and sweep data.
  * Bounded: IDLE_CAPACITY points per metric and device (10 min at 1 Hz).
  */
-export const IDLE_CAPACITY = 600;
+const IDLE_CAPACITY = 600;
 
 type Listener = () => void;
 
@@ -28,21 +28,13 @@ export class SampleHistory {
     for (const s of samples) {
       let rec = this.series.get(s.device_id);
       if (!rec) {
-        rec = {
-          power_w: new RingSeries(this.capacity),
-          sm_clock_mhz: new RingSeries(this.capacity),
-          temp_c: new RingSeries(this.capacity),
-          limit_w: new RingSeries(this.capacity),
-        };
+        rec = metricSeries(this.capacity);
         this.series.set(s.device_id, rec);
       }
       // Readings arrive in time order per device; a repeated timestamp (no new reading) is not a new point.
       const last = rec.power_w.last();
       if (last && s.t <= last.t) continue;
-      rec.power_w.push(s.t, s.power_w);
-      rec.sm_clock_mhz.push(s.t, s.sm_clock_mhz ?? null);
-      rec.temp_c.push(s.t, s.temp_c ?? null);
-      rec.limit_w.push(s.t, s.limit_w ?? null);
+      pushMetrics(rec, s);
       this.latest.set(s.device_id, s);
       if (this.lastT === null || s.t > this.lastT) this.lastT = s.t;
     }

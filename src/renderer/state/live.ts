@@ -3,7 +3,7 @@ import type { EventPayload } from '../../shared/api';
 import type { Sample } from '../../shared/device';
 
 /** Live metrics per device kept in bounded rings (an hour at 10 Hz fits), outside React state for speed. */
-export const LIVE_CAPACITY = 36_000;
+const LIVE_CAPACITY = 36_000;
 export type LiveMetric = 'power_w' | 'sm_clock_mhz' | 'temp_c' | 'limit_w';
 export const LIVE_METRICS: LiveMetric[] = ['power_w', 'sm_clock_mhz', 'temp_c', 'limit_w'];
 
@@ -22,6 +22,18 @@ export interface SweepHistory {
   devices: ({ id: string } & Record<LiveMetric, XY>)[];
   throughput: XY;
   phases: PhaseMark[];
+}
+
+/** One ring per plotted metric of a device. */
+export function metricSeries(capacity: number): Record<LiveMetric, RingSeries> {
+  return { power_w: new RingSeries(capacity), sm_clock_mhz: new RingSeries(capacity), temp_c: new RingSeries(capacity), limit_w: new RingSeries(capacity) };
+}
+
+export function pushMetrics(rec: Record<LiveMetric, RingSeries>, s: Sample): void {
+  rec.power_w.push(s.t, s.power_w);
+  rec.sm_clock_mhz.push(s.t, s.sm_clock_mhz ?? null);
+  rec.temp_c.push(s.t, s.temp_c ?? null);
+  rec.limit_w.push(s.t, s.limit_w ?? null);
 }
 
 class LiveStore {
@@ -64,18 +76,10 @@ class LiveStore {
     for (const s of p.samples) {
       let rec = this.series.get(s.device_id);
       if (!rec) {
-        rec = {
-          power_w: new RingSeries(LIVE_CAPACITY),
-          sm_clock_mhz: new RingSeries(LIVE_CAPACITY),
-          temp_c: new RingSeries(LIVE_CAPACITY),
-          limit_w: new RingSeries(LIVE_CAPACITY),
-        };
+        rec = metricSeries(LIVE_CAPACITY);
         this.series.set(s.device_id, rec);
       }
-      rec.power_w.push(s.t, s.power_w);
-      rec.sm_clock_mhz.push(s.t, s.sm_clock_mhz ?? null);
-      rec.temp_c.push(s.t, s.temp_c ?? null);
-      rec.limit_w.push(s.t, s.limit_w ?? null);
+      pushMetrics(rec, s);
       this.latest.set(s.device_id, s);
       if (this.lastT === null || s.t > this.lastT) this.lastT = s.t;
       if (this.firstT === null || s.t < this.firstT) this.firstT = s.t;
@@ -155,20 +159,27 @@ class LiveStore {
 export const live = new LiveStore();
 
 /** Recent workload terminal output, replayed when the console mounts (capped). */
-class PtyBuffer {
+export class PtyBuffer {
   private chunks: string[] = [];
   private size = 0;
   runId: number | null = null;
+  /** What the user calls each run (r1: workload at cap), learnt from progress events before its output arrives. */
+  private labels = new Map<number, string>();
   private listeners = new Set<(data: string) => void>();
   constructor(private readonly cap = 256 * 1024) {}
 
   push(p: EventPayload<'pty.data'>): void {
     if (this.runId !== p.run_id) {
-      const banner = `\r\n\x1b[2m── run #${p.run_id} ──\x1b[0m\r\n`;
+      const label = this.labels.get(p.run_id);
+      const banner = `\r\n\x1b[2m── ${label ? `${label} (run #${p.run_id} of the database)` : `run #${p.run_id}`} ──\x1b[0m\r\n`;
       this.append(banner);
       this.runId = p.run_id;
     }
     this.append(p.data);
+  }
+
+  label(runId: number, text: string): void {
+    this.labels.set(runId, text);
   }
 
   private append(data: string): void {
@@ -186,6 +197,7 @@ class PtyBuffer {
     this.chunks = [];
     this.size = 0;
     this.runId = null;
+    this.labels.clear();
   }
 
   subscribe(l: (data: string) => void): () => void {

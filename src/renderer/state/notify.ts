@@ -3,7 +3,7 @@ import { usePrefs } from './prefs';
 import { toast } from './toasts';
 
 /** Desktop/browser notifications exist here (Electron's renderer and secure-context browsers; 127.0.0.1 is one). */
-export function notificationsSupported(): boolean {
+function notificationsSupported(): boolean {
   return typeof Notification !== 'undefined';
 }
 

@@ -20,6 +20,7 @@ export function wireEvents(): void {
   onEvent('sweep.progress', (p) => {
     useSweep.getState().onProgress(p);
     live.addPhase(p);
+    if (p.run_id !== null && p.workload !== null) ptyBuffer.label(p.run_id, `r${p.repetition ?? '?'}: ${p.workload} at ${p.cap_w ?? '?'} W`);
   });
   onEvent('samples', (p) => live.addSamples(p));
   onEvent('throughput', (p) => live.addThroughput(p));

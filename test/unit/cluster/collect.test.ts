@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../../src/main/lab/store/db';
 import { runsOfSweep } from '../../../src/main/lab/store/sweeps';
-import { collectJob } from '../../../src/main/lab/cluster/collect';
+import { CollectError, collectJob, readManifest } from '../../../src/main/lab/cluster/collect';
 import { prepareJob } from '../../../src/main/lab/cluster/submit';
 import { getJob, nodeOfRuns, registerJob } from '../../../src/main/lab/cluster/jobs-store';
 import { devicesOfRun } from '../../../src/main/lab/store/devices';
@@ -103,5 +103,15 @@ describe('collectJob', () => {
     const [r] = runsOfSweep(db, c.sweep_id);
     expect(r).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
     expect((db.prepare('SELECT error FROM sweeps WHERE id = ?').get(c.sweep_id) as { error: string }).error).toMatch(/no results from task\(s\) 1/);
+  });
+
+  it('a job folder whose manifest is cut short: an invalid-input error naming the file, not a bare JSON syntax error', () => {
+    tmp = tempDir('caplab-collect-');
+    const dir = join(tmp.dir, 'job');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'manifest.json'), '{"schema": "caplab.cluster-manifest/1", "job');
+    // A CollectError is a LabError with code 'invalid': exit 2 in the CLI, 400 over HTTP.
+    expect(() => readManifest(dir)).toThrow(CollectError);
+    expect(() => readManifest(dir)).toThrow(new RegExp(`^${join(dir, 'manifest.json')} is not JSON: `));
   });
 });

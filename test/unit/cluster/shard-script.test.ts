@@ -32,9 +32,11 @@ describe('shardPlan', () => {
     }
   });
 
-  it('refuses adaptive caps split by cap, and a node count that is not a whole number', () => {
+  it('refuses adaptive caps split by cap, and a node count that is not a whole number or is beyond any cluster (1e9 would list 1e9 shards)', () => {
     expect(() => shardPlan(plan({ caps: { adaptive: { from: 200, to: 500, step: 100 } }, cluster: { shard_by: 'caps' } }), 2)).toThrow(ShardError);
     expect(() => shardPlan(plan(), 0)).toThrow(/--nodes/);
+    expect(() => shardPlan(plan(), 1e9)).toThrow(/--nodes must be a whole number from 1 to 10000, got 1000000000/);
+    expect(shardPlan(plan(), 10_000)).toHaveLength(10_000);
   });
 });
 
@@ -71,6 +73,22 @@ describe('renderScript', () => {
       const out = execFileSync('bash', [file], { env: { PATH: process.env.PATH, SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_JOB_ID: '7', CAPLAB_NODE_DIR: dir } }).toString();
       expect(planFromYaml(out)).toEqual(shardPlan(p, 2)[2]!.plan);
       expect(planToYaml(planFromYaml(out))).toBe(planToYaml(shardPlan(p, 2)[2]!.plan));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs the task with the submitting shell\'s workloads folder and job folder exactly, whatever characters they hold', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'caplab-script-'));
+    try {
+      const odd = join(dir, "w}s $HOME 'q' `x` \\ \"d\"");
+      const jobDir = join(dir, 'job } $x');
+      // The task's argv stands in for CapLab: a shell that prints the environment and arguments it was given.
+      const s = renderScript({ name: 'odd', jobDir, nodes: 1, shardBy: 'node', shards: shardPlan(plan(), 1), caplab: ['/bin/sh', '-c', 'printf "%s\\n" "$CAPLAB_WORKLOADS_DIR" "$7"', 'sh'], workloadsDir: odd, version: '0.1.0', createdAt: new Date(0) });
+      const file = join(dir, 'job.sbatch');
+      writeFileSync(file, s);
+      const out = execFileSync('bash', [file], { env: { PATH: process.env.PATH, SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_JOB_ID: '7', SLURMD_NODENAME: 'n1', CAPLAB_NODE_DIR: dir } }).toString();
+      expect(out.split('\n').slice(0, 2)).toEqual([odd, join(jobDir, 'results', 'task-0.json')]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

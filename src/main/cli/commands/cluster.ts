@@ -44,7 +44,7 @@ async function submit(args: CliArgs, io: CliIO): Promise<number> {
     account: stringOpt(args, 'account'),
     dir: stringOpt(args, 'dir'),
     env: io.env,
-    });
+  });
   if (args.values['dry-run']) {
     // The script exactly as it would be submitted; nothing is written and nothing submitted.
     if (args.values.json) printJson(io, { dry_run: true, dir: prepared.dir, tasks: prepared.manifest.shards.length, shard_by: prepared.manifest.shard_by, script: prepared.script });

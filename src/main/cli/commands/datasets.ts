@@ -17,7 +17,7 @@ export const datasetsCommand: CliCommand = {
       if (id === undefined) throw new CliError('--delete needs the dataset ID');
       const engine = await openEngine(args, io);
       try {
-        if (!(await engine.deleteDataset({ dataset_id: id })).deleted) throw new CliError(`no dataset ${id} in this database`, 1);
+        if (!(await engine.deleteDataset({ dataset_id: id })).deleted) throw new CliError(`no dataset ${id} in this database (see \`caplab datasets\`)`);
         io.stdout.write(`deleted dataset ${id}\n`);
         return 0;
       } finally {

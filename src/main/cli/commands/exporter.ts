@@ -49,10 +49,17 @@ export const exporterCommand: CliCommand = {
         (e: Error) => res.writeHead(500).end(e.message),
       );
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new CliError(`port ${port} on ${host} is in use; pick another with --port`, 1) : e));
-      server.listen(port, host, resolve);
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new CliError(`port ${port} on ${host} is in use; pick another with --port`, 1) : e));
+        server.listen(port, host, resolve);
+      });
+    } catch (e) {
+      // The poller's timer would otherwise keep the process running after the error.
+      await poller.stop();
+      await lab.backend.close();
+      throw e;
+    }
     const bound = (server.address() as { port: number }).port;
     if (!isLoopbackHost(host)) io.stderr.write(`caplab exporter: listening on ${host}: anyone who can reach it can read these GPU readings (nothing can be changed through it)\n`);
     io.stdout.write(`CapLab exporter at http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics (every ${interval} ms)\n`);

@@ -23,7 +23,7 @@ function packageRoot(): string {
 }
 
 /** The built renderer; builds it first when running from a source checkout where it is missing. */
-export function ensureRenderer(io: CliIO, opts: { build?: boolean } = {}): string {
+function ensureRenderer(io: CliIO, opts: { build?: boolean } = {}): string {
   const fromEnv = io.env.CAPLAB_STATIC_DIR;
   if (fromEnv) {
     if (!existsSync(join(fromEnv, 'index.html'))) throw new CliError(`CAPLAB_STATIC_DIR=${fromEnv} has no index.html`);
@@ -52,6 +52,16 @@ function localNames(): string[] {
   return out;
 }
 
+/** CAPLAB_MAX_UPLOAD_BYTES: a positive whole number of bytes, or unset (the host's default). */
+function uploadLimit(env: NodeJS.ProcessEnv): number | undefined {
+  const text = env.CAPLAB_MAX_UPLOAD_BYTES;
+  if (!text) return undefined;
+  const n = Number(text);
+  // A value that is not a number would silently lift the limit (every comparison with NaN is false).
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliError(`CAPLAB_MAX_UPLOAD_BYTES must be a positive whole number of bytes; got "${text}"`);
+  return n;
+}
+
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Serve the CapLab user interface and API to a browser (127.0.0.1, token required)',
@@ -73,13 +83,15 @@ export const serveCommand: CliCommand = {
     const host = hostFlag ?? '127.0.0.1';
     // --demo: the simulated backend (labelled "simulated" everywhere) unless --backend says otherwise.
     if (args.values.demo && !stringOpt(args, 'backend')) args.values.backend = 'sim';
+    const interval = numberOpt(args, 'interval') ?? 1000;
+    if (!(interval >= 50 && interval <= 600_000)) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
+    const maxUploadBytes = uploadLimit(io.env);
     const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
+    // Every flag is checked before the engine opens (and may restore limits).
     const engine = await openEngine(args, io, { restoreOnOpen: true });
     let server;
     let hostMetrics: HostMetrics | null = null;
     if (args.values.metrics) {
-      const interval = numberOpt(args, 'interval') ?? 1000;
-      if (interval < 50 || interval > 600_000) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
       hostMetrics = attachMetrics(engine, interval, (e) => io.stderr.write(`caplab serve: metrics: ${e.message}\n`));
       await hostMetrics.ready;
     }
@@ -94,7 +106,7 @@ export const serveCommand: CliCommand = {
         allowedHosts: isLoopbackHost(host) ? [] : localNames(),
         metrics: hostMetrics ? { contentType: hostMetrics.metrics.contentType, text: () => hostMetrics!.metrics.text() } : undefined,
         uploadDir: join(dataDir(io.env), 'uploads'),
-        maxUploadBytes: io.env.CAPLAB_MAX_UPLOAD_BYTES ? Number(io.env.CAPLAB_MAX_UPLOAD_BYTES) : undefined,
+        maxUploadBytes,
       });
     } catch (e) {
       hostMetrics?.stop();

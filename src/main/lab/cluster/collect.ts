@@ -29,7 +29,13 @@ export function readManifest(dir: string): ClusterManifest {
   } catch (e) {
     throw new CollectError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (is the job folder on storage this machine can see?)`);
   }
-  const r = ClusterManifest.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new CollectError(`${file} is not JSON: ${(e as Error).message}`);
+  }
+  const r = ClusterManifest.safeParse(json);
   if (!r.success) throw new CollectError(`${file} is not a CapLab cluster manifest: ${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message}`);
   return r.data;
 }

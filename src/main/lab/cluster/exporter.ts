@@ -15,7 +15,7 @@ export interface ActiveRun {
   phase: string;
 }
 
-export const PHASES = ['idle', 'setting-cap', 'warmup', 'measure', 'cooldown', 'running'] as const;
+const PHASES = ['idle', 'setting-cap', 'warmup', 'measure', 'cooldown', 'running'] as const;
 
 /** dcgm-exporter's labels: gpu (index), UUID, device (nvidiaN), modelName, Hostname, pci_bus_id. */
 const DCGM_LABELS = ['gpu', 'UUID', 'device', 'modelName', 'Hostname', 'pci_bus_id'] as const;

@@ -26,7 +26,7 @@ export interface ScriptOptions {
 }
 
 /** Single-quoted for bash: nothing inside is expanded. */
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -86,7 +86,9 @@ export function renderScript(o: ScriptOptions): string {
     'NODE_DIR="${CAPLAB_NODE_DIR:-/var/tmp/caplab-$(id -un)}/$NODE_NAME"',
     'mkdir -p "$NODE_DIR" "$JOB_DIR/results"',
     'export CAPLAB_DATA_DIR="$NODE_DIR" CAPLAB_DB="$NODE_DIR/caplab.db" CAPLAB_SIM_STATE_DIR="$NODE_DIR/sim" CAPLAB_SIM_NODE="$NODE_NAME"',
-    `export CAPLAB_WORKLOADS_DIR="\${CAPLAB_WORKLOADS_DIR:-${o.workloadsDir.replace(/["$`\\]/g, '\\$&')}}"`,
+    // Quoted in a variable of its own: inside ${VAR:-...} a `}` in the path would end the default early.
+    `SUBMIT_WORKLOADS_DIR=${shellQuote(o.workloadsDir)}`,
+    'export CAPLAB_WORKLOADS_DIR="${CAPLAB_WORKLOADS_DIR:-$SUBMIT_WORKLOADS_DIR}"',
     'TASK="$SLURM_ARRAY_TASK_ID"',
     '',
     'shard_plan() {',

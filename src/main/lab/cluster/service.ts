@@ -18,7 +18,7 @@ export class ClusterError extends LabError {
 }
 
 /** JOB is a job id this database submitted, or a job folder (its manifest names the job id). */
-export function resolveJob(db: Db, job: string): ClusterJob {
+function resolveJob(db: Db, job: string): ClusterJob {
   const known = getJob(db, job);
   if (known) return known;
   const dir = resolve(job);

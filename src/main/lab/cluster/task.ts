@@ -37,7 +37,7 @@ function runMetrics(db: Db, runId: number): { t: number; name: string; value: nu
 }
 
 /** A run with its per-GPU figures, and, once it has ended, its samples and throughput metrics. */
-export function taskRun(db: Db, run: RunRecord): TaskRun {
+function taskRun(db: Db, run: RunRecord): TaskRun {
   const devs = runDevices(db, run.id);
   const finished = TERMINAL.has(run.status);
   return {
@@ -49,7 +49,7 @@ export function taskRun(db: Db, run: RunRecord): TaskRun {
 }
 
 /** Written to a temp file and renamed: a reader on shared storage never sees half a file. */
-export function writeResult(file: string, result: TaskResult): void {
+function writeResult(file: string, result: TaskResult): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(result) + '\n');

@@ -19,7 +19,7 @@ export type ReportOptions = Omit<AnalysisOptionsInput, 'adaptive'>;
 export type ReportSubject = { kind: 'sweep'; sweep_id: number } | { kind: 'dataset'; dataset_id: number } | { kind: 'compare'; sweep_ids: number[] };
 
 /** An imported dataset analysed over its segments, as a report source. Throws LoadError. */
-export function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSource {
+function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSource {
   const d = getDataset(db, datasetId);
   if (!d) throw new LoadError(`no dataset ${datasetId} in this database (see \`caplab datasets\`)`);
   const segments = segmentsOf(db, datasetId);
@@ -38,7 +38,7 @@ export function datasetSource(db: Db, datasetId: number, opts: ReportOptions): R
 }
 
 /** One stored sweep analysed with `opts`, as a report source. Throws LoadError for an unknown sweep. */
-export function sweepSource(db: Db, sweepId: number, opts: ReportOptions): ReportSource {
+function sweepSource(db: Db, sweepId: number, opts: ReportOptions): ReportSource {
   const { loaded, result } = analyzeStoredSweep(db, sweepId, opts);
   const s = loaded.sweep;
   return {

@@ -24,7 +24,7 @@ export class PrintError extends Error {
   }
 }
 
-export function reportSourceText(input: ReportInput): string {
+function reportSourceText(input: ReportInput): string {
   return input.kind === 'compare' ? `compare ${input.sources.map((s) => s.sweep?.id ?? s.label).join(',')}` : input.sources[0]!.label;
 }
 

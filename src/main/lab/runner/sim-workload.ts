@@ -4,7 +4,7 @@
 // lines, one step at a time, paced by the simulated clock. Throughput follows the limit held in the state file,
 // re-read every step, so a cap changed mid-run takes effect as on a real GPU.
 import { spawn } from 'node:child_process';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { formatProtocolEvent, type ProtocolEvent } from '../../../shared/protocol';
 import { findPreset, type GpuPreset } from '../../../core/sim/presets';
 import { nodePart } from '../../../core/sim/variation';
@@ -345,16 +345,4 @@ async function runSteps(
   const seconds = t - initEnd;
   emit({ ev: 'summary', t, units: totalUnits, seconds, rate: totalUnits / seconds });
   return 0;
-}
-
-/** `caplab sim-workload ARGS`: parses argv itself; bad input is reported as a protocol `error` event (exit 2). */
-export async function runSimWorkload(argv: string[], out: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values: OptionValues;
-  try {
-    values = parseArgs({ args: argv, options: SIM_WORKLOAD_OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    out.write(formatProtocolEvent({ ev: 'error', t: Date.now() / 1000, message: `sim-workload: ${(e as Error).message}`, kind: 'config' }) + '\n');
-    return 2;
-  }
-  return runSimWorkloadWith(values, out, env);
 }

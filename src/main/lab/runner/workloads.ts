@@ -394,8 +394,8 @@ export interface BuiltCommand {
 }
 
 /** Where the built-in workloads live inside the container images (see resources/workloads/containers). */
-export const CONTAINER_RESOURCES = '/opt/caplab/resources';
-export const CONTAINER_RUN_DIR = '/caplab/run';
+const CONTAINER_RESOURCES = '/opt/caplab/resources';
+const CONTAINER_RUN_DIR = '/caplab/run';
 
 export function runtimeBinary(runtime: 'docker' | 'podman' | 'apptainer', env: Env = process.env): string {
   const v = { docker: env.CAPLAB_DOCKER, podman: env.CAPLAB_PODMAN, apptainer: env.CAPLAB_APPTAINER }[runtime];
@@ -450,7 +450,7 @@ function expand(items: ArgItem[], ctx: Ctx, allowArgs = true): string[] {
 }
 
 /** Apptainer images: a URI (docker://, oras://, ...) or a .sif file; relative files live in <data dir>/images. */
-export function apptainerImage(image: string, env: Env = process.env): string {
+function apptainerImage(image: string, env: Env = process.env): string {
   return image.includes('://') || isAbsolute(image) ? image : join(dataDir(env), 'images', image);
 }
 

@@ -32,15 +32,6 @@ export function getDataset(db: Db, id: number): DatasetRecord | undefined {
   return r && { ...r, meta: JSON.parse(r.meta) as Record<string, unknown> };
 }
 
-export function listDatasets(db: Db): DatasetRecord[] {
-  return (db.prepare('SELECT * FROM datasets ORDER BY id').all() as (Omit<DatasetRecord, 'meta'> & { meta: string })[]).map((r) => ({ ...r, meta: JSON.parse(r.meta) as Record<string, unknown> }));
-}
-
-/** Deletes a dataset with its streams, samples, metrics and segments (ON DELETE CASCADE). */
-export function deleteDataset(db: Db, id: number): boolean {
-  return db.prepare('DELETE FROM datasets WHERE id = ?').run(id).changes > 0;
-}
-
 export interface SegmentRecord extends SegmentFacts {
   id: number;
 }

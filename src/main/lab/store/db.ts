@@ -89,7 +89,7 @@ export interface MigrationReport {
 const migrated = new WeakMap<Db, MigrationReport>();
 
 /** What opening this database migrated, if anything. */
-export function migrationOf(db: Db): MigrationReport | null {
+function migrationOf(db: Db): MigrationReport | null {
   return migrated.get(db) ?? null;
 }
 

@@ -23,7 +23,7 @@ interface StreamRange {
 }
 
 /** The streams (and their time ranges) a selection covers, device by device. */
-export function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
+function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
   const from = sel.from ?? -Infinity;
   const to = sel.to ?? Infinity;
   const rows = db

@@ -189,11 +189,6 @@ export function sweepEnvironment(db: Db, sweepId: number): ExportEnvironment | n
   }
 }
 
-export function runOutputTail(db: Db, runId: number): string | null {
-  const row = db.prepare('SELECT output_tail FROM runs WHERE id = ?').get(runId) as { output_tail: string | null } | undefined;
-  return row?.output_tail ?? null;
-}
-
 export function deleteSweep(db: Db, sweepId: number): boolean {
   // Streams, their sample blocks, runs and metrics go with it (ON DELETE CASCADE).
   return db.prepare('DELETE FROM sweeps WHERE id = ?').run(sweepId).changes > 0;

@@ -25,7 +25,7 @@ export interface CapContext {
 const LIMIT_TOLERANCE_W = 1;
 
 /** Sets a limit and reads it back; throws when the device does not report the requested value. */
-export async function setAndVerify(backend: GpuBackend, index: number, watts: number): Promise<number> {
+async function setAndVerify(backend: GpuBackend, index: number, watts: number): Promise<number> {
   await backend.setPowerLimit(index, watts);
   const now = await backend.getPowerLimit(index);
   if (Math.abs(now - watts) > LIMIT_TOLERANCE_W) {

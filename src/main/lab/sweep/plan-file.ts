@@ -46,7 +46,7 @@ export function parsePlan(value: unknown, where = 'plan'): Plan {
 }
 
 /** Parses YAML text into a value (not yet checked against the plan schema). */
-export function yamlValue(text: string, where = 'plan'): unknown {
+function yamlValue(text: string, where = 'plan'): unknown {
   try {
     return parseYaml(text);
   } catch (e) {
