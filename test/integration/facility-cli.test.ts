@@ -106,6 +106,11 @@ describe('caplab facility', () => {
       const busy = l.utilization * 50 * 1715;
       expect(l.mean_w).toBeGreaterThan(0.9 * (busy + (1 - l.utilization) * 50 * 400));
       expect(l.mean_w).toBeLessThan(1.1 * (busy + (1 - l.utilization) * 50 * 400));
+      // --db names the lab database the engine reads profiles from (CAPLAB_DB pointing elsewhere is not used).
+      const viaFlag = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json', '--db', env.CAPLAB_DB], { ...env, CAPLAB_DB: join(tmp.dir, 'other.db') });
+      expect(viaFlag.code).toBe(0);
+      expect(JSON.parse(viaFlag.stdout).levels[0].mean_w).toBe(l.mean_w);
+      expect(existsSync(join(tmp.dir, 'other.db'))).toBe(false);
       writeFileSync(join(tmp.dir, 'bad.yaml'), stringify(site({ segment: { segment_id: 42 } })));
       const bad = await runCli(['facility', join(tmp.dir, 'bad.yaml')], env);
       expect(bad.code).toBe(2);

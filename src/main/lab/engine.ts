@@ -440,7 +440,12 @@ export class Engine implements LabApi {
   }
 
   async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
-    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }));
+    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile() });
+  }
+
+  /** This engine's database file, where facility `run` / `segment` profiles are read (none for an in-memory one). */
+  private labDbFile(): string | undefined {
+    return this.opts.dbPath === ':memory:' ? undefined : this.opts.dbPath;
   }
 
   /**
@@ -460,7 +465,7 @@ export class Engine implements LabApi {
         opts.onProgress?.(done, total, label);
         this.emit('facility.progress', { done, total, label });
       },
-      { threads: opts.threads, csvDir: opts.csvDir },
+      { threads: opts.threads, csvDir: opts.csvDir, labDb: this.labDbFile() },
     );
   }
 

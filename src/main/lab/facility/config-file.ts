@@ -29,6 +29,8 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the config came from (its file), named in every error: "facility config FILE: jobs[0].nodes: …". */
   where?: string;
+  /** The lab database `run` and `segment` profiles that name none are read from (default: CAPLAB_DB, else the user's). */
+  labDb?: string;
 }
 
 /** How errors name the config: "facility config FILE", or "facility config" for YAML that has no file (the page's). */
@@ -254,7 +256,7 @@ function summedPower(series: readonly (readonly PowerRow[])[], field: string, wh
 
 /** The database a run or segment reference names (default the user's lab database), opened read-only. */
 function withDb<T>(ref: { db?: string }, field: string, opts: LoadOptions, read: (db: Db, file: string) => T): T {
-  const file = ref.db ? pathOf(ref.db, opts) : dbPath(undefined, opts.env);
+  const file = ref.db ? pathOf(ref.db, opts) : (opts.labDb ?? dbPath(undefined, opts.env));
   let db: Db;
   try {
     db = openDb(file, { readonly: true });

@@ -24,6 +24,8 @@ export interface FacilityRunExtras {
   threads?: number;
   /** Folder for replica 0's series of every level (NLR facility-profile CSV). */
   csvDir?: string;
+  /** The engine's lab database: where `run` and `segment` profiles that name no `db` are read. */
+  labDb?: string;
 }
 
 /** Runs a facility config given as YAML (the page, and `caplab facility` through the engine). */
@@ -34,7 +36,7 @@ export async function runFacilityYaml(
   extras: FacilityRunExtras = {},
 ): Promise<MethodOutput<'runFacility'>> {
   const name = configName(extras.where);
-  let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: extras.where });
+  let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: extras.where, labDb: extras.labDb });
   if (input.scenario !== undefined) {
     const ref = scenarios.find((s) => s.name === input.scenario)?.config.same_load_as;
     scenarios = scenarios.filter((s) => s.name === input.scenario || s.name === ref);
