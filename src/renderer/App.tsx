@@ -9,14 +9,7 @@ import { helpFor } from './lib/page-help';
 import { Toasts } from './components/Toasts';
 import { useCommand, useKeyboardShortcuts, type Command } from './lib/commands';
 import { navigate, PAGE_TITLES, PAGES, useRoute, type Page } from './lib/route';
-import { ConsolePage } from './pages/ConsolePage';
-import { DesignerPage } from './pages/DesignerPage';
-import { DevicesPage } from './pages/DevicesPage';
-import { HistoryPage } from './pages/HistoryPage';
-import { DatasetsPage } from './pages/DatasetsPage';
-import { ClusterPage } from './pages/ClusterPage';
-import { ResultsPage } from './pages/ResultsPage';
-import { FacilityPage } from './pages/FacilityPage';
+import { pageComponents } from './pages';
 import { useSettings } from './state/settings';
 import { isRunning, useSweep } from './state/sweep';
 import { toast } from './state/toasts';
@@ -70,7 +63,9 @@ export function App() {
   }, [route.page, running]);
   useEffect(() => void useSweep.getState().discover(), []);
 
-  useCommand(['nav:devices', 'nav:designer', 'nav:console', 'nav:results', 'nav:history', 'nav:datasets', 'nav:facility', 'nav:cluster', 'theme:toggle', 'help:shortcuts'], (c: Command) => {
+  const CurrentPage = pageComponents[route.page];
+
+  useCommand([...PAGES.map((p) => `nav:${p}` as const), 'theme:toggle', 'help:shortcuts'], (c: Command) => {
     if (c.startsWith('nav:')) navigate(c.slice(4) as Page);
     else if (c === 'theme:toggle') toggleTheme();
     else setHelp((h) => !h);
@@ -112,14 +107,7 @@ export function App() {
           </div>
         )}
         <PageHelp page={route.page} onGuide={setGuide} />
-        {route.page === 'devices' && <DevicesPage />}
-        {route.page === 'designer' && <DesignerPage />}
-        {route.page === 'console' && <ConsolePage />}
-        {route.page === 'results' && <ResultsPage param={route.param} />}
-        {route.page === 'history' && <HistoryPage />}
-        {route.page === 'datasets' && <DatasetsPage param={route.param} />}
-        {route.page === 'facility' && <FacilityPage />}
-        {route.page === 'cluster' && <ClusterPage param={route.param} />}
+        <CurrentPage param={route.param} />
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       {guide !== null && <GuideDialog section={guide} onClose={() => setGuide(null)} />}

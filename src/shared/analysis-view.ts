@@ -1,5 +1,6 @@
 // How the results page words and groups the engine's analysis (analyzeSweep). Pure: no React, no DOM; unit-tested.
-import type { AnalysisFlag, AnalysisGroup, CapPoint, Optimum, Selector } from './analysis';
+import { Selector, type AnalysisFlag, type AnalysisGroup, type CapPoint, type Optimum } from './analysis';
+import { selectorInfo, singular } from './selectors';
 import { sig } from './format';
 
 export type FlagSeverity = 'error' | 'warn' | 'info';
@@ -65,41 +66,19 @@ export function flagDetail(cap: CapPoint, flag: AnalysisFlag): string {
   }
 }
 
-export const SELECTOR_ORDER: readonly Selector[] = ['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted'];
+export const SELECTOR_ORDER: readonly Selector[] = Selector.options;
 
 export function selectorTitle(s: Selector, o: { slowdown_budget: number; weight: number }): string {
-  switch (s) {
-    case 'max-efficiency':
-      return 'Most work per joule';
-    case 'min-energy-slowdown':
-      return `Least energy, ≤ ${Math.round(o.slowdown_budget * 100)} % slower`;
-    case 'min-edp':
-      return 'Lowest energy × delay';
-    case 'weighted':
-      return `Weighted: ${Math.round(o.weight * 100)} % time, ${Math.round((1 - o.weight) * 100)} % energy`;
-  }
+  return selectorInfo(s).title(o);
 }
 
-/** "images" -> "image": the singular of a work unit, for "J per image". */
-export function singular(units: string): string {
-  return units.endsWith('s') ? units.slice(0, -1) : units;
-}
+export { singular };
 
 /** The optimum's score in the workload's units. */
 export function optimumValue(o: Optimum, units: string): string {
   if (o.value == null) return '–';
-  switch (o.selector) {
-    case 'max-efficiency':
-      return `${sig(o.value)} ${units}/J`;
-    case 'min-energy-slowdown': {
-      const slow = o.scores.find((s) => s.cap_w === o.cap_w)?.slowdown;
-      return `${sig(o.value)} J per ${singular(units)}${slow != null ? ` · ${(slow * 100).toFixed(1)} % slower than ${o.reference_cap_w ?? '?'} W` : ''}`;
-    }
-    case 'min-edp':
-      return `${sig(o.value)} J·s per ${singular(units)}²`;
-    case 'weighted':
-      return `cost ${sig(o.value)} (1 = fastest and leanest)`;
-  }
+  const info = selectorInfo(o.selector);
+  return `${info.score(sig(o.value), units)}${info.detail?.(o) ?? ''}`;
 }
 
 /** The uncertainty of a best cap: which caps are within the margin of it, worse, or not yet known (equivalence). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { selectorIds } from './selectors';
 import { SensorKind } from './device';
 import { Reading, SeriesSample } from './sample';
 import { SourceRef } from './source';
@@ -92,7 +93,8 @@ export const AnalysisInput = z.object({
 export type AnalysisInput = z.infer<typeof AnalysisInput>;
 export type AnalysisInputRaw = z.input<typeof AnalysisInput>;
 
-export const Selector = z.enum(['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted']);
+/** An optimum selector (src/shared/selectors.ts lists them, one line each). */
+export const Selector = z.enum(selectorIds);
 export type Selector = z.infer<typeof Selector>;
 export const SELECTORS: readonly Selector[] = Selector.options;
 
@@ -379,13 +381,17 @@ export const CapComparison = z.object({
   verdict: z.enum(['best', 'equivalent', 'worse', 'undetermined']),
   /** Relative difference to the best cap's score; negative is worse, whatever the direction. */
   rel_diff: z.number(),
+  /** Confidence interval of rel_diff (null: fewer than 2 repetitions on either side). */
   ci: z.tuple([z.number(), z.number()]).nullable(),
+  /** Repetitions per cap that would likely settle an undetermined cap (null where none are needed or none can). */
   repetitions_needed: z.number().int().nullable(),
 });
+export type CapComparison = z.infer<typeof CapComparison>;
 
 /** Each cap against the best: a confidence interval of the difference against a practical margin. */
 export const Equivalence = z.object({
   margin: z.number(),
+  /** Family-wise: each interval is at 1 − 2·alpha/m, so all m verdicts hold together with probability ≥ 1 − alpha. */
   alpha: z.number(),
   comparisons_m: z.number().int(),
   interval_level: z.number(),
@@ -483,12 +489,8 @@ export const AnalysisGroup = z.object({
   device_model: z.string(),
   units: z.string().nullable(),
   caps: z.array(CapPoint),
-  optima: z.object({
-    'max-efficiency': Optimum,
-    'min-energy-slowdown': Optimum,
-    'min-edp': Optimum,
-    weighted: Optimum,
-  }),
+  /** The optimum under each selector. */
+  optima: z.record(Selector, Optimum),
   /** The optimum under the selector asked for. */
   best: Optimum,
   sensitivity: Sensitivity,

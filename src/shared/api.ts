@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
+import { SeriesSample } from './sample';
 import { AnalysisResult, RangeEnergy, Selector } from './analysis';
 import { Plan } from './plan';
 import { Source } from './source';
@@ -13,6 +14,31 @@ import { ExportedFile, ExportRequest } from './export';
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
 export type PlanIssue = z.infer<typeof PlanIssue>;
 import { FacilityResult } from './facility';
+
+/** The analysis options analyzeSweep and analyzeSources share (the CLI's --overhead, --selector, ... flags). */
+const analysisOptions = {
+  overhead_w: z.number().min(0).max(10_000).optional(),
+  selector: Selector.optional(),
+  slowdown_budget: z.number().min(0).max(10).optional(),
+  weight: z.number().min(0).max(1).optional(),
+  include_unenforced: z.boolean().optional(),
+  include_flagged: z.boolean().optional(),
+  margin: z.number().gt(0).lt(1).optional(),
+};
+
+/** A run as a sweep lists it: node/hostname say where a cluster sweep's run ran; null for a sweep of one host. */
+const SweepRun = RunRecord.extend({ node: z.string().nullable(), hostname: z.string().nullable() });
+
+/** Largest pages of listRuns and listSamples (what one call returns at most). */
+export const MAX_RUN_PAGE = 1000;
+export const MAX_SAMPLE_PAGE = 10_000;
+
+/** A page request: `cursor` is the `next` of the previous page (absent: the first page), opaque. */
+const pageInput = (max: number, dflt: number) => ({ cursor: z.string().max(1024).optional(), limit: z.number().int().min(1).max(max).default(dflt) });
+
+/** One stored sample of a paged trace, with the device it belongs to. */
+export const PagedSample = SeriesSample.omit({ device_id: true }).extend({ device_key: z.string() });
+export type PagedSample = z.infer<typeof PagedSample>;
 
 /**
  * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI).
@@ -47,8 +73,20 @@ export const methods = {
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
   getSweep: {
     input: z.object({ sweep_id: z.number().int() }).strict(),
-    // node/hostname: where a cluster sweep's run ran (`caplab cluster collect`); null for a sweep of one host.
-    output: z.object({ sweep: SweepRecord, runs: z.array(RunRecord.extend({ node: z.string().nullable(), hostname: z.string().nullable() })) }),
+    output: z.object({ sweep: SweepRecord, runs: z.array(SweepRun) }),
+  },
+  /** A sweep's runs a page at a time, in run order; `next` is null after the last page. */
+  listRuns: {
+    input: z.object({ sweep_id: z.number().int(), ...pageInput(MAX_RUN_PAGE, 100) }).strict(),
+    output: z.object({ runs: z.array(SweepRun), next: z.string().nullable() }),
+  },
+  /**
+   * The stored samples of a run or a dataset segment a page at a time: device after device (by index), t ascending
+   * within a device; `next` is null after the last page.
+   */
+  listSamples: {
+    input: z.object({ source: Source, ...pageInput(MAX_SAMPLE_PAGE, 2000) }).strict(),
+    output: z.object({ samples: z.array(PagedSample), next: z.string().nullable() }),
   },
   deleteSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
   getRunTraces: {
@@ -65,18 +103,7 @@ export const methods = {
   writePty: { input: z.object({ sweep_id: z.number().int(), data: z.string().max(4096) }).strict(), output: z.object({ written: z.boolean() }) },
   /** The analysis of a sweep (same code as `caplab analyze`): per-cap statistics, flags, optima, sensitivity, Pareto. */
   analyzeSweep: {
-    input: z
-      .object({
-        sweep_id: z.number().int(),
-        overhead_w: z.number().min(0).max(10_000).optional(),
-        selector: Selector.optional(),
-        slowdown_budget: z.number().min(0).max(10).optional(),
-        weight: z.number().min(0).max(1).optional(),
-        include_unenforced: z.boolean().optional(),
-        include_flagged: z.boolean().optional(),
-        margin: z.number().gt(0).lt(1).optional(),
-      })
-      .strict(),
+    input: z.object({ sweep_id: z.number().int(), ...analysisOptions }).strict(),
     output: AnalysisResult,
   },
   /** What the About dialog shows: version, the commit it runs from, where its data lives. */
@@ -98,13 +125,7 @@ export const methods = {
       .object({
         sources: z.array(Source).min(1).max(10_000),
         name: z.string().max(200).optional(),
-        overhead_w: z.number().min(0).max(10_000).optional(),
-        selector: Selector.optional(),
-        slowdown_budget: z.number().min(0).max(10).optional(),
-        weight: z.number().min(0).max(1).optional(),
-        include_unenforced: z.boolean().optional(),
-        include_flagged: z.boolean().optional(),
-        margin: z.number().gt(0).lt(1).optional(),
+        ...analysisOptions,
         use_measured_cpu: z.boolean().optional(),
       })
       .strict(),

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { SensorKind } from './sample';
+import { backendChoices, backendIds } from './backends';
 
-export const BackendName = z.enum(['sim', 'nvml', 'nvidia-smi', 'amd-smi', 'rocm-smi', 'rapl']);
+/** Every backend (src/shared/backends.ts lists them, one line each). */
+export const BackendName = z.enum(backendIds);
 export type BackendName = z.infer<typeof BackendName>;
-export const BackendChoice = z.enum(['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi']);
+/** What `--backend`, a plan's `backend` and the pages offer: auto, then each choosable backend. */
+export const BackendChoice = z.enum(backendChoices);
 export type BackendChoice = z.infer<typeof BackendChoice>;
 
 // The sample model lives in sample.ts; these re-exports keep the existing imports working.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SensorFacts } from './device';
 import { SensorKind, sampleFields, sampleSpec, type SampleField } from './sample';
-import { AnalysisResult } from './analysis';
+import { AnalysisResult, Selector } from './analysis';
 import { RunRecord, SweepRecord } from './records';
 
 /**
@@ -168,7 +168,7 @@ export const ExportRequest = z
     paper: z.enum(['a4', 'letter']).default('a4'),
     author: z.string().max(200).optional(),
     overhead_w: z.number().min(0).max(10_000).optional(),
-    selector: z.enum(['max-efficiency', 'min-energy-slowdown', 'min-edp', 'weighted']).optional(),
+    selector: Selector.optional(),
     slowdown_budget: z.number().min(0).max(10).optional(),
     weight: z.number().min(0).max(1).optional(),
     include_unenforced: z.boolean().optional(),

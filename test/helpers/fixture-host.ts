@@ -17,8 +17,11 @@ export interface FixtureHost {
   close(): Promise<void>;
 }
 
-/** `migrateWithCli`: the CLI opens (and migrates) the copy first, as a user upgrading would. */
-export async function openFixtureHost(opts: { migrateWithCli?: boolean } = {}): Promise<FixtureHost> {
+/**
+ * `migrateWithCli`: the CLI opens (and migrates) the copy first, as a user upgrading would. `prepare`: writes more
+ * into the (migrated) copy before the engine opens it.
+ */
+export async function openFixtureHost(opts: { migrateWithCli?: boolean; prepare?: (dbPath: string) => void } = {}): Promise<FixtureHost> {
   const tmp = tempDir();
   const db = join(tmp.dir, 'lab.db');
   const env = { CAPLAB_DB: db, CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
@@ -27,6 +30,7 @@ export async function openFixtureHost(opts: { migrateWithCli?: boolean } = {}): 
     const r = await runCli(['runs', '--json'], env);
     if (r.code !== 0) throw new Error(`caplab runs failed: ${r.stderr}`);
   }
+  opts.prepare?.(db);
   const engine = await Engine.open({ dbPath: db, env: { ...process.env, ...env } });
   const server = await startServer({ engine, port: 0, staticDir: null });
   const post = <T,>(method: string, body: unknown) =>

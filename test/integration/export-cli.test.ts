@@ -124,6 +124,9 @@ describe('caplab export', () => {
     const bundle = ExportBundle.parse(JSON.parse(readFileSync(file, 'utf8')));
     expect(bundle.schema).toBe('caplab.export/1');
     expect(bundle.environment.caplab_version).toMatch(/^\d+\.\d+\.\d+/);
+    // The run record names the checkout's commit, as the About dialog does.
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    expect(bundle.environment.caplab_commit).toMatch(new RegExp(`^${head}(\\+dirty)?$`));
     const original = JSON.parse((await runCli(['analyze', String(sweepId), '--json'], env)).stdout);
     expect(bundle.results).toEqual(original);
     const fresh = join(tmp.dir, 'fresh.db');

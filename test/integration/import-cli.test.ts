@@ -83,6 +83,9 @@ describe('caplab import', () => {
     const missing = await runCli(['energy', '--dataset', '9'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no dataset 9/);
+    const noDataset = await runCli(['energy', '--from', '0', '--to', '9', '--segment', '1'], env);
+    expect(noDataset.code).toBe(2);
+    expect(noDataset.stderr).toContain('--segment N is a segment of an imported dataset: give --dataset ID with it');
   });
 
   it('datasets ID --delete removes it with its devices; an unknown id is exit 2 (nothing there), as for showing one', async () => {

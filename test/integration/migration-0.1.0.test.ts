@@ -55,6 +55,15 @@ describe('a 0.1.0 database', () => {
     expectSameJson(facts(JSON.parse(r.stdout)), facts(old), { relTol: 1e-4, absTol: 1e-6, ignore: ['warnings'] });
   });
 
+  it('says so when a read-only command (export, report) is the first to open it', async () => {
+    const copy = join(tmp.dir, 'export-first.db');
+    copyFileSync(join(fixture, 'lab.db'), copy);
+    const r = await runCli(['export', 'runs', '1', '--csv', join(tmp.dir, 'runs-1.csv'), '--db', copy], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^caplab: migrated .*export-first\.db from schema 1 -> \d+; the copy from before is at .*export-first\.db\.v1\.bak/m);
+    expect(existsSync(`${copy}.v1.bak`)).toBe(true);
+  });
+
   it('opens again without migrating or copying', async () => {
     const r = await runCli(['runs', '--json'], env);
     expect(r.code).toBe(0);

@@ -156,5 +156,11 @@ describe('caplab report', () => {
     const paper = await runCli(['report', String(ids[0]), '--paper', 'a3'], env);
     expect(paper.code).toBe(2);
     expect(paper.stderr).toContain('--paper must be a4 or letter');
+    for (const flag of [['--html-only'], ['--out-dir', dir]]) {
+      const single = await runCli(['report', String(ids[0]), ...flag], env);
+      expect(single.code, flag[0]).toBe(2);
+      expect(single.stderr).toContain(`${flag[0]} goes with --all-since`);
+    }
+    expect(readdirSync(dir)).toEqual(['x.html']);
   });
 });

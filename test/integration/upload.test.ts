@@ -82,7 +82,7 @@ describe('PUT /api/upload', () => {
     expect(existsSync(uploads)).toBe(true);
   });
 
-  it('caplab serve refuses a CAPLAB_MAX_UPLOAD_BYTES that is not a byte count (it would lift the limit) and a bad --interval, before opening the database', { timeout: 60_000 }, async () => {
+  it('caplab serve refuses a CAPLAB_MAX_UPLOAD_BYTES that is not a byte count (it would lift the limit) a CAPLAB_TOKEN a header cannot carry, and a bad or stray --interval, before opening the database', { timeout: 60_000 }, async () => {
     const dir = join(tmp.dir, 'serve-flags');
     const env = { CAPLAB_DATA_DIR: dir, CAPLAB_DB: join(dir, 'lab.db'), CAPLAB_SIM_STATE_DIR: join(dir, 'sim') };
     const bad = await runCli(['serve', '--api-only', '--backend', 'sim'], { ...env, CAPLAB_MAX_UPLOAD_BYTES: '16GB' });
@@ -91,6 +91,14 @@ describe('PUT /api/upload', () => {
     const interval = await runCli(['serve', '--api-only', '--backend', 'sim', '--metrics', '--interval', '10'], env);
     expect(interval.code).toBe(2);
     expect(interval.stderr).toMatch(/--interval is in milliseconds, 50 to 600000; got 10/);
+    for (const token of ['short', 'has spaces, and a comma, in it']) {
+      const r = await runCli(['serve', '--api-only', '--backend', 'sim'], { ...env, CAPLAB_TOKEN: token });
+      expect(r.code, token).toBe(2);
+      expect(r.stderr).toMatch(/^caplab serve: CAPLAB_TOKEN must be at least 16 characters of letters, digits/);
+    }
+    const alone = await runCli(['serve', '--api-only', '--backend', 'sim', '--interval', '500'], env);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--interval is the sampling interval of --metrics: give --metrics with it');
     expect(existsSync(env.CAPLAB_DB)).toBe(false);
   });
 

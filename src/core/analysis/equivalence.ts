@@ -3,35 +3,9 @@
 // test is not evidence of equivalence (two repetitions 28 % apart pass one), and a significant sub-1 % difference is
 // not a practical one.
 import { finite, mean, sampleSd, tQuantile } from './stats';
+import type { CapComparison, Equivalence } from '../../shared/analysis';
 
-export type Verdict = 'best' | 'equivalent' | 'worse' | 'undetermined';
-
-export interface CapComparison {
-  cap_w: number;
-  verdict: Verdict;
-  /** (cap − best) / best, signed so that negative is worse (for 'min' metrics the sign is flipped). */
-  rel_diff: number;
-  /** Confidence interval of rel_diff (null: fewer than 2 repetitions on either side). */
-  ci: [number, number] | null;
-  /** Repetitions per cap that would likely settle an undetermined cap (null where none are needed or none can). */
-  repetitions_needed: number | null;
-}
-
-export interface Equivalence {
-  margin: number;
-  /** Family-wise: each interval is at 1 − 2·alpha/m, so all m verdicts hold together with probability ≥ 1 − alpha. */
-  alpha: number;
-  comparisons_m: number;
-  interval_level: number;
-  correction: string;
-  equivalent_caps: number[];
-  undetermined_caps: number[];
-  worse_caps: number[];
-  /** Caps that may be the best: the best, the equivalent and the undetermined (not shown worse by more than the margin). */
-  candidate_caps: number[];
-  caps: CapComparison[];
-  statement: string;
-}
+type Verdict = CapComparison['verdict'];
 
 /**
  * Compares every other cap with the best (`best` indexes `values`). Each comparison is a two one-sided tests

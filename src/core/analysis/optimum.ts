@@ -34,11 +34,23 @@ export interface OptimumOptions {
   default_limit_w?: number | null;
 }
 
-const METRIC: Record<Selector, { metric: string; direction: 'max' | 'min' }> = {
-  'max-efficiency': { metric: 'units/J', direction: 'max' },
-  'min-energy-slowdown': { metric: 'J/unit', direction: 'min' },
-  'min-edp': { metric: 'J*s/unit^2 (energy-delay product per unit)', direction: 'min' },
-  weighted: { metric: 'normalised cost w*time/min_time + (1-w)*energy/min_energy', direction: 'min' },
+/** What a rule's score of one run may use: the eligible caps' best time and energy per unit, the weight. */
+interface RuleContext {
+  refTime: number;
+  refEnergy: number;
+  weight: number;
+}
+
+/** Each selector's rule (one per selector of src/shared/selectors.ts): its metric, direction and per-run score. */
+const RULES: Record<Selector, { metric: string; direction: 'max' | 'min'; perRun(r: OptimumRun, c: RuleContext): number }> = {
+  'max-efficiency': { metric: 'units/J', direction: 'max', perRun: (r) => r.efficiency },
+  'min-energy-slowdown': { metric: 'J/unit', direction: 'min', perRun: (r) => 1 / r.efficiency },
+  'min-edp': { metric: 'J*s/unit^2 (energy-delay product per unit)', direction: 'min', perRun: (r) => 1 / r.efficiency / r.throughput },
+  weighted: {
+    metric: 'normalised cost w*time/min_time + (1-w)*energy/min_energy',
+    direction: 'min',
+    perRun: (r, c) => (c.weight * (1 / r.throughput)) / c.refTime + ((1 - c.weight) * (1 / r.efficiency)) / c.refEnergy,
+  },
 };
 
 const usableRun = (r: OptimumRun) => Number.isFinite(r.throughput) && r.throughput > 0 && Number.isFinite(r.efficiency) && r.efficiency > 0;
@@ -53,7 +65,8 @@ const usableRun = (r: OptimumRun) => Number.isFinite(r.throughput) && r.throughp
  * Ties go to the lower cap. Every selector is invariant to the scale of the work unit.
  */
 export function selectOptimum(points: readonly OptimumPoint[], selector: Selector, opts: OptimumOptions = {}): Optimum {
-  const { metric, direction } = METRIC[selector];
+  const rule = RULES[selector];
+  const { metric, direction } = rule;
   const alpha = opts.alpha ?? 0.05;
   const budget = opts.slowdown_budget ?? 0.1;
   const w = opts.weight ?? 0.5;
@@ -95,19 +108,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
   const slowdown = meanT.map((t) => refT / t - 1);
   const refTime = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.throughput))));
   const refEnergy = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.efficiency))));
-  const perRun = (r: OptimumRun): number => {
-    switch (selector) {
-      case 'max-efficiency':
-        return r.efficiency;
-      case 'min-energy-slowdown':
-        return 1 / r.efficiency;
-      case 'min-edp':
-        return 1 / r.efficiency / r.throughput;
-      case 'weighted':
-        return (w * (1 / r.throughput)) / refTime + ((1 - w) * (1 / r.efficiency)) / refEnergy;
-    }
-  };
-  const values = eligible.map((p) => p.runs.map(perRun));
+  const values = eligible.map((p) => p.runs.map((r) => rule.perRun(r, { refTime, refEnergy, weight: w })));
   const means = values.map((v) => mean(v));
   const feasible = eligible.map((_, i) => selector !== 'min-energy-slowdown' || slowdown[i]! <= budget + 1e-12);
 

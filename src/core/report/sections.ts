@@ -1,9 +1,10 @@
 // The report's sections as HTML fragments. Every number comes from the analysis result (`caplab analyze --json`)
 // or the stored records; nothing is recomputed here except rendering and rounding.
 import type { AnalysisGroup, AnalysisResult, CapPoint, Optimum } from '../../shared/analysis';
-import { FLAG_INFO, flagDetail, groupLabel, SELECTOR_ORDER, selectorTitle, singular, sortedFlags } from '../../shared/analysis-view';
+import { FLAG_INFO, flagDetail, groupLabel, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
+import { selectorInfo } from '../../shared/selectors';
 import { meanCi, num, pct, utc } from './format';
 import type { ReportInput, ReportSource } from './model';
 import { chartSvg } from './svg';
@@ -39,17 +40,7 @@ function uncertainty(o: Optimum): string {
 }
 
 function scoreText(o: Optimum, units: string): string {
-  if (o.value == null) return '–';
-  switch (o.selector) {
-    case 'max-efficiency':
-      return `${num(o.value)} ${units}/J`;
-    case 'min-energy-slowdown':
-      return `${num(o.value)} J per ${singular(units)}`;
-    case 'min-edp':
-      return `${num(o.value)} J·s per ${singular(units)}²`;
-    case 'weighted':
-      return `cost ${num(o.value)}`;
-  }
+  return o.value == null ? '–' : selectorInfo(o.selector).score(num(o.value), units);
 }
 
 /** The answer: best cap per selector with its uncertainty and its cost in throughput. */

@@ -1,4 +1,8 @@
 import type { CliCommand } from './command';
+import { backendList } from '../../shared/backends';
+import { selectorList } from '../../shared/selectors';
+import { BackendChoice } from '../../shared/device';
+import { autoOrder } from '../lab/gpu/registry';
 
 /** What a flag does, its default and an example, as `caplab NAME --help` prints it. */
 export interface FlagDoc {
@@ -9,12 +13,23 @@ export interface FlagDoc {
   value?: string;
 }
 
+/** `--backend`: the choices and the order auto tries them in, from the backend registry. */
+function backendHelp(): string {
+  const choices = BackendChoice.options;
+  const label = (id: string) => backendList.find((b) => b.id === id)?.label ?? id;
+  return (
+    `Which GPUs to drive: ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}. ` +
+    `auto tries ${autoOrder().join(', then ')}, and says which it chose and why. ` +
+    `${choices.filter((c) => c !== 'auto').map((c) => `${c}: ${label(c)}`).join('; ')}.`
+  );
+}
+
 /** Flags several commands share, described once. */
 const COMMON: Record<string, FlagDoc> = {
   db: { value: 'FILE', text: 'The lab database (SQLite) to read and write.', default: '$CAPLAB_DB, else caplab.db in the data folder ($CAPLAB_DATA_DIR or the platform\'s per-user data folder)', example: '--db ./lab.db' },
   backend: {
     value: 'NAME',
-    text: 'Which GPUs to drive: auto, sim, nvml, nvidia-smi or amd-smi. auto tries NVML, then nvidia-smi, then amd-smi, then simulated GPUs, and says which it chose and why.',
+    text: backendHelp(),
     default: 'auto (sweep: the plan\'s backend)',
     example: '--backend sim',
   },
@@ -24,7 +39,7 @@ const COMMON: Record<string, FlagDoc> = {
 /** The analysis flags of analyze, report and export (src/main/cli/analysis-options.ts), described once. */
 const ANALYSIS: Record<string, FlagDoc> = {
   overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency (units per joule of GPU + overhead energy).', default: 'the plan\'s overhead_w', example: '--overhead 150' },
-  selector: { value: 'NAME', text: 'How the best cap is chosen (marked * in the table): max-efficiency (most units/J), min-energy-slowdown (least J/unit within --slowdown), min-edp (least energy-delay product), weighted (--weight between time and energy).', default: 'max-efficiency', example: '--selector min-energy-slowdown' },
+  selector: { value: 'NAME', text: `How the best cap is chosen (marked * in the table): ${selectorList.map((s) => `${s.id} (${s.help})`).join(', ')}.`, default: 'max-efficiency', example: '--selector min-energy-slowdown' },
   slowdown: { value: 'FRACTION', text: 'Slowdown budget of min-energy-slowdown, as a fraction of the fastest cap\'s throughput (0.1 = at most 10 % slower).', default: '0.1', example: '--slowdown 0.05' },
   weight: { value: 'W', text: 'For --selector weighted: weight of time (0..1); energy gets 1 - W.', default: '0.5', example: '--weight 0.3' },
   'include-unenforced': { text: 'Also count caps the device did not enforce (its limit stayed above the cap); they are excluded by default.', default: 'off' },
@@ -32,10 +47,26 @@ const ANALYSIS: Record<string, FlagDoc> = {
   margin: { value: 'FRACTION', text: 'Practical margin of the equivalence judgement: a cap within this fraction of the best cap\'s value counts as equally good.', default: '0.02 (2 %)', example: '--margin 0.05' },
 };
 
+/** --limit and --cursor of the paged listings (runs, samples): a page, and the page after a printed cursor. */
+function paging(limit: string, all: string, example: number): Record<string, FlagDoc> {
+  return {
+    limit: { value: 'N', text: `${limit} Without --json the next page's cursor goes to stderr.`, default: all, example: `--limit ${example}` },
+    cursor: { value: 'C', text: 'The page after the one that printed this cursor (its next).', default: 'the first page', example: '--cursor eyJzIjoi...' },
+  };
+}
+
 /** Per command: its own flags. */
 const FLAGS: Record<string, Record<string, FlagDoc>> = {
   sweep: { wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' } },
-  runs: { sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' } },
+  runs: {
+    sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' },
+    ...paging('With --sweep: one page of at most N runs (1 to 1000); JSON: {sweep_id, runs, next}.', 'every run at once', 100),
+  },
+  samples: {
+    run: { value: 'ID', text: 'The samples of this run (every device, its start to its end).', example: '--run 12' },
+    segment: { value: 'ID', text: 'The samples of this dataset segment (its devices, its window).', example: '--segment 4' },
+    ...paging('One page of at most N samples (1 to 10000); JSON: {samples, next}.', 'every sample as a JSON line, fetched page by page', 2000),
+  },
   analyze: {
     ...ANALYSIS,
     dataset: { value: 'ID', text: 'Analyse an imported dataset\'s segments instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
@@ -132,7 +163,8 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
 const EXAMPLES: Record<string, string[]> = {
   devices: ['caplab devices', 'caplab devices --backend sim --json'],
   sweep: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
-  runs: ['caplab runs', 'caplab runs --sweep 3 --json'],
+  runs: ['caplab runs', 'caplab runs --sweep 3 --json', 'caplab runs --sweep 3 --limit 100 --json'],
+  samples: ['caplab samples --run 12 > run-12.jsonl', 'caplab samples --segment 4 --limit 2000 --json'],
   'restore-caps': ['caplab restore-caps', 'caplab restore-caps --json'],
   analyze: ['caplab analyze 1', 'caplab analyze 1 --overhead 200 --selector min-energy-slowdown --slowdown 0.05', 'caplab analyze 1 --json', 'caplab analyze --dataset 2'],
   energy: ['caplab energy --from 2026-05-01T10:00:00Z --to 2026-05-01T11:00:00Z', 'caplab energy --from 1767225600 --to 1767225700 --device 0 --json', 'caplab energy --dataset 2 --segment 4'],

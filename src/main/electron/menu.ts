@@ -1,5 +1,6 @@
 import { Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import type { UiCommand } from '../../shared/ui-commands';
+import { pageList } from '../../shared/pages';
 
 /** Sends a command to the page as a DOM CustomEvent (no extra preload surface). */
 function sendCommand(win: BrowserWindow | null, command: UiCommand): void {
@@ -26,14 +27,7 @@ export function buildMenu(getWindow: () => BrowserWindow | null): Menu {
     {
       label: 'View',
       submenu: [
-        { label: 'Devices', accelerator: 'CmdOrCtrl+1', click: cmd('nav:devices') },
-        { label: 'Sweep Designer', accelerator: 'CmdOrCtrl+2', click: cmd('nav:designer') },
-        { label: 'Run Console', accelerator: 'CmdOrCtrl+3', click: cmd('nav:console') },
-        { label: 'Results', accelerator: 'CmdOrCtrl+4', click: cmd('nav:results') },
-        { label: 'History', accelerator: 'CmdOrCtrl+5', click: cmd('nav:history') },
-        { label: 'Datasets', accelerator: 'CmdOrCtrl+6', click: cmd('nav:datasets') },
-        { label: 'Facility', accelerator: 'CmdOrCtrl+7', click: cmd('nav:facility') },
-        { label: 'Cluster', accelerator: 'CmdOrCtrl+8', click: cmd('nav:cluster') },
+        ...pageList.map((p, i): MenuItemConstructorOptions => ({ label: p.title, accelerator: i < 9 ? `CmdOrCtrl+${i + 1}` : undefined, click: cmd(`nav:${p.id}`) })),
         { type: 'separator' },
         { label: 'Toggle Dark/Light Theme', accelerator: 'CmdOrCtrl+Shift+L', click: cmd('theme:toggle') },
         { type: 'separator' },

@@ -34,7 +34,7 @@ export function isTrustedRendererUrl(frameUrl: string | undefined | null, render
 
 /**
  * The Electron transport without Electron: validates the sender and the payload (with the contract, in dispatch),
- * then calls the engine. src/main/electron/ipc-wiring.ts binds it to ipcMain.
+ * then calls the engine. wireIpc in src/main/electron/index.ts binds it to ipcMain.
  */
 export function createIpcTransport(engine: EngineHandle, trusted: (frameUrl: string | undefined, isMainFrame: boolean) => boolean) {
   return {

@@ -29,7 +29,7 @@ import { ImportError } from '../../core/import';
 import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from './cluster/service';
 import { submitJob, type Prepared } from './cluster/submit';
 import { analyzeSweepNodes } from './cluster/node-analysis';
-import { nodeOfRuns } from './cluster/jobs-store';
+import { listRunsPage, listSamplesPage, withNodes } from './paging';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { energyInRange } from './analysis/load';
 import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
@@ -276,8 +276,15 @@ export class Engine implements LabApi {
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {
     const sweep = getSweep(this.db, input.sweep_id);
     if (!sweep) throw new NotFoundError(`no sweep ${input.sweep_id}`);
-    const nodes = nodeOfRuns(this.db, input.sweep_id);
-    return { sweep, runs: runsOfSweep(this.db, input.sweep_id).map((r) => ({ ...r, node: nodes.get(r.id)?.node ?? null, hostname: nodes.get(r.id)?.hostname ?? null })) };
+    return { sweep, runs: withNodes(this.db, input.sweep_id, runsOfSweep(this.db, input.sweep_id)) };
+  }
+
+  async listRuns(input: MethodInput<'listRuns'>): Promise<MethodOutput<'listRuns'>> {
+    return listRunsPage(this.db, input);
+  }
+
+  async listSamples(input: MethodInput<'listSamples'>): Promise<MethodOutput<'listSamples'>> {
+    return listSamplesPage(this.db, input);
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {

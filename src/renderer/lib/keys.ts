@@ -1,18 +1,13 @@
 // Keyboard shortcuts as pure data and one pure function (unit-tested without a DOM).
 import type { UiCommand } from '../../shared/ui-commands';
+import { pageList } from '../../shared/pages';
 
 /** A command the renderer acts on (src/shared/ui-commands.ts). */
 export type Command = UiCommand;
 
 export const SHORTCUTS: { keys: string; command: Command; label: string }[] = [
-  { keys: '1', command: 'nav:devices', label: 'Devices' },
-  { keys: '2', command: 'nav:designer', label: 'Sweep designer' },
-  { keys: '3', command: 'nav:console', label: 'Run console' },
-  { keys: '4', command: 'nav:results', label: 'Results' },
-  { keys: '5', command: 'nav:history', label: 'History' },
-  { keys: '6', command: 'nav:datasets', label: 'Datasets' },
-  { keys: '7', command: 'nav:facility', label: 'Facility' },
-  { keys: '8', command: 'nav:cluster', label: 'Cluster' },
+  // The first nine pages are keys 1-9.
+  ...pageList.slice(0, 9).map((p, i) => ({ keys: String(i + 1), command: `nav:${p.id}` as const, label: p.title })),
   { keys: 'Ctrl+Enter', command: 'sweep:start', label: 'Start the designed sweep' },
   { keys: 'Ctrl+.', command: 'sweep:cancel', label: 'Cancel the running sweep' },
   { keys: 'Ctrl+O', command: 'plan:open', label: 'Open a plan YAML' },

@@ -1,17 +1,10 @@
 // Hash routes, pure (unit-tested without a DOM).
-export const PAGES = ['devices', 'designer', 'console', 'results', 'history', 'datasets', 'facility', 'cluster'] as const;
-export type Page = (typeof PAGES)[number];
+import { pageList, type PageId } from '../../shared/pages';
 
-export const PAGE_TITLES: Record<Page, string> = {
-  devices: 'Devices',
-  designer: 'Sweep designer',
-  console: 'Run console',
-  results: 'Results',
-  history: 'History',
-  datasets: 'Datasets',
-  facility: 'Facility',
-  cluster: 'Cluster',
-};
+export const PAGES: readonly PageId[] = pageList.map((p) => p.id);
+export type Page = PageId;
+
+export const PAGE_TITLES = Object.fromEntries(pageList.map((p) => [p.id, p.title])) as Record<Page, string>;
 
 export interface Route {
   page: Page;

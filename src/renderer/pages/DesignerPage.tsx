@@ -15,11 +15,10 @@ import { CapsEditor } from './designer/CapsEditor';
 import { WorkloadsEditor } from './designer/WorkloadsEditor';
 import { downloadPlanYaml, formFromYaml } from './designer/plan-io';
 import { live, ptyBuffer } from '../state/live';
-import type { BackendChoice } from '../../shared/device';
+import { backendChoices } from '../../shared/backends';
 import type { PlanIssue } from '../../shared/api';
 import { issueText } from '../../shared/plan-labels';
 
-const BACKENDS: BackendChoice[] = ['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi'];
 
 export function DesignerPage() {
   const { form, update, replace, validation, validating, validationError, validate } = useDesigner();
@@ -171,7 +170,7 @@ export function DesignerPage() {
                 <FieldMessage error={err('name')} testId="plan-name" />
               </label>
               <div className="field-stack">
-                <SelectField label="Backend" value={form.backend} options={BACKENDS} onChange={(backend) => update({ backend })} testId="plan-backend" />
+                <SelectField label="Backend" value={form.backend} options={backendChoices} onChange={(backend) => update({ backend })} testId="plan-backend" />
                 <FieldMessage error={err('backend')} testId="plan-backend" />
               </div>
             </div>

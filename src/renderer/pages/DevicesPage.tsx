@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { BackendChoice, DeviceInfo, Sample } from '../../shared/device';
+import { backendChoices } from '../../shared/backends';
 import type { RingSeries } from '../../core/decimate';
 import { Gauge } from '../components/Gauge';
 import { Sparkline } from '../components/Sparkline';
@@ -13,7 +14,6 @@ import { formatWatts } from '../lib/format';
 import { useSweep, isRunning } from '../state/sweep';
 import { api } from '../api/client';
 
-const BACKENDS: BackendChoice[] = ['auto', 'sim', 'nvml', 'nvidia-smi', 'amd-smi'];
 const IDLE_INTERVAL_MS = 1000;
 const subscribeIdle = (cb: () => void) => idle.subscribe(cb);
 const idleVersion = () => idle.version;
@@ -104,7 +104,7 @@ export function DevicesPage() {
       <header className="page-head">
         <h2 id="devices-title">Devices</h2>
         <div className="row">
-          <SelectField<BackendChoice> label="Backend" value={choice} options={BACKENDS} onChange={setChoice} testId="backend-select" />
+          <SelectField<BackendChoice> label="Backend" value={choice} options={backendChoices} onChange={setChoice} testId="backend-select" />
           <button onClick={() => void load()} disabled={loading}>
             Refresh
           </button>

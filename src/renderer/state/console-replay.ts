@@ -1,6 +1,8 @@
 import type { XY } from '../../core/decimate';
 import type { RunRecord, RunTraces } from '../../shared/records';
-import { api } from '../api/client';
+import { ApiCallError } from '../api/transport';
+import type { LabApi } from '../../shared/api';
+import { toastError } from './toasts';
 import { liveDeviceId } from '../lib/device-label';
 import { live, LIVE_METRICS, type LiveMetric, type PhaseMark, type SweepHistory } from './live';
 
@@ -55,7 +57,7 @@ let replayedFor: number | null = null;
  * sweep, or of a running one after a reload, shows its traces and phases; live events continue from there.
  * Once per sweep; a second call while one is under way waits for it.
  */
-export function replaySweep(sweepId: number, runs: readonly RunRecord[], fetch: (runId: number) => Promise<RunTraces> = (run_id) => api.getRunTraces({ run_id, max_points: REPLAY_POINTS })): Promise<void> {
+export function replaySweep(sweepId: number, runs: readonly RunRecord[], getRunTraces: LabApi['getRunTraces']): Promise<void> {
   if (replayedFor === sweepId && replaying) return replaying;
   replayedFor = sweepId;
   replaying = (async () => {
@@ -63,9 +65,14 @@ export function replaySweep(sweepId: number, runs: readonly RunRecord[], fetch: 
     const traces: RunTraces[] = [];
     for (const r of started) {
       try {
-        traces.push(await fetch(r.id));
-      } catch {
-        /* a run deleted meanwhile: the rest still replays */
+        traces.push(await getRunTraces({ run_id: r.id, max_points: REPLAY_POINTS }));
+      } catch (e) {
+        // A run deleted meanwhile: the rest still replays. Anything else (the host gone) is said, not swallowed,
+        // and what was fetched so far is shown.
+        if (!(e instanceof ApiCallError && e.code === 'not_found')) {
+          toastError(e);
+          break;
+        }
       }
       if (replayedFor !== sweepId) return;
     }

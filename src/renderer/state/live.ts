@@ -122,7 +122,7 @@ class LiveStore {
     for (const d of h.devices) {
       let rec = this.series.get(d.id);
       if (!rec) {
-        rec = { power_w: new RingSeries(LIVE_CAPACITY), sm_clock_mhz: new RingSeries(LIVE_CAPACITY), temp_c: new RingSeries(LIVE_CAPACITY), limit_w: new RingSeries(LIVE_CAPACITY) };
+        rec = metricSeries(LIVE_CAPACITY);
         this.series.set(d.id, rec);
       }
       for (const m of LIVE_METRICS) {

@@ -44,7 +44,7 @@ export const useSweep = create<SweepState>()((set, get) => ({
       if (get().activeId !== id) return;
       set({ sweep: r.sweep, simulated: r.sweep.simulated, runs: r.runs.filter((x) => x.status !== 'pending' && x.status !== 'running') });
       // The console shows what was recorded before this page followed the sweep (a reload, a finished sweep).
-      void replaySweep(id, r.runs);
+      void replaySweep(id, r.runs, api.getRunTraces);
     } catch {
       /* the sweep may not be stored yet; events fill in */
     }

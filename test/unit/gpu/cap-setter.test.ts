@@ -2,17 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../src/main/lab/gpu/backend';
-import { SUDO_PROMPT, capArgv, setCap, sudoArgv, validateCap, type SetCapOptions } from '../../../src/main/lab/gpu/cap-setter';
+import { amdCapArgv } from '../../../src/main/lab/gpu/amd-smi';
+import { nvidiaSmiCapArgv } from '../../../src/main/lab/gpu/nvidia-smi';
+import { SUDO_PROMPT, setCap, sudoArgv, validateCap, type SetCapOptions } from '../../../src/main/lab/gpu/cap-setter';
 import { installNvidiaSmi, installShim, installSudo, makeShimDir, type ShimDir } from '../../helpers/gpu-shims';
 
 const H200 = { min_limit_w: 200, max_limit_w: 700 };
 
 describe('cap argv', () => {
   it('builds each tool\'s argv and the sudo wrapper as arrays', () => {
-    expect(capArgv('nvidia-smi', 1, 250)).toEqual(['nvidia-smi', '-i', '1', '-pl', '250']);
-    expect(capArgv('nvidia-smi', 0, 262.5)).toEqual(['nvidia-smi', '-i', '0', '-pl', '262.5']);
-    expect(capArgv('amd-smi', 3, 400)).toEqual(['amd-smi', 'set', '--gpu', '3', '--power-cap', '400']);
-    expect(capArgv('rocm-smi', 2, 450)).toEqual(['rocm-smi', '-d', '2', '--setpoweroverdrive', '450']);
+    expect(nvidiaSmiCapArgv(1, 250)).toEqual(['nvidia-smi', '-i', '1', '-pl', '250']);
+    expect(nvidiaSmiCapArgv(0, 262.5)).toEqual(['nvidia-smi', '-i', '0', '-pl', '262.5']);
+    expect(amdCapArgv('amd-smi', 3, 400)).toEqual(['amd-smi', 'set', '--gpu', '3', '--power-cap', '400']);
+    expect(amdCapArgv('rocm-smi', 2, 450)).toEqual(['rocm-smi', '-d', '2', '--setpoweroverdrive', '450']);
     expect(sudoArgv(['nvidia-smi', '-i', '0', '-pl', '250'], true)).toEqual(['sudo', '-p', SUDO_PROMPT, '--', 'nvidia-smi', '-i', '0', '-pl', '250']);
     expect(sudoArgv(['x'], false)).toEqual(['sudo', '-n', '-p', SUDO_PROMPT, '--', 'x']);
     expect(SUDO_PROMPT).toBe('[caplab] sudo password for %u: ');
@@ -39,7 +41,7 @@ describe('setCap through shims on PATH', () => {
   };
   /** setCap on GPU 0 of the nvidia-smi shim (an H200's range), read back from the shim. */
   const capGpu0 = (watts: number, privilege: 'root' | 'sudo', onPty?: SetCapOptions['onPty']) =>
-    setCap({ tool: 'nvidia-smi', index: 0, watts, constraints: H200, readBack: readBack(), privilege, env: s.env, onPty });
+    setCap({ backend: 'nvidia-smi', argv: nvidiaSmiCapArgv(0, watts), index: 0, watts, constraints: H200, readBack: readBack(), privilege, env: s.env, onPty });
   beforeEach(() => {
     s = makeShimDir();
     installNvidiaSmi(s);
@@ -134,7 +136,8 @@ describe('setCap through shims on PATH', () => {
   it('sets AMD caps with amd-smi set --gpu N --power-cap W through sudo', async () => {
     installShim(s, 'amd-smi', 'echo "$5" > "$SHIM_DIR/amd"; echo "Successfully set power cap"');
     const r = await setCap({
-      tool: 'amd-smi',
+      backend: 'amd-smi',
+      argv: amdCapArgv('amd-smi', 1, 400),
       index: 1,
       watts: 400,
       constraints: { min_limit_w: 0, max_limit_w: 750 },
@@ -150,7 +153,7 @@ describe('setCap through shims on PATH', () => {
   });
 
   it('says so when the tool is not on PATH', async () => {
-    const err = await setCap({ tool: 'rocm-smi', index: 0, watts: 400, constraints: H200, readBack: readBack(), env: s.env }).catch((e: unknown) => e);
+    const err = await setCap({ backend: 'rocm-smi', argv: amdCapArgv('rocm-smi', 0, 400), index: 0, watts: 400, constraints: H200, readBack: readBack(), env: s.env }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'unavailable' });
     expect((err as Error).message).toMatch(/rocm-smi is not on PATH/);
   });

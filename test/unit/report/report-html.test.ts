@@ -4,7 +4,6 @@ import type { AnalysisRunInput } from '../../../src/shared/analysis';
 import { clockChart, efficiencyChart } from '../../../src/shared/charts';
 import { chartSvg, niceTicks, tickText } from '../../../src/core/report/svg';
 import { renderReport } from '../../../src/core/report/html';
-import { num } from '../../../src/core/report/format';
 import type { ReportInput } from '../../../src/core/report/model';
 
 function run(id: number, cap: number, rep: number, thr: number, power: number, extra: Partial<AnalysisRunInput> = {}): AnalysisRunInput {
@@ -69,7 +68,11 @@ describe('report HTML', () => {
     expect(html).toContain('Ada &quot;A&quot; Lovelace');
     const best = g.optima['max-efficiency'];
     expect(html).toContain(`<b class="best-cap" data-selector="max-efficiency">${best.cap_w} W</b>`);
-    for (const c of g.caps.filter((x) => x.efficiency.ci)) expect(html).toContain(`${num(c.efficiency.mean)} ± ${num(c.efficiency.ci!.half_width, 3)}`);
+    // Rounded here independently of the report's own formatter: significant digits, no grouping.
+    const sig = (x: number, d: number) => String(Number(x.toPrecision(d)));
+    const withCi = g.caps.filter((x) => x.efficiency.ci);
+    expect(withCi.length).toBeGreaterThan(0);
+    for (const c of withCi) expect(html).toContain(`${sig(c.efficiency.mean!, 4)} ± ${sig(c.efficiency.ci!.half_width, 3)}`);
     expect(html).toMatch(/not-enforced/);
   });
 });

@@ -21,6 +21,7 @@ export const energyCommand: CliCommand = {
   async run(args, io) {
     const datasetId = numberOpt(args, 'dataset');
     if (datasetId !== undefined && !Number.isInteger(datasetId)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
+    if (datasetId === undefined && args.values.segment !== undefined) throw new CliError('--segment N is a segment of an imported dataset: give --dataset ID with it');
     const device = numberOpt(args, 'device');
     if (device !== undefined && (!Number.isInteger(device) || device < 0)) throw new CliError('--device must be a device index (0, 1, ...)');
     const engine = await openEngine(args, io, { readOnly: true });

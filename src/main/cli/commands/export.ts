@@ -103,7 +103,7 @@ export const exportCommand: CliCommand = {
   async run(args, io) {
     const kind = args.positionals[0];
     if (!kind || !(KINDS as readonly string[]).includes(kind)) throw new CliError(`say what to export: ${KINDS.join(', ')} (see caplab export --help)`);
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io);
     let written: WrittenFile[];
     try {
       if (kind === 'samples') written = await exportSamples(args, io, db);

@@ -78,7 +78,7 @@ export const facilityCommand: CliCommand = {
         ) + '\n',
       );
     }
-    if (csvDir) io.stderr.write(`caplab facility: replica 0 of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
+    if (csvDir) io.stderr.write(`caplab facility: replica 1 (the first) of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
     return 0;
   },
 };

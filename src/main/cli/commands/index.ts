@@ -8,6 +8,7 @@ export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   devices: () => import('./devices').then((m) => m.devicesCommand),
   sweep: () => import('./sweep').then((m) => m.sweepCommand),
   runs: () => import('./runs').then((m) => m.runsCommand),
+  samples: () => import('./samples').then((m) => m.samplesCommand),
   'restore-caps': () => import('./restore-caps').then((m) => m.restoreCapsCommand),
   analyze: () => import('./analyze').then((m) => m.analyzeCommand),
   energy: () => import('./energy').then((m) => m.energyCommand),

@@ -40,11 +40,13 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
   if (chosen !== 1 || args.positionals.length > 1) throw new CliError('give one of: SWEEP_ID, --dataset ID, --compare ID,ID or --all-since DATE');
   const pdf = stringOpt(args, 'pdf');
   const html = stringOpt(args, 'html');
+  // Flags of --all-since alone are refused elsewhere rather than silently ignored.
+  if (since === undefined) for (const f of ['out-dir', 'html-only'] as const) if (args.values[f] !== undefined) throw new CliError(`--${f} goes with --all-since; for one report name the files with --pdf FILE and/or --html FILE`);
   if (since !== undefined) {
     if (pdf || html) throw new CliError('--all-since writes one report per sweep into --out-dir; --pdf/--html name single files');
     const from = parseTimeArg('all-since', since);
     const dir = stringOpt(args, 'out-dir') ?? '.';
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io);
     try {
       const sweeps = listSweeps(db).filter((s) => s.created_at >= from).reverse();
       const format = args.values['html-only'] ? 'html' : 'pdf';
@@ -106,7 +108,7 @@ export const reportCommand: CliCommand = {
     const written: WrittenFile[] = [];
     const failed: { source: string; path: string; error: string }[] = [];
     if (jobs.length === 0) say('no sweeps since that date: nothing written');
-    const db = openReadOnly(args, io.env);
+    const db = openReadOnly(args, io);
     try {
       for (const job of jobs) {
         const s = job.subject;

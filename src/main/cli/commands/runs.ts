@@ -1,16 +1,37 @@
-import { numberOpt, printJson, type CliCommand } from '../command';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import type { MethodOutput } from '../../../shared/api';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, printable, table } from '../format';
+
+function runsTable(runs: MethodOutput<'listRuns'>['runs']): string {
+  return table(
+    ['run', 'node', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
+    runs.map((r) => [r.id, r.node ?? '-', r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
+  );
+}
 
 export const runsCommand: CliCommand = {
   name: 'runs',
   summary: 'List recorded sweeps and their runs',
-  usage: 'runs [--sweep ID] [--db FILE] [--json]',
-  options: { ...dbOption, ...jsonOption, sweep: { type: 'string' } },
+  usage: 'runs [--sweep ID [--limit N] [--cursor C]] [--db FILE] [--json]',
+  options: { ...dbOption, ...jsonOption, sweep: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
   async run(args, io) {
     const engine = await openEngine(args, io);
     try {
       const only = numberOpt(args, 'sweep');
+      const limit = numberOpt(args, 'limit');
+      const cursor = stringOpt(args, 'cursor');
+      if (limit !== undefined || cursor !== undefined) {
+        if (only === undefined) throw new CliError('--limit and --cursor page through one sweep\'s runs: give --sweep ID');
+        const page = await engine.listRuns({ sweep_id: only, limit, cursor });
+        const runs = page.runs.map((r) => ({ ...r, run_id: r.id }));
+        if (args.values.json) printJson(io, { sweep_id: only, runs, next: page.next });
+        else {
+          io.stdout.write(runsTable(runs) + '\n');
+          io.stderr.write(page.next ? `next page: --cursor ${page.next}\n` : 'last page\n');
+        }
+        return 0;
+      }
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
       // Run entries carry `run_id` as `caplab sweep --json` and the README name it, beside the stored `id`; cluster
       // sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.
@@ -22,12 +43,7 @@ export const runsCommand: CliCommand = {
       if (detailed.length === 0) io.stdout.write('no sweeps recorded yet\n');
       for (const s of detailed) {
         io.stdout.write(`sweep ${s.id} "${printable(s.name)}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
-        io.stdout.write(
-          table(
-            ['run', 'node', 'workload', 'cap W', 'rep', 'status', 'throughput/GPU', 'power W', 'energy J', 'units/J'],
-            s.runs.map((r) => [r.id, r.node ?? '-', r.workload, r.cap_w, r.repetition, r.status, fixed(r.throughput, 2), fixed(r.mean_power_w, 1), fixed(r.energy_j, 0), fixed(r.efficiency, 4)]),
-          ) + '\n\n',
-        );
+        io.stdout.write(runsTable(s.runs) + '\n\n');
       }
       return 0;
     } finally {

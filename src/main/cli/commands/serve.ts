@@ -52,6 +52,19 @@ function localNames(): string[] {
   return out;
 }
 
+/**
+ * CAPLAB_TOKEN: a fixed access token (a Prometheus scrape needs one that survives restarts), else a random one.
+ * It travels as a bearer header and as a WebSocket subprotocol, so it must be an HTTP token (RFC 9110 tchars).
+ */
+function fixedToken(env: NodeJS.ProcessEnv): string | undefined {
+  const t = env.CAPLAB_TOKEN;
+  if (!t) return undefined;
+  if (t.length < 16 || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(t)) {
+    throw new CliError('CAPLAB_TOKEN must be at least 16 characters of letters, digits and !#$%&\'*+.^_`|~- (no spaces or commas); unset it for a random token');
+  }
+  return t;
+}
+
 /** CAPLAB_MAX_UPLOAD_BYTES: a positive whole number of bytes, or unset (the host's default). */
 function uploadLimit(env: NodeJS.ProcessEnv): number | undefined {
   const text = env.CAPLAB_MAX_UPLOAD_BYTES;
@@ -83,9 +96,11 @@ export const serveCommand: CliCommand = {
     const host = hostFlag ?? '127.0.0.1';
     // --demo: the simulated backend (labelled "simulated" everywhere) unless --backend says otherwise.
     if (args.values.demo && !stringOpt(args, 'backend')) args.values.backend = 'sim';
+    if (args.values.interval !== undefined && !args.values.metrics) throw new CliError('--interval is the sampling interval of --metrics: give --metrics with it');
     const interval = numberOpt(args, 'interval') ?? 1000;
     if (!(interval >= 50 && interval <= 600_000)) throw new CliError(`--interval is in milliseconds, 50 to 600000; got ${interval}`);
     const maxUploadBytes = uploadLimit(io.env);
+    const token = fixedToken(io.env);
     const staticDir = args.values['api-only'] ? null : ensureRenderer(io);
     // Every flag is checked before the engine opens (and may restore limits).
     const engine = await openEngine(args, io, { restoreOnOpen: true });
@@ -101,7 +116,7 @@ export const serveCommand: CliCommand = {
         host,
         port,
         staticDir,
-        token: io.env.CAPLAB_TOKEN || undefined,
+        token,
         allowNonLoopback: hostFlag !== undefined,
         allowedHosts: isLoopbackHost(host) ? [] : localNames(),
         metrics: hostMetrics ? { contentType: hostMetrics.metrics.contentType, text: () => hostMetrics!.metrics.text() } : undefined,

@@ -27,7 +27,8 @@ function median(xs: number[]): number | null {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function segmentFacts(db: Db, src: Extract<Source, { kind: 'segment' }>): { id: number; facts: SegmentFacts } {
+/** A segment source's facts: the stored segment's with the inline fields over them (LoadError: no such segment). */
+export function segmentFacts(db: Db, src: Extract<Source, { kind: 'segment' }>): { id: number; facts: SegmentFacts } {
   const { kind: _kind, segment_id, ...inline } = src;
   const defined = Object.fromEntries(Object.entries(inline).filter(([, v]) => v !== undefined));
   if (segment_id === undefined) return { id: 0, facts: SegmentFacts.parse(defined) };

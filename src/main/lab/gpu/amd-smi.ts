@@ -21,8 +21,8 @@
  * background and sample() returns the latest result; the effective interval is the tool's run time.
  */
 import type { DeviceInfo, Sample, SensorKind } from '../../../shared/device';
-import { BackendError, type GpuBackend } from './backend';
-import { findOnPath, runTool, tail } from './tool-exec';
+import { BackendError, type BackendModule, type GpuBackend } from './backend';
+import { findOnPath, formatWatts, runTool, tail } from './tool-exec';
 import { ToolBackend, type ToolBackendOptions } from './tool-backend';
 
 type Json = unknown;
@@ -306,6 +306,10 @@ export class AmdSmiBackend extends ToolBackend<AmdSmiOptions> implements GpuBack
     this.name = tool;
   }
 
+  protected capArgv(index: number, watts: number): string[] {
+    return amdCapArgv(this.tool, index, watts);
+  }
+
   /** Throws BackendError 'unavailable' (neither tool on PATH or working) or 'no-device'. */
   static async open(opts: AmdSmiOptions = {}): Promise<AmdSmiBackend> {
     const env = opts.env ?? process.env;
@@ -481,3 +485,32 @@ export class AmdSmiBackend extends ToolBackend<AmdSmiOptions> implements GpuBack
     this.closed = true;
   }
 }
+
+/** `amd-smi set --gpu I --power-cap W`, or `rocm-smi -d I --setpoweroverdrive W`. */
+export function amdCapArgv(tool: 'amd-smi' | 'rocm-smi', index: number, watts: number): string[] {
+  const w = formatWatts(watts);
+  return tool === 'amd-smi' ? ['amd-smi', 'set', '--gpu', String(index), '--power-cap', w] : ['rocm-smi', '-d', String(index), '--setpoweroverdrive', w];
+}
+
+const amdChosen = (b: GpuBackend, requested: boolean) => {
+  const a = b as AmdSmiBackend;
+  return requested ? `requested; using ${a.toolPath}` : `using ${a.tool} at ${a.toolPath}`;
+};
+
+/** Registry entry: AMD GPUs through amd-smi, falling back to rocm-smi. */
+export const amdSmiBackend: BackendModule = {
+  id: 'amd-smi',
+  auto: true,
+  vendor: 'amd',
+  open: async (ctx) => ({ backend: await AmdSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs }) }),
+  chosen: amdChosen,
+};
+
+/** Registry entry: AMD GPUs through rocm-smi only (journalled limits set through it are restored through it). */
+export const rocmSmiBackend: BackendModule = {
+  id: 'rocm-smi',
+  auto: false,
+  vendor: 'amd',
+  open: async (ctx) => ({ backend: await AmdSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs, tool: 'rocm-smi' }) }),
+  chosen: amdChosen,
+};

@@ -1,4 +1,8 @@
+import type { IPty } from 'node-pty';
 import type { BackendName, DeviceInfo, Sample } from '../../../shared/device';
+import type { Plan } from '../../../shared/plan';
+import type { GpuVendor } from '../../../shared/workload';
+import type { SimClock } from './sim-clock';
 
 /**
  * One GPU (or CPU-power) backend. Implementations: sim.ts (simulated, clearly labelled), nvml.ts (koffi FFI),
@@ -36,4 +40,52 @@ export class BackendError extends Error {
     super(message);
     this.name = 'BackendError';
   }
+}
+
+/** What opening a backend is given: the environment (PATH, data folders), the plan being run, how to set limits. */
+export interface OpenContext {
+  env: NodeJS.ProcessEnv;
+  /** Where simulated GPUs keep their state. */
+  simStateDir?: string;
+  /** The plan a sweep runs (its `sim` presets, speed-up and seed apply on simulated GPUs). */
+  plan?: Plan;
+  /** Options recorded when it was opened for a sweep (`reopenOpts`): set when reopening it to restore limits. */
+  reopen?: Record<string, unknown>;
+  /** sudo pty when a limit is set as a normal user. */
+  onPty?: (p: IPty) => void;
+  privilege?: 'auto' | 'root' | 'sudo';
+  onWarning?: (message: string) => void;
+  /** libnvidia-ml to load (default libnvidia-ml.so.1 from the linker path). */
+  nvmlLibPath?: string;
+  /** Characterise NVML sensors in listDevices (default true). */
+  checkSensors?: boolean;
+  /** Tool poll or stream interval, ms. */
+  intervalMs?: number;
+}
+
+/** A backend as opened, with what a sweep needs to know about it beyond the backend itself. */
+export interface OpenedGpus {
+  backend: GpuBackend;
+  /** Backend seconds per wall second (the simulated speed-up; default 1). */
+  timeScale?: number;
+  /** Options that reopen the same backend later (cap-journal restore after a crash). */
+  reopenOpts?: Record<string, unknown>;
+  /** Simulated GPUs: where their state lives and their clock, handed to simulated workloads. */
+  sim?: { stateDir: string; clock: SimClock };
+}
+
+/**
+ * One backend's registry entry (src/main/lab/gpu/registry.ts lists them). Each backend module exports one; the
+ * CLI's `--backend`, `auto`, device listings, limit restores and workload environments all go through it.
+ */
+export interface BackendModule {
+  id: BackendName;
+  /** Tried by `auto`, in registry order; the first that opens wins. */
+  auto: boolean;
+  /** Whose GPUs: picks CUDA_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES and container images for workloads. */
+  vendor: GpuVendor;
+  /** Opens it; throws (a BackendError, with the reason) when it cannot. */
+  open(ctx: OpenContext): Promise<OpenedGpus>;
+  /** Why it was chosen, for `reason`: `requested` when named explicitly, else found by `auto`. */
+  chosen(backend: GpuBackend, requested: boolean): string;
 }

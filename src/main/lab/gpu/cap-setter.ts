@@ -12,8 +12,6 @@ import type { BackendName } from '../../../shared/device';
 import { BackendError } from './backend';
 import { findOnPath, formatWatts, isRoot, runTool, tail } from './tool-exec';
 
-export type CapTool = 'nvidia-smi' | 'amd-smi' | 'rocm-smi';
-
 export interface CapConstraints {
   min_limit_w: number | null;
   max_limit_w: number | null;
@@ -22,7 +20,10 @@ export interface CapConstraints {
 export const SUDO_PROMPT = '[caplab] sudo password for %u: ';
 
 export interface SetCapOptions {
-  tool: CapTool;
+  /** The backend setting it (named in errors). */
+  backend: BackendName;
+  /** The tool's argv that sets the limit (argv[0] is looked up on PATH), e.g. `nvidia-smi -i 0 -pl 250`. */
+  argv: string[];
   index: number;
   watts: number;
   constraints: CapConstraints;
@@ -47,19 +48,6 @@ export interface SetCapResult {
   via: 'direct' | 'sudo';
   argv: string[];
   output: string;
-}
-
-/** The tool's own argv for setting `watts` on device `index`. */
-export function capArgv(tool: CapTool, index: number, watts: number): string[] {
-  const w = formatWatts(watts);
-  switch (tool) {
-    case 'nvidia-smi':
-      return ['nvidia-smi', '-i', String(index), '-pl', w];
-    case 'amd-smi':
-      return ['amd-smi', 'set', '--gpu', String(index), '--power-cap', w];
-    case 'rocm-smi':
-      return ['rocm-smi', '-d', String(index), '--setpoweroverdrive', w];
-  }
 }
 
 /** Wraps argv in sudo with CapLab's prompt; `interactive` false adds -n (fail instead of prompting). */
@@ -132,14 +120,15 @@ function runInPty(argv: string[], env: NodeJS.ProcessEnv, timeoutMs: number, onP
 
 /** Sets the limit and verifies it. Throws BackendError (out-of-range | permission | unavailable | failed). */
 export async function setCap(opts: SetCapOptions): Promise<SetCapResult> {
-  const backend: BackendName = opts.tool;
+  const backend = opts.backend;
+  const tool = opts.argv[0] ?? '';
   const label = opts.label ?? `GPU ${opts.index}`;
   validateCap(opts.watts, opts.constraints, backend, label);
   const env = opts.env ?? process.env;
   const privilege = opts.privilege ?? 'auto';
   const asRoot = privilege === 'root' || (privilege === 'auto' && isRoot());
-  const toolArgv = capArgv(opts.tool, opts.index, opts.watts);
-  if (!findOnPath(opts.tool, env)) throw new BackendError(`${opts.tool} is not on PATH; cannot set the power limit of ${label}`, backend, 'unavailable');
+  const toolArgv = opts.argv;
+  if (!findOnPath(tool, env)) throw new BackendError(`${tool} is not on PATH; cannot set the power limit of ${label}`, backend, 'unavailable');
 
   let argv: string[];
   let code: number | null;

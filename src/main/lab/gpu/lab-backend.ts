@@ -3,12 +3,9 @@ import type { BackendChoice } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
 import { simStateDir } from '../paths';
 import type { GpuBackend } from './backend';
-import { SimBackend } from './sim';
-import { SimClock } from './sim-clock';
-import { simTimeFloor } from './sim-time';
-import { findPreset, PRESET_IDS } from '../../../core/sim/presets';
-import { PlanError } from '../sweep/plan-file';
+import type { SimClock } from './sim-clock';
 import { openBackend } from './select';
+import { findBackend } from './registry';
 import { RaplReader } from './rapl';
 import type { DeviceInfo } from '../../../shared/device';
 
@@ -36,31 +33,17 @@ function privilegeOf(env: NodeJS.ProcessEnv): 'auto' | 'root' | 'sudo' {
   throw new Error(`CAPLAB_PRIVILEGE must be auto, root or sudo; got "${v}"`);
 }
 
-function simLab(env: NodeJS.ProcessEnv, plan: Plan | undefined, reason: string): LabBackend {
-  const unknown = (plan?.sim.devices ?? []).map((id, i) => (findPreset(id) ? null : `sim.devices.${i}: unknown simulated GPU preset "${id}" (known: ${PRESET_IDS.join(', ')})`)).filter((x): x is string => x !== null);
-  if (unknown.length) throw new PlanError(`invalid plan:\n  ${unknown.join('\n  ')}`, unknown);
-  const stateDir = simStateDir(env);
-  const clock = SimClock.startingAfter(simTimeFloor(stateDir), plan?.sim.speedup ?? 1);
-  const backend = new SimBackend({ stateDir, presets: plan?.sim.devices, clock, seed: plan?.seed });
-  return { backend, reason, timeScale: clock.speedup, reopenOpts: { stateDir }, sim: { stateDir, clock } };
-}
-
 /** Opens the backend a plan or a flag asks for. A plan's `sim` options apply when the simulated backend is used. */
 export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler }): Promise<LabBackend> {
-  if (choice === 'sim') return simLab(opts.env, opts.plan, 'simulated GPUs requested');
-  const chosen = await openBackend(choice, { env: opts.env, simStateDir: simStateDir(opts.env), onPty: opts.onPty, privilege: privilegeOf(opts.env) });
-  if (chosen.backend.simulated) {
-    await chosen.backend.close();
-    return simLab(opts.env, opts.plan, chosen.reason);
-  }
-  return { backend: chosen.backend, reason: chosen.reason, timeScale: 1, reopenOpts: {}, sim: null };
+  const o = await openBackend(choice, { env: opts.env, plan: opts.plan, simStateDir: simStateDir(opts.env), onPty: opts.onPty, privilege: privilegeOf(opts.env) });
+  return { backend: o.backend, reason: o.reason, timeScale: o.timeScale ?? 1, reopenOpts: o.reopenOpts ?? {}, sim: o.sim ?? null };
 }
 
 /** Reopens a backend by name for restoring journalled limits. */
 export async function reopenBackend(name: string, opts: Record<string, unknown>, env: NodeJS.ProcessEnv, onPty?: PtyHandler): Promise<GpuBackend> {
-  if (name === 'sim') return new SimBackend({ stateDir: typeof opts.stateDir === 'string' ? opts.stateDir : simStateDir(env) });
-  if (name === 'nvml' || name === 'nvidia-smi' || name === 'amd-smi') return (await openBackend(name, { env, simStateDir: simStateDir(env), onPty, privilege: privilegeOf(env) })).backend;
-  throw new Error(`cannot reopen backend "${name}" to restore its limits`);
+  const b = findBackend(name);
+  if (!b) throw new Error(`cannot reopen backend "${name}" to restore its limits`);
+  return (await b.open({ env, reopen: opts, simStateDir: simStateDir(env), onPty, privilege: privilegeOf(env) })).backend;
 }
 
 /** CPU packages (RAPL) for device listings, with why there are none. */

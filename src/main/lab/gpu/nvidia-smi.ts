@@ -10,8 +10,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DeviceInfo, Sample, SensorKind } from '../../../shared/device';
-import { BackendError, type GpuBackend } from './backend';
-import { findOnPath, runTool, tail } from './tool-exec';
+import { BackendError, type BackendModule, type GpuBackend } from './backend';
+import { findOnPath, formatWatts, runTool, tail } from './tool-exec';
 import { ToolBackend, type ToolBackendOptions } from './tool-backend';
 
 export const LIST_FIELDS = [
@@ -213,6 +213,10 @@ export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements G
     super(opts);
   }
 
+  protected capArgv(index: number, watts: number): string[] {
+    return nvidiaSmiCapArgv(index, watts);
+  }
+
   /** Finds nvidia-smi, lists GPUs and learns its field names. Throws BackendError unavailable | no-device. */
   static async open(opts: NvidiaSmiOptions = {}): Promise<NvidiaSmiBackend> {
     const env = opts.env ?? process.env;
@@ -368,3 +372,17 @@ export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements G
     });
   }
 }
+
+/** `nvidia-smi -i INDEX -pl W`: sets a power limit (also used by NVML as a normal user, through sudo). */
+export function nvidiaSmiCapArgv(index: number, watts: number): string[] {
+  return ['nvidia-smi', '-i', String(index), '-pl', formatWatts(watts)];
+}
+
+/** Registry entry: NVIDIA GPUs through nvidia-smi, where NVML cannot be loaded. */
+export const nvidiaSmiBackend: BackendModule = {
+  id: 'nvidia-smi',
+  auto: true,
+  vendor: 'nvidia',
+  open: async (ctx) => ({ backend: await NvidiaSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs }) }),
+  chosen: (b, requested) => `${requested ? 'requested; using ' : 'using nvidia-smi at '}${(b as NvidiaSmiBackend).toolPath}`,
+};

@@ -12,7 +12,8 @@
  * read before and after that poll to check it is monotonic and agrees with the integrated instant power.
  */
 import type { DeviceInfo, Sample, SensorFacts, SensorKind } from '../../../shared/device';
-import { BackendError, type GpuBackend } from './backend';
+import { BackendError, type BackendModule, type GpuBackend } from './backend';
+import { nvidiaSmiCapArgv } from './nvidia-smi';
 import { setCap, validateCap, type SetCapResult } from './cap-setter';
 import {
   NVML_CLOCK_MEM,
@@ -406,12 +407,7 @@ export class NvmlBackend implements GpuBackend {
           throttle_reasons: this.read(g, 'reasons', () => lib.clockEventReasons(h)),
         });
       } catch (e) {
-        if (e instanceof NvmlCallError && e.lost) {
-          g.lost = e.message;
-          this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
-          continue;
-        }
-        this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
+        this.sampleFailed(g, e);
       }
     }
     return out;
@@ -457,15 +453,20 @@ export class NvmlBackend implements GpuBackend {
         st.prev = ex;
         out.push(...rows);
       } catch (e) {
-        if (e instanceof NvmlCallError && e.lost) {
-          g.lost = e.message;
-          this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
-          continue;
-        }
-        this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
+        this.sampleFailed(g, e);
       }
     }
     return out;
+  }
+
+  /** A failed read leaves the GPU out of this batch; a lost GPU (fallen off the bus) is not sampled again. */
+  private sampleFailed(g: Gpu, e: unknown): void {
+    if (e instanceof NvmlCallError && e.lost) {
+      g.lost = e.message;
+      this.warn(`nvml: GPU ${g.index} (${g.info.name}, ${g.info.uuid ?? 'no uuid'}) was lost mid-run and is no longer sampled: ${e.message}`);
+      return;
+    }
+    this.warn(`nvml: GPU ${g.index}: sample failed: ${(e as Error).message}`);
   }
 
   private readExtras(g: Gpu): Extras {
@@ -572,7 +573,7 @@ export class NvmlBackend implements GpuBackend {
       g.slow = null;
       return { requested_w: watts, enforced_w: enforced, via: 'direct', argv: ['nvmlDeviceSetPowerManagementLimit', String(index), String(Math.round(watts * 1000))], output: '' };
     }
-    const res = await setCap({ tool: 'nvidia-smi', index, watts, constraints: g.info, readBack, privilege: 'sudo', onPty: this.opts.onPty, env: this.opts.env, label });
+    const res = await setCap({ backend: 'nvml', argv: nvidiaSmiCapArgv(index, watts), index, watts, constraints: g.info, readBack, privilege: 'sudo', onPty: this.opts.onPty, env: this.opts.env, label });
     g.info.limit_w = watts;
     g.slow = null;
     return res;
@@ -590,3 +591,15 @@ function median(xs: number[]): number {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
+
+/** Registry entry: NVIDIA GPUs through the driver library, tried first by `auto`. */
+export const nvmlBackend: BackendModule = {
+  id: 'nvml',
+  auto: true,
+  vendor: 'nvidia',
+  open: async (ctx) => ({ backend: await NvmlBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, libPath: ctx.nvmlLibPath, checkSensors: ctx.checkSensors }) }),
+  chosen: (b, requested) => {
+    const n = b as NvmlBackend;
+    return `${requested ? 'requested; ' : 'using nvml: '}${n.lib.path} loaded (driver ${n.driver ?? 'unknown'})`;
+  },
+};

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceInfo, Sample } from '../../../shared/device';
-import { BackendError, type GpuBackend } from './backend';
+import { BackendError, type BackendModule, type GpuBackend } from './backend';
 
 export interface RaplZone {
   index: number;
@@ -254,3 +254,12 @@ export class RaplReader implements GpuBackend {
 
   async close(): Promise<void> {}
 }
+
+/** Registry entry: CPU package power (RAPL), recorded beside real GPUs; never chosen as the GPU backend. */
+export const raplBackend: BackendModule = {
+  id: 'rapl',
+  auto: false,
+  vendor: 'none',
+  open: async (ctx) => ({ backend: new RaplReader({ root: ctx.env.CAPLAB_RAPL_ROOT }) }),
+  chosen: (b) => `RAPL at ${(b as RaplReader).root}`,
+};

@@ -1,100 +1,44 @@
 /**
- * Backend choice. `auto` tries NVML, then nvidia-smi (on PATH and listing at least one GPU), then amd-smi
- * (or rocm-smi), then the simulated backend, and says which it chose and why, e.g.
+ * Backend choice. `auto` tries the registry's `auto` backends in order (NVML, nvidia-smi, amd-smi falling back to
+ * rocm-smi, then the simulated GPUs) and says which it chose and why, e.g.
  * "nvml: libnvidia-ml.so.1 not found ...; nvidia-smi: not on PATH; amd-smi: not on PATH; rocm-smi: not on PATH;
  * using simulated GPUs". An explicit choice that cannot open throws a BackendError with the reason.
  */
-import type { IPty } from 'node-pty';
 import type { BackendChoice } from '../../../shared/device';
-import { AmdSmiBackend } from './amd-smi';
-import { BackendError, type GpuBackend } from './backend';
-import { NvidiaSmiBackend } from './nvidia-smi';
-import { NvmlBackend } from './nvml';
-import { SimBackend, type SimBackendOptions } from './sim';
+import { BackendError, type BackendModule, type OpenContext, type OpenedGpus } from './backend';
+import { backendRegistry, findBackend } from './registry';
+import { PlanError } from '../sweep/plan-file';
 
-export interface OpenBackendOptions {
-  /** Environment: PATH decides which tools are found. Default process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Where simulated GPUs keep their state (needed for 'sim' and for auto's last resort). */
-  simStateDir?: string;
-  /** Further simulated-backend options (presets, clock, seed). */
-  sim?: Partial<SimBackendOptions>;
-  /** libnvidia-ml to load (default libnvidia-ml.so.1 from the linker path). */
-  nvmlLibPath?: string;
-  /** Characterise NVML sensors in listDevices (default true). */
-  checkSensors?: boolean;
-  /** nvidia-smi stream interval, ms. */
-  intervalMs?: number;
-  onWarning?: (message: string) => void;
-  /** sudo pty when a limit is set as a normal user. */
-  onPty?: (p: IPty) => void;
-  privilege?: 'auto' | 'root' | 'sudo';
-}
+export type OpenBackendOptions = Partial<OpenContext>;
 
-export interface OpenedBackend {
-  backend: GpuBackend;
+export interface OpenedBackend extends OpenedGpus {
   reason: string;
 }
 
-function short(e: unknown): string {
-  return (e as Error).message.replace(/^(nvml|nvidia-smi|amd-smi|rocm-smi): /, '');
+/** A failure's words, prefixed with the backend's id unless they already name it ("amd-smi: …; rocm-smi: …"). */
+function failure(id: string, e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.startsWith(id) ? m : `${id}: ${m}`;
 }
 
-function openSim(opts: OpenBackendOptions): GpuBackend {
-  const stateDir = opts.sim?.stateDir ?? opts.simStateDir;
-  if (!stateDir) throw new BackendError('sim: no state directory given for the simulated GPUs', 'sim', 'unavailable');
-  return new SimBackend({ ...opts.sim, stateDir });
-}
-
-export async function openBackend(choice: BackendChoice, opts: OpenBackendOptions = {}): Promise<OpenedBackend> {
-  const env = opts.env ?? process.env;
-  const common = { env, onWarning: opts.onWarning, onPty: opts.onPty, privilege: opts.privilege };
-  const tryNvml = () => NvmlBackend.open({ ...common, libPath: opts.nvmlLibPath, checkSensors: opts.checkSensors });
-  const tryNvidiaSmi = () => NvidiaSmiBackend.open({ ...common, intervalMs: opts.intervalMs });
-  const tryAmd = () => AmdSmiBackend.open(common);
-
-  switch (choice) {
-    case 'sim':
-      return { backend: openSim(opts), reason: 'simulated GPUs requested' };
-    case 'nvml': {
-      const b = await tryNvml();
-      return { backend: b, reason: `requested; ${b.lib.path} loaded (driver ${b.driver ?? 'unknown'})` };
-    }
-    case 'nvidia-smi': {
-      const b = await tryNvidiaSmi();
-      return { backend: b, reason: `requested; using ${b.toolPath}` };
-    }
-    case 'amd-smi': {
-      const b = await tryAmd();
-      return { backend: b, reason: `requested; using ${b.toolPath}` };
-    }
-    case 'auto':
-      break;
+export async function openBackend(choice: BackendChoice, opts: OpenBackendOptions = {}, registry: readonly BackendModule[] = backendRegistry): Promise<OpenedBackend> {
+  const ctx: OpenContext = { ...opts, env: opts.env ?? process.env };
+  if (choice !== 'auto') {
+    const b = findBackend(choice, registry);
+    if (!b) throw new BackendError(`no backend "${choice}" (known: ${registry.map((x) => x.id).join(', ')})`, choice, 'unavailable');
+    const opened = await b.open(ctx);
+    return { ...opened, reason: b.chosen(opened.backend, true) };
   }
-
   const why: string[] = [];
-  try {
-    const b = await tryNvml();
-    return { backend: b, reason: `using nvml: ${b.lib.path} loaded (driver ${b.driver ?? 'unknown'})` };
-  } catch (e) {
-    why.push(`nvml: ${short(e)}`);
+  for (const b of registry.filter((x) => x.auto)) {
+    try {
+      const opened = await b.open(ctx);
+      return { ...opened, reason: [...why, b.chosen(opened.backend, false)].join('; ') };
+    } catch (e) {
+      // A plan the backend refuses (unknown simulated presets) is the plan's fault, not a reason to try the next.
+      if (e instanceof PlanError) throw e;
+      why.push(failure(b.id, e));
+    }
   }
-  try {
-    const b = await tryNvidiaSmi();
-    return { backend: b, reason: `${why.join('; ')}; using nvidia-smi at ${b.toolPath}` };
-  } catch (e) {
-    why.push(`nvidia-smi: ${short(e)}`);
-  }
-  try {
-    const b = await tryAmd();
-    return { backend: b, reason: `${why.join('; ')}; using ${b.tool} at ${b.toolPath}` };
-  } catch (e) {
-    // Already "amd-smi: ...; rocm-smi: ..."
-    why.push((e as Error).message);
-  }
-  try {
-    return { backend: openSim(opts), reason: `${why.join('; ')}; using simulated GPUs` };
-  } catch (e) {
-    throw new BackendError(`no backend could be opened: ${why.join('; ')}; sim: ${short(e)}`, 'sim', 'unavailable');
-  }
+  throw new BackendError(`no backend could be opened: ${why.join('; ')}`, 'sim', 'unavailable');
 }

@@ -2,13 +2,14 @@
 // (as a driver keeps them), load from the activity files of running simulated workloads. Every device is
 // labelled "(simulated)" and reports vendor 'sim', so simulated numbers are never mistaken for measurements.
 import { THROTTLE_SW_POWER_CAP, type DeviceInfo, type Sample } from '../../../shared/device';
-import { findPreset, type GpuPreset } from '../../../core/sim/presets';
+import { findPreset, PRESET_IDS, type GpuPreset } from '../../../core/sim/presets';
 import { nodePart } from '../../../core/sim/variation';
 import { findWorkload, resolveParams } from '../../../core/sim/workloads';
 import { operatingPoint, type OperatingPoint, type SimLoad } from '../../../core/sim/model';
 import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
 import { gaussian } from '../../../core/sim/random';
-import { BackendError, type GpuBackend } from './backend';
+import { BackendError, type BackendModule, type GpuBackend, type OpenContext, type OpenedGpus } from './backend';
+import { PlanError } from '../sweep/plan-file';
 import { SimClock } from './sim-clock';
 import { recordSimTime, simTimeFloor } from './sim-time';
 import { loadOrInitState, readLiveActivities, readState, writeState, type SimActivity, type SimGpuState } from './sim-state';
@@ -294,4 +295,26 @@ export class SimBackend implements GpuBackend {
       throttle_reasons: reasons,
     };
   }
+}
+
+/** Registry entry: simulated GPUs, the last resort of `auto`. A plan's `sim` presets, speed-up and seed apply. */
+export const simBackend: BackendModule = {
+  id: 'sim',
+  auto: true,
+  vendor: 'none',
+  async open(ctx: OpenContext): Promise<OpenedGpus> {
+    if (ctx.reopen) return { backend: new SimBackend({ stateDir: typeof ctx.reopen.stateDir === 'string' ? ctx.reopen.stateDir : requireStateDir(ctx) }) };
+    const unknown = (ctx.plan?.sim.devices ?? []).map((id, i) => (findPreset(id) ? null : `sim.devices.${i}: unknown simulated GPU preset "${id}" (known: ${PRESET_IDS.join(', ')})`)).filter((x): x is string => x !== null);
+    if (unknown.length) throw new PlanError(`invalid plan:\n  ${unknown.join('\n  ')}`, unknown);
+    const stateDir = requireStateDir(ctx);
+    const clock = SimClock.startingAfter(simTimeFloor(stateDir), ctx.plan?.sim.speedup ?? 1);
+    const backend = new SimBackend({ stateDir, presets: ctx.plan?.sim.devices, clock, seed: ctx.plan?.seed });
+    return { backend, timeScale: clock.speedup, reopenOpts: { stateDir }, sim: { stateDir, clock } };
+  },
+  chosen: (_b, requested) => (requested ? 'simulated GPUs requested' : 'using simulated GPUs'),
+};
+
+function requireStateDir(ctx: OpenContext): string {
+  if (!ctx.simStateDir) throw new BackendError('sim: no state directory given for the simulated GPUs', 'sim', 'unavailable');
+  return ctx.simStateDir;
 }

@@ -5,7 +5,8 @@
 import type { IPty } from 'node-pty';
 import type { DeviceInfo } from '../../../shared/device';
 import { BackendError } from './backend';
-import { setCap, type CapTool, type SetCapResult } from './cap-setter';
+import type { BackendName } from '../../../shared/device';
+import { setCap, type SetCapResult } from './cap-setter';
 
 export interface ToolBackendOptions {
   env?: NodeJS.ProcessEnv;
@@ -15,7 +16,7 @@ export interface ToolBackendOptions {
 }
 
 export abstract class ToolBackend<O extends ToolBackendOptions> {
-  abstract readonly name: CapTool;
+  abstract readonly name: BackendName;
   readonly warnings: string[] = [];
   protected devices: DeviceInfo[] = [];
   private readonly warned = new Set<string>();
@@ -26,6 +27,9 @@ export abstract class ToolBackend<O extends ToolBackendOptions> {
 
   /** The limit GPU `index` enforces after a cap was set (W), or null where it cannot be read. */
   protected abstract enforcedLimit(index: number): Promise<number | null>;
+
+  /** The tool's own argv setting `watts` on GPU `index`. */
+  protected abstract capArgv(index: number, watts: number): string[];
 
   protected get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;
@@ -56,7 +60,8 @@ export abstract class ToolBackend<O extends ToolBackendOptions> {
     const d = this.devices.find((x) => x.index === index);
     if (!d) throw new BackendError(`${this.name}: no GPU with index ${index}`, this.name, 'no-device');
     return setCap({
-      tool: this.name,
+      backend: this.name,
+      argv: this.capArgv(index, watts),
       index,
       watts,
       constraints: d,

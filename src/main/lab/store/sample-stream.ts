@@ -15,7 +15,7 @@ export interface SampleSelection {
   to?: number;
 }
 
-interface StreamRange {
+export interface StreamRange {
   stream: number;
   device: string;
   from: number;
@@ -23,7 +23,7 @@ interface StreamRange {
 }
 
 /** The streams (and their time ranges) a selection covers, device by device. */
-function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
+export function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
   const from = sel.from ?? -Infinity;
   const to = sel.to ?? Infinity;
   const rows = db

@@ -172,6 +172,14 @@ export function runsOfSweep(db: Db, sweepId: number): RunRecord[] {
   return withFigures(db, db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order`).all(sweepId) as RunFactsRow[]);
 }
 
+/** Up to `limit` runs of a sweep after position `after` (run order, then id), in that order. */
+export function runsOfSweepAfter(db: Db, sweepId: number, after: { order: number; id: number } | null, limit: number): RunRecord[] {
+  const rows = after
+    ? db.prepare(`${runSelect} WHERE sweep_id = ? AND (run_order, id) > (?, ?) ORDER BY run_order, id LIMIT ?`).all(sweepId, after.order, after.id, limit)
+    : db.prepare(`${runSelect} WHERE sweep_id = ? ORDER BY run_order, id LIMIT ?`).all(sweepId, limit);
+  return withFigures(db, rows as RunFactsRow[]);
+}
+
 export function getRun(db: Db, runId: number): RunRecord | undefined {
   const row = db.prepare(`${runSelect} WHERE id = ?`).get(runId) as RunFactsRow | undefined;
   return row && withFigures(db, [row])[0];

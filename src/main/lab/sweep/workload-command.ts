@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkloadRef } from '../../../shared/plan';
 import type { GpuBackend } from '../gpu/backend';
+import { findBackend } from '../gpu/registry';
+import type { GpuVendor } from '../../../shared/workload';
 import type { LabBackend } from '../gpu/lab-backend';
 import { SIM_CLOCK_ENV } from '../gpu/sim-clock';
 import { selfCommand } from '../self-command';
@@ -22,10 +24,8 @@ export function listWorkloadSummaries(env: NodeJS.ProcessEnv = process.env): { i
   return loadWorkloads({ env }).definitions.map((w) => ({ id: w.def.id, title: w.def.title, units: w.def.units }));
 }
 
-function vendorOf(backend: GpuBackend): 'nvidia' | 'amd' | 'none' {
-  if (backend.name === 'nvml' || backend.name === 'nvidia-smi') return 'nvidia';
-  if (backend.name === 'amd-smi' || backend.name === 'rocm-smi') return 'amd';
-  return 'none';
+function vendorOf(backend: GpuBackend): GpuVendor {
+  return findBackend(backend.name)?.vendor ?? 'none';
 }
 
 /** Simulated-workload parameters that inject a fault (for trying failure handling), as sim-workload flags. */

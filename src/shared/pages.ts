@@ -1,0 +1,16 @@
+/**
+ * The app's pages, one line each, in navigation order (sidebar, keys 1-9, the desktop View menu). The renderer
+ * draws each with its component from `src/renderer/pages/index.ts`; `test/unit/page-registry.test.ts` checks both.
+ */
+export const pageList = [
+  { id: 'devices', title: 'Devices' },
+  { id: 'designer', title: 'Sweep designer' },
+  { id: 'console', title: 'Run console' },
+  { id: 'results', title: 'Results' },
+  { id: 'history', title: 'History' },
+  { id: 'datasets', title: 'Datasets' },
+  { id: 'facility', title: 'Facility' },
+  { id: 'cluster', title: 'Cluster' },
+] as const;
+
+export type PageId = (typeof pageList)[number]['id'];
