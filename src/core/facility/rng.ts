@@ -187,13 +187,12 @@ export class Sampler {
   draw(r: Rng): number {
     const xs = this.xs;
     if (this.kind === FIXED) return xs[0]!;
-    const u = r.next();
     if (this.kind === TABLE) {
-      const x = u * (xs.length - 1);
+      const x = r.next() * (xs.length - 1);
       const i = x | 0;
       return xs[i]! + (x - i) * (xs[i + 1]! - xs[i]!);
     }
-    return xs[pick(this.cum, this.guide, u)]!;
+    return xs[choose(r, this.cum, this.guide)]!;
   }
 }
 
@@ -222,8 +221,12 @@ export function guideTable(cum: Float64Array): Int32Array {
   return g;
 }
 
-/** The first index whose cumulative weight exceeds u (the last one at most), by the guide table. */
-export function pick(cum: Float64Array, guide: Int32Array, u: number): number {
+/**
+ * For the next uniform u, the first index whose cumulative weight exceeds u (the last one at most), by the guide
+ * table. Takes the generator rather than u: a call the compiler does not inline then passes no boxed number.
+ */
+export function choose(rng: Rng, cum: Float64Array, guide: Int32Array): number {
+  const u = rng.next();
   const last = cum.length - 1;
   let i = guide[(u * GUIDE) | 0]!;
   while (i < last && u >= cum[i]!) i++;

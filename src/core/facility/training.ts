@@ -1,5 +1,5 @@
 import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
-import { guideTable, pick, PoissonDraws, Rng, type Sampler } from './rng';
+import { choose, guideTable, PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
 export interface ResolvedJobType {
@@ -88,7 +88,7 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     }
     const k = arrivals.draw(rng);
     for (let j = 0; j < k; j++) {
-      const t = pick(cum, guide, rng.next());
+      const t = choose(rng, cum, guide);
       // floor(x + 0.5) equals Math.round for values far below 2^52 once clamped to >= 1, without its branch.
       const n = Math.max(1, Math.min(pool, Math.floor(nodeDraws[t]!.draw(rng) + 0.5)));
       const d = Math.max(1, Math.floor((durDraws[t]!.draw(rng) * 3600 * stretch[t]!) / stepS + 0.5));

@@ -4,7 +4,7 @@ import { addPlayed, checkProfile, ProfilePlayer, toSteps } from '../../../src/co
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
 import { hourlyShape } from '../../../src/core/facility/calendar';
-import { guideTable, normalQuantile, pick, PoissonDraws, Rng, sampler } from '../../../src/core/facility/rng';
+import { choose, guideTable, normalQuantile, PoissonDraws, Rng, sampler } from '../../../src/core/facility/rng';
 
 describe('facility power statistics', () => {
   it('mean, peak, p99, energy and load-duration curve of a known series', () => {
@@ -173,14 +173,16 @@ describe('facility sampling', () => {
   });
 
   it('choice by guide table picks what a linear search over the cumulative weights picks', () => {
-    const cum = Float64Array.of(0.1, 0.1, 0.35, 0.9, 1);
+    // Weights that put cumulative sums on and near the guide's bucket edges (0.25, 0.5 exactly; an empty choice).
+    const cum = Float64Array.of(0.1, 0.1, 0.25, 0.5, 0.50000001, 0.9, 1);
     const guide = guideTable(cum);
     const r = new Rng(9);
-    for (let i = 0; i < 20_000; i++) {
-      const u = i < 5 ? [0, 0.1, 0.35, 0.9, 0.999999][i]! : r.next();
+    const same = new Rng(9);
+    for (let i = 0; i < 50_000; i++) {
+      const u = same.next();
       let j = 0;
       while (j < cum.length - 1 && u >= cum[j]!) j++;
-      expect(pick(cum, guide, u)).toBe(j);
+      expect(choose(r, cum, guide)).toBe(j);
     }
   });
 
