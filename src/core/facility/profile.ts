@@ -1,5 +1,12 @@
 import { LabError } from '../../shared/errors';
 
+/** Event rings longer than this many steps fall back to writing each job's steps. */
+const MAX_RING = 1 << 22;
+/** Loops longer than this many steps fall back too: the per-step sum over loop phases would cost more than it saves. */
+const MAX_LOOP = 256;
+/** Steps played per flush: the simulation only ticks each step; the playing runs in tight loops over blocks. */
+export const PLAY_BLOCK = 64;
+
 /** A per-node power profile: W against seconds from job start, as measured (any spacing, ascending time). */
 export interface NodeProfile {
   t_s: ArrayLike<number>;
@@ -108,13 +115,6 @@ export function addPlayed(acc: Float64Array, p: StepProfile, start: number, dur:
   }
   for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
 }
-
-/** Event rings longer than this many steps fall back to writing each job's steps. */
-const MAX_RING = 1 << 22;
-/** Loops longer than this many steps fall back too: the per-step sum over loop phases would cost more than it saves. */
-const MAX_LOOP = 256;
-/** Steps played per flush: the simulation only ticks each step; the playing runs in tight loops over blocks. */
-export const PLAY_BLOCK = 64;
 
 /**
  * Plays many jobs of one profile into a power series as the simulation advances: the same result as addPlayed per

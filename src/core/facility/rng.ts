@@ -1,5 +1,26 @@
 import type { Distribution } from '../../shared/facility';
 
+// Constants first: the hot methods below read them without a check that they are initialised yet.
+/** Most a Poisson draw returns (the inversion's cap). */
+const POISSON_CAP = 1000;
+
+const FIXED = 0;
+const TABLE = 1;
+const CHOICE = 2;
+const EMPTY = new Float64Array(0);
+
+/** Buckets of a guide table (a few per choice keeps the search after the bucket lookup at zero steps mostly). */
+const GUIDE = 256;
+
+/** 2^-32: scaling by it is exact, the same value as dividing by 2^32. */
+const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
+
+/** Uniforms made per refill. */
+const BLOCK = 1024;
+
+/** Knots of the log-normal inverse-CDF table (quantiles off by < 0.1 % between the 1st and 99th percentile). */
+const QUANTILES = 8192;
+
 /**
  * Seeded PRNG (sfc32): fast, 32-bit state words, the same sequence on every platform for a given seed. Uniforms are
  * made in blocks (the state in locals, a tight loop) and handed out one by one: the same sequence, without loading
@@ -79,9 +100,6 @@ export class Rng {
     return k;
   }
 }
-
-/** Most a Poisson draw returns (the inversion's cap). */
-const POISSON_CAP = 1000;
 
 /**
  * Poisson counts for a mean that stays put over many draws (one hour of steps): the cumulative sums of the inversion
@@ -196,15 +214,7 @@ export class Sampler {
   }
 }
 
-const FIXED = 0;
-const TABLE = 1;
-const CHOICE = 2;
-const EMPTY = new Float64Array(0);
-
 export const sampler = (d: Distribution): Sampler => Sampler.of(d);
-
-/** Buckets of a guide table (a few per choice keeps the search after the bucket lookup at zero steps mostly). */
-const GUIDE = 256;
 
 /**
  * Guide table (Chen and Asau) for a cumulative table: guide[q] is the first index whose cumulative weight exceeds
@@ -232,15 +242,6 @@ export function choose(rng: Rng, cum: Float64Array, guide: Int32Array): number {
   while (i < last && u >= cum[i]!) i++;
   return i;
 }
-
-/** 2^-32: scaling by it is exact, the same value as dividing by 2^32. */
-const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
-
-/** Uniforms made per refill. */
-const BLOCK = 1024;
-
-/** Knots of the log-normal inverse-CDF table (quantiles off by < 0.1 % between the 1st and 99th percentile). */
-const QUANTILES = 8192;
 
 /** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
 export function normalQuantile(p: number): number {
