@@ -9,8 +9,13 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // The facility planner's worker thread is its own entry (pool.ts starts ./facility-worker.js beside the bundle).
-        input: { index: resolve(__dirname, 'src/main/electron/index.ts'), 'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts') },
+        // Worker threads are entries of their own, started from beside the bundle: the facility planner's
+        // (facility/pool.ts) and the samples-CSV export's (exporters/csv-workers.ts).
+        input: {
+          index: resolve(__dirname, 'src/main/electron/index.ts'),
+          'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
+          'csv-worker': resolve(__dirname, 'src/main/lab/exporters/csv-worker.ts'),
+        },
         external: nativeExternals,
       },
     },

@@ -6,6 +6,7 @@ import { openDb, type Db } from '../src/main/lab/store/db';
 import { SampleWriter, streamFor } from '../src/main/lab/store/sample-blocks';
 import type { SampleColumns } from '../src/shared/sample';
 import { type BenchResult } from './harness';
+import { exportThreads } from '../src/main/lab/exporters/csv-workers';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -53,8 +54,9 @@ interface Measured {
 }
 
 /** Runs one export in a child process (export-child.ts) so that its peak memory is measured alone. */
-function measure(kind: 'csv' | 'parquet' | 'base-csv' | 'base-parquet', db: string, out: string, to?: number): Measured {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(HERE, 'export-child.ts'), kind, db, out, ...(to === undefined ? [] : [String(to)])], { encoding: 'utf8', maxBuffer: 1 << 20 });
+function measure(kind: 'csv' | 'parquet' | 'base-csv' | 'base-parquet', db: string, out: string, to?: number, threads?: number): Measured {
+  const env = threads === undefined ? process.env : { ...process.env, CAPLAB_EXPORT_THREADS: String(threads) };
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(HERE, 'export-child.ts'), kind, db, out, ...(to === undefined ? [] : [String(to)])], { encoding: 'utf8', maxBuffer: 1 << 20, env });
   if (r.status !== 0) throw new Error(`export bench child ${kind} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
 }
@@ -71,6 +73,7 @@ export async function runCsv(dir: string): Promise<BenchResult> {
   const file = benchDb(dir);
   const small = measure('csv', file, join(dir, 'small.csv'), TENTH);
   const big = measure('csv', file, join(dir, 'big.csv'));
+  const oneThread = measure('csv', file, join(dir, 'big-1.csv'), undefined, 0);
   const base = measure('base-csv', file, join(dir, 'rows.csv'));
   return {
     name: `export: ${(ROWS / 1e6).toFixed(0)} M samples to CSV`,
@@ -78,11 +81,17 @@ export async function runCsv(dir: string): Promise<BenchResult> {
     ratio: big.rows / big.wall_s / (base.rows / base.wall_s),
     target: 1,
     better: 'higher',
+    goal: { label: 'rows/s (wall)', value: big.rows / big.wall_s, limit: 1_000_000, better: 'higher' },
     details: {
       rows: big.rows,
       rows_per_s: Math.round(big.rows / big.wall_s),
       rows_per_cpu_s: Math.round(big.rows / big.cpu_s),
+      export_threads: exportThreads(),
+      no_workers_rows_per_s: Math.round(oneThread.rows / oneThread.wall_s),
+      no_workers_rows_per_cpu_s: Math.round(oneThread.rows / oneThread.cpu_s),
+      no_workers_peak_rss_mb: oneThread.peak_rss_mb,
       baseline_rows_per_s: Math.round(base.rows / base.wall_s),
+      baseline_rows_per_cpu_s: Math.round(base.rows / base.cpu_s),
       mb: statSync(join(dir, 'big.csv')).size / 2 ** 20,
       peak_rss_mb_10pct_rows: small.peak_rss_mb,
       peak_rss_mb_all_rows: big.peak_rss_mb,
@@ -103,11 +112,14 @@ export async function runParquet(dir: string): Promise<BenchResult> {
       ratio: big.peak_rss_mb / base.peak_rss_mb,
       target: 0.5,
       better: 'lower',
+      goal: { label: 'rows/s (wall)', value: big.rows / big.wall_s, limit: 1_000_000, better: 'higher' },
       details: {
         rows: big.rows,
         rows_per_s: Math.round(big.rows / big.wall_s),
         rows_per_cpu_s: Math.round(big.rows / big.cpu_s),
         baseline_rows_per_s: Math.round(base.rows / base.wall_s),
+        baseline_rows_per_cpu_s: Math.round(base.rows / base.cpu_s),
+        rows_per_s_vs_baseline: big.rows / big.wall_s / (base.rows / base.wall_s),
         mb: statSync(join(dir, 'big.parquet')).size / 2 ** 20,
         peak_rss_mb_10pct_rows: small.peak_rss_mb,
         peak_rss_mb_all_rows: big.peak_rss_mb,

@@ -9,8 +9,9 @@ import { run as samplerSim } from './sampler-sim';
 import { runCsv as exportCsv, runParquet as exportParquet } from './export-samples';
 import { run as facility } from './facility';
 import { run as importLogs } from './import';
+import { run as pagedSamples } from './paged-samples';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet, facility };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet, facility, 'paged-samples': pagedSamples };
 // `npm run bench -- export-csv,facility` runs only those (and records them in a file of their own).
 const only = process.argv[2]?.split(',');
 const results: BenchResult[] = [];

@@ -11,14 +11,17 @@ import { parseArgs } from 'node:util';
 import type { Sample } from '../../src/shared/device';
 import { windowEnergy } from '../../src/core/analysis/energy';
 import Database from 'better-sqlite3';
+import type { Db } from '../../src/main/lab/store/db';
+import { readSamples, streamsOf } from '../../src/main/lab/store/sample-blocks';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'string' } } });
 const [summaryPath, dir] = positionals as [string, string];
 
 interface Summary {
-  meta: Record<string, unknown> & { recorders: Record<string, string[]> };
+  /** recorders: absent when phase A was skipped (--skip-phase-a). */
+  meta: Record<string, unknown> & { recorders?: Record<string, string[]> };
   marks: { name: string; t: number; energy_mj: number }[];
-  phase_a: { t1: number; t2: number; rows: Record<string, { cpu_s: number; samples: number; seconds: number; cpu_s_per_1000: number | null }> };
+  phase_a: { t1?: number; t2?: number; rows?: Record<string, { cpu_s: number; samples: number; seconds: number; cpu_s_per_1000: number | null }> };
   sweeps: Record<string, unknown>[];
 }
 const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
@@ -34,14 +37,14 @@ const windows = [
 ];
 
 const series: Record<string, Sample[]> = {};
-for (const key of Object.keys(summary.meta.recorders)) {
+for (const key of Object.keys(summary.meta.recorders ?? {})) {
   series[key] = readFileSync(join(dir, `${key}.jsonl`), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Sample);
 }
 
-const energy = windows.map((w) => {
+const energy = windows.filter((w) => mark(w.a) && mark(w.b)).map((w) => {
   const a = mark(w.a)!;
   const b = mark(w.b)!;
   const counterJ = (b.energy_mj - a.energy_mj) / 1000;
@@ -55,7 +58,7 @@ const energy = windows.map((w) => {
 
 const coverage: Record<string, unknown> = {};
 for (const [key, s] of Object.entries(series)) {
-  const ts = s.map((x) => x.t).filter((t) => t >= summary.phase_a.t1 && t <= summary.phase_a.t2);
+  const ts = s.map((x) => x.t).filter((t) => t >= summary.phase_a.t1! && t <= summary.phase_a.t2!);
   const gaps = ts.slice(1).map((t, i) => (t - ts[i]!) * 1000).sort((x, y) => x - y);
   const q = (p: number) => round(gaps[Math.min(gaps.length - 1, Math.round(p * (gaps.length - 1)))] ?? null, 1);
   const nulls = (f: keyof Sample) => s.filter((x) => x[f] === null).length;
@@ -65,11 +68,15 @@ for (const [key, s] of Object.entries(series)) {
 // Each sweep's own database: its instant series over the run's window with CapLab's windowEnergy, against the counter
 // readings the sweep took at the window edges (what the sweep reports as the run's energy).
 const sweepEnergy = summary.sweeps.map((sw) => {
-  const tag = `${String(sw.mode)}-${String(sw.interval_ms)}${sw.profiled ? '-prof' : ''}`;
+  // sampler_cost.py names a sweep MODE-MS[-VARIANT...] (older runs: MODE-MS[-prof]).
+  const variants = Array.isArray(sw.variants) ? (sw.variants as string[]) : sw.profiled ? ['prof'] : [];
+  const tag = [String(sw.mode), String(sw.interval_ms), ...variants].join('-');
   const db = new Database(join(dir, `sweep-${tag}.db`), { readonly: true });
   try {
-    const run = db.prepare('select id, measure_start as a, measure_end as b, energy_j from runs order by id limit 1').get() as { id: number; a: number; b: number; energy_j: number };
-    const rows = db.prepare("select t, power_w, power_kind, energy_mj from samples where run_id = ? and power_kind in ('instant', 'counter') order by t").all(run.id) as Sample[];
+    const run = db.prepare('select id, sweep_id, measure_start as a, measure_end as b, energy_j from runs order by id limit 1').get() as { id: number; sweep_id: number; a: number; b: number; energy_j: number };
+    const rows = readSamples(db as unknown as Db, streamsOf(db as unknown as Db, { sweep_id: run.sweep_id })[0]!.stream_id, run.a - 60, run.b + 60)
+      .filter((x) => x.power_kind === 'instant' || x.power_kind === 'counter')
+      .map((x) => ({ ...x, device_id: 'nvml:0' })) as Sample[];
     const counters = rows.filter((r) => r.power_kind === 'counter');
     const counterJ = (counters[counters.length - 1]!.energy_mj! - counters[0]!.energy_mj!) / 1000;
     const inst = windowEnergy(rows, { start: counters[0]!.t, end: counters[counters.length - 1]!.t }, { prefer: ['instant'] });
@@ -88,7 +95,7 @@ try {
 const result = {
   machine: readFileSync(join(dir, 'machine.txt'), 'utf8'),
   meta: summary.meta,
-  cost_phase_a: Object.fromEntries(Object.entries(summary.phase_a.rows).map(([k, r]) => [k, { ...r, cpu_s: round(r.cpu_s, 2), seconds: round(r.seconds, 1), cpu_s_per_1000: round(r.cpu_s_per_1000, 4) }])),
+  cost_phase_a: Object.fromEntries(Object.entries(summary.phase_a.rows ?? {}).map(([k, r]) => [k, { ...r, cpu_s: round(r.cpu_s, 2), seconds: round(r.seconds, 1), cpu_s_per_1000: round(r.cpu_s_per_1000, 4) }])),
   energy,
   coverage,
   sweeps: summary.sweeps,

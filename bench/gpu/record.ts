@@ -14,6 +14,9 @@
  *   --mode buffered CapLab's BufferedSampler (the sweep's default on NVML): wakes once per second and takes the power
  *                   readings the driver buffered since (nvmlDeviceGetSamples, one call), other fields once per wake
  *   --backend noop  no NVML at all: a constant sample (the floor of the timing machinery)
+ *
+ *   node record.mjs --dump SWEEP.db   a sweep database's first run and its sweep's samples as JSON on stdout (samples
+ *                                     live in compressed blocks, which the Python side of the bench cannot read)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -24,6 +27,8 @@ import { NvmlBackend } from '../../src/main/lab/gpu/nvml';
 import { NVML_CLOCK_MEM, NVML_CLOCK_SM, NVML_FI_DEV_POWER_AVERAGE, NVML_FI_DEV_POWER_INSTANT, NVML_TOTAL_POWER_SAMPLES, SampleBuffer } from '../../src/main/lab/gpu/nvml-ffi';
 import { Sampler } from '../../src/main/lab/gpu/sampler';
 import { BufferedSampler } from '../../src/main/lab/gpu/buffered-sampler';
+import { openDb } from '../../src/main/lab/store/db';
+import { readSamples, streamsOf } from '../../src/main/lab/store/sample-blocks';
 
 interface Opts {
   interval: number;
@@ -36,6 +41,7 @@ interface Opts {
   mode: 'sampler' | 'bare' | 'worker' | 'buffered';
   backend: 'nvml' | 'noop';
   micro: boolean;
+  dump: string | null;
 }
 
 function options(): Opts {
@@ -51,6 +57,7 @@ function options(): Opts {
       mode: { type: 'string', default: 'sampler' },
       backend: { type: 'string', default: 'nvml' },
       micro: { type: 'boolean', default: false },
+      dump: { type: 'string' },
     },
   });
   return {
@@ -64,6 +71,7 @@ function options(): Opts {
     mode: values.mode as Opts['mode'],
     backend: values.backend as Opts['backend'],
     micro: !!values.micro,
+    dump: values.dump ?? null,
   };
 }
 
@@ -365,7 +373,21 @@ async function record(o: Opts): Promise<void> {
   console.log(JSON.stringify(summary));
 }
 
-if (isMainThread) {
+/** The first run of a sweep database and the sweep's samples (every stream), for the bench's Python side. */
+function dump(file: string): void {
+  const db = openDb(file, { readonly: true });
+  try {
+    const run = db.prepare('SELECT id, sweep_id, started_at, measure_start, measure_end, ended_at, energy_j, throughput, status FROM runs ORDER BY id LIMIT 1').get() as { sweep_id: number } & Record<string, unknown>;
+    const samples = streamsOf(db, { sweep_id: run.sweep_id }).flatMap((st) => readSamples(db, st.stream_id, -Infinity, Infinity));
+    process.stdout.write(JSON.stringify({ run, samples }));
+  } finally {
+    db.close();
+  }
+}
+
+if (isMainThread && options().dump) {
+  dump(options().dump!);
+} else if (isMainThread) {
   const o = options();
   (o.micro ? micro(o) : record(o)).catch((e: unknown) => {
     console.error((e as Error).stack ?? String(e));

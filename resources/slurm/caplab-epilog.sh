@@ -14,6 +14,15 @@ if [ -z "$CAPLAB_LEASE_DIR" ]; then
   if [ -d /run/caplab ]; then CAPLAB_LEASE_DIR=/run/caplab; else CAPLAB_LEASE_DIR=/dev/shm/caplab; fi
   export CAPLAB_LEASE_DIR
 fi
-"$NODE_BIN" "$CLI" restore-caps --db "${CAPLAB_EPILOG_DB:-/var/tmp/caplab-epilog.db}" >>"${CAPLAB_EPILOG_LOG:-/var/log/caplab-epilog.log}" 2>&1
+# Restores run as the job's user (Slurm sets SLURM_JOB_USER for the epilog): CapLab trusts only journal entries its
+# own user or root wrote (an entry another user planted must not choose what root does), and the job's sweep set
+# its limits with that user's rights (sudo rule or root), so restoring them needs no more. Root's own entries next.
+LOG="${CAPLAB_EPILOG_LOG:-/var/log/caplab-epilog.log}"
+JOB_USER="${SLURM_JOB_USER:-root}"
+if [ "$(id -u)" = 0 ] && [ "$JOB_USER" != root ] && id -u "$JOB_USER" >/dev/null 2>&1; then
+  runuser -u "$JOB_USER" -- "$NODE_BIN" "$CLI" restore-caps \
+    --db "${CAPLAB_EPILOG_DB:-/var/tmp/caplab-epilog-$JOB_USER.db}" >>"$LOG" 2>&1
+fi
+"$NODE_BIN" "$CLI" restore-caps --db "${CAPLAB_EPILOG_DB:-/var/tmp/caplab-epilog.db}" >>"$LOG" 2>&1
 # An epilog that fails drains the node: a failed restore is logged (and retried by the next CapLab start) instead.
 exit 0

@@ -89,9 +89,28 @@ export function rangeText(o: Optimum): string {
   const pct = `${+(eq.margin * 100).toFixed(1)} %`;
   const parts: string[] = [];
   parts.push(eq.equivalent_caps.length ? `within ${pct}: ${eq.equivalent_caps.join(', ')} W` : `no other cap shown within ${pct}`);
-  if (eq.undetermined_caps.length) parts.push(`too few repetitions to tell: ${eq.undetermined_caps.join(', ')} W`);
+  if (eq.undetermined_caps.length) {
+    const need = eq.caps.filter((c) => c.verdict === 'undetermined').map((c) => c.repetitions_needed);
+    const most = need.length && need.every((n) => n !== null) ? Math.max(...(need as number[])) : null;
+    parts.push(`too few repetitions to tell: ${eq.undetermined_caps.join(', ')} W${most !== null ? ` (about ${most} per cap would)` : ''}`);
+  }
   if (eq.worse_caps.length) parts.push(`worse by more than ${pct}: ${eq.worse_caps.join(', ')} W`);
-  return `${parts.join('; ')} (${eq.correction})`;
+  return `${parts.join('; ')} (${eq.correction}, family-wise ${+((1 - eq.alpha) * 100).toFixed(1)} %)`;
+}
+
+/**
+ * An optimum's note for a results card, without the equivalence statement: the card's range line (rangeText) already
+ * says it, so the card says it once.
+ */
+export function cardNote(o: Optimum): string | null {
+  const statement = o.equivalence?.statement;
+  if (!o.note || !statement) return o.note;
+  const rest = o.note
+    .split(statement)
+    .map((s) => s.replace(/^;\s*|;\s*$/g, '').trim())
+    .filter(Boolean)
+    .join('; ');
+  return rest || null;
 }
 
 /** The same workload in another sweep's analysis (any device: comparing GPUs is the point), else its only group. */

@@ -252,6 +252,8 @@ export const events = {
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
   'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
   'facility.progress': z.object({ done: z.number().int(), total: z.number().int(), label: z.string() }),
+  /** An app export of samples: rows written of (about) the total. */
+  'export.progress': z.object({ format: z.string(), done: z.number().int(), total: z.number().int() }),
 } as const;
 
 export type MethodName = keyof typeof methods;

@@ -88,6 +88,44 @@ export const MetricBlock = z
   .refine((b) => b.t.length === b.value.length, { message: 't and value differ in length' });
 export type MetricBlock = z.infer<typeof MetricBlock>;
 
+/** A workload's Python as it reported itself (run with its argv at sweep start); absent parts say why. */
+export const PythonRecord = z.object({
+  workload: z.string(),
+  executable: z.string(),
+  python: z.string().nullable(),
+  pytorch: z.string().nullable(),
+  /** CUDA / ROCm (HIP) version PyTorch was built with; null for CPU builds or without PyTorch. */
+  pytorch_cuda: z.string().nullable(),
+  pytorch_rocm: z.string().nullable(),
+  cudnn: z.string().nullable(),
+  /** Why a part is absent ("No module named 'torch'", "python4: not found", "timed out after 20 s"). */
+  note: z.string().nullable(),
+});
+export type PythonRecord = z.infer<typeof PythonRecord>;
+
+/** A workload's container image as its runtime's `image inspect` reported it. */
+export const ImageRecord = z.object({
+  workload: z.string(),
+  runtime: z.string(),
+  image: z.string(),
+  /** Image id (content digest of its config) and repository digests (`name@sha256:...`). */
+  id: z.string().nullable(),
+  digests: z.array(z.string()),
+  note: z.string().nullable(),
+});
+export type ImageRecord = z.infer<typeof ImageRecord>;
+
+/** The workloads' software, taken at sweep start: Pythons, images and the host's CUDA driver / ROCm versions. */
+export const SoftwareRecord = z.object({
+  pythons: z.array(PythonRecord),
+  images: z.array(ImageRecord),
+  cuda_driver: z.string().nullable(),
+  rocm: z.string().nullable(),
+  /** What the record covers when there is nothing to probe (simulated workloads). */
+  note: z.string().nullable(),
+});
+export type SoftwareRecord = z.infer<typeof SoftwareRecord>;
+
 /** Where the numbers were made: host and software. Unknown parts are null, never guessed. */
 export const ExportEnvironment = z
   .object({
@@ -95,6 +133,7 @@ export const ExportEnvironment = z
     os: z.string().nullable().default(null),
     caplab_version: z.string(),
     caplab_commit: z.string().nullable().default(null),
+    software: SoftwareRecord.optional(),
   })
   .passthrough();
 export type ExportEnvironment = z.infer<typeof ExportEnvironment>;
@@ -159,12 +198,17 @@ export const WrittenFile = z.object({
 export type WrittenFile = z.infer<typeof WrittenFile>;
 
 /** What the app's Export button asks for (contract method exportFile). Analysis options as analyzeSweep takes them. */
+export const ExportFormat = z.enum(['pdf', 'html', 'runs-csv', 'caps-csv', 'json', 'segments-csv', 'samples-csv', 'samples-parquet']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+/** The app's Export button: what to make, of a sweep (or a comparison of sweeps) or of a dataset. */
 export const ExportRequest = z
   .object({
-    sweep_id: z.number().int(),
+    sweep_id: z.number().int().optional(),
     /** A comparison report: the sweep first (the baseline), then these. */
     compare_ids: z.array(z.number().int()).max(8).optional(),
-    format: z.enum(['pdf', 'html', 'runs-csv', 'caps-csv', 'json']),
+    dataset_id: z.number().int().optional(),
+    format: ExportFormat,
     paper: z.enum(['a4', 'letter']).default('a4'),
     author: z.string().max(200).optional(),
     overhead_w: z.number().min(0).max(10_000).optional(),
@@ -173,7 +217,9 @@ export const ExportRequest = z
     weight: z.number().min(0).max(1).optional(),
     include_unenforced: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((r) => (r.sweep_id === undefined) !== (r.dataset_id === undefined), { message: 'give either sweep_id or dataset_id', path: ['sweep_id'] })
+  .refine((r) => !r.compare_ids?.length || r.sweep_id !== undefined, { message: 'compare_ids compares sweeps: give sweep_id', path: ['compare_ids'] });
 export type ExportRequest = z.input<typeof ExportRequest>;
 
 /** A file made for the app to save (a download in the browser host, a save dialog in the desktop app). */

@@ -69,6 +69,7 @@ limit=$(cat "$D/limit0" 2>/dev/null || echo 700)
 lim=$(printf '%.2f' "$limit")
 case " $* " in
   *" --help-query-gpu "*) cat "$D/help.txt"; exit 0;;
+  " --version ") printf 'NVIDIA-SMI version  : 580.159.04\nDRIVER version      : 580.159.04\nCUDA Version        : 13.0\n'; exit 0;;
   *" -pl "*)
     w="\${@: -1}"
     if [ -n "$SHIM_PL_FAIL" ]; then echo "Changing power management limit is not supported in current scope for GPU: 00000000:01:00.0."; echo "Terminating early due to previous errors."; exit 3; fi

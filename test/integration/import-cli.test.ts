@@ -125,6 +125,10 @@ describe('caplab import', () => {
     const r2 = await runCli(['import', garbage], env);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toMatch(/garbage\.bin: no importer recognises this file; name the format with --format/);
+    const nowhere = join(tmp.dir, 'no-such-log.csv');
+    const absent = await runCli(['import', fx('dcgmi-dmon.txt'), nowhere], env);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toBe(`caplab import: ${nowhere}: no such file or directory\n`);
     const empty = join(tmp.dir, 'empty.csv');
     writeFileSync(empty, '');
     expect((await runCli(['import', empty], env)).stderr).toMatch(/empty\.csv: empty file/);

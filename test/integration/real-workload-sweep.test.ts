@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -91,6 +92,43 @@ describe('sweep with a user command on the nvidia-smi backend', () => {
     expect(readFileSync(join(shims.dir, 'limit0'), 'utf8').trim()).toBe('650');
     const pl = shims.calls().filter((c) => c.includes('-pl'));
     expect(pl.map((c) => c.at(-1))).toEqual(['300', '650']);
+  });
+});
+
+describe('the run record of a native Python workload', () => {
+  it('records the workload’s own Python (the real python3), PyTorch (absent here, with why) and the CUDA driver, and the report shows them', { timeout: 120_000 }, async () => {
+    const script = join(shims.dir, 'workload.py');
+    writeFileSync(
+      script,
+      `import json, time
+print("@caplab " + json.dumps({"ev": "start", "t": time.time(), "workload": "custom", "units": "images"}), flush=True)
+n = 0
+while True:
+    n += 1
+    time.sleep(0.1)
+    print("@caplab " + json.dumps({"ev": "step", "t": time.time(), "n": n, "units": 32, "dt": 0.1}), flush=True)
+`,
+    );
+    const file = join(shims.dir, 'python.yaml');
+    writeFileSync(file, `backend: nvidia-smi\ndevices: [0]\nobserve_only: true\ncaps: [700]\nworkloads:\n  - id: command\n    params: { argv: [/usr/bin/python3, ${JSON.stringify(script)}], units: images, adapter: protocol }\nwarmup: { steps: 3 }\nwindow: { steps: 5 }\ncooldown_s: 0\n`);
+    const r = await runCli(['sweep', file, '--json'], env());
+    expect(r.code).toBe(0);
+    const sweepId = JSON.parse(r.stdout).sweep_id as number;
+    const db = new Database(join(shims.dir, 'lab.db'), { readonly: true });
+    const environment = JSON.parse((db.prepare('SELECT environment FROM sweeps WHERE id = ?').get(sweepId) as { environment: string }).environment);
+    db.close();
+    const version = execFileSync('/usr/bin/python3', ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8' }).trim();
+    const torch = spawnSync('/usr/bin/python3', ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' });
+    expect(environment.software).toMatchObject({ cuda_driver: '13.0', images: [], pythons: [{ workload: 'command', executable: '/usr/bin/python3', python: version, pytorch: torch.status === 0 ? torch.stdout.trim() : null }] });
+    if (torch.status !== 0) expect(environment.software.pythons[0].note).toMatch(/^PyTorch absent: ModuleNotFoundError/);
+
+    const html = join(shims.dir, 'python-report.html');
+    const rep = await runCli(['report', String(sweepId), '--html', html, '--json'], env());
+    expect(rep.code).toBe(0);
+    const text = readFileSync(html, 'utf8');
+    expect(text).toContain(`${version} (/usr/bin/python3)`);
+    expect(text).toMatch(torch.status === 0 ? new RegExp(`PyTorch \\(command\\)</th><td>${torch.stdout.trim()}`) : /PyTorch \(command\)<\/t[hd]><td>absent — PyTorch absent: ModuleNotFoundError/);
+    expect(text).toMatch(/CUDA driver<\/t[hd]><td>13\.0/);
   });
 });
 

@@ -171,6 +171,21 @@ describe.skipIf(!hasTorch)(`tiny CPU runs of every workload (needs torch: ${hasT
     if (out.status === 'done') expect(out.window).toMatchObject({ steps: 2, units: perStep * 2, unit_name: units });
   }, 300_000);
 
+  it('CAPLAB_STEP_REPORT_S sums the steps between events (at most one a period) and keeps every unit', async () => {
+    const built = buildCommand(catalog.require('resnet50').def, { steps: 4, batch_size: 2 }, { runtime: 'native', devices: [0], resourcesDir: RES, python: PY });
+    const child = { ...pyEnv, CAPLAB_STEP_REPORT_S: '3600' };
+    const r = await new Promise<Ran>((res) => {
+      const p = spawn(built.argv[0]!, [...built.argv.slice(1), ...tiny], { cwd: PYDIR, env: child, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      p.stdout.on('data', (d) => (stdout += d));
+      p.on('close', (code) => res({ code, stdout, stderr: '', events: stdout.split('\n').flatMap((l) => { const x = parseProtocolLine(l); return x.kind === 'event' ? [x.event] : []; }), invalid: [] }));
+    });
+    expect(r.code).toBe(0);
+    // One event at the workload's own warm-up boundary (step 1), one for the rest (steps 2-4) at the end.
+    const steps = r.events.filter((e): e is Extract<ProtocolEvent, { ev: 'step' }> => e.ev === 'step');
+    expect(steps.map((s) => [s.n, s.units])).toEqual([[1, 2], [4, 6]]);
+  }, 300_000);
+
   it('max-stable-batch grows the batch until (simulated) out of memory and reports the largest stable size', async () => {
     const r = await runPython([PY, 'vision.py', '--model', 'vit_l_16', ...tiny, '--batch-size', '1', '--max-stable-batch', '--simulate-oom-above', '11', '--probe-only']);
     expect(r.code).toBe(0);

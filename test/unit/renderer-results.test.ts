@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../src/core/analysis/analyze';
 import type { AnalysisInputRaw, AnalysisRunInput, CapPoint } from '../../src/shared/analysis';
-import { capSeverity, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/shared/analysis-view';
+import { capSeverity, cardNote, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/shared/analysis-view';
 import { plotlyFigure } from '../../src/renderer/pages/results/charts';
 import { clockChart, efficiencyChart, paretoChart, throughputChart, type ChartInput } from '../../src/shared/charts';
 
@@ -78,13 +78,26 @@ describe('results page over the engine analysis', () => {
     expect(optimumValue(g.optima['min-energy-slowdown'], 'images')).toMatch(/J per image .*% slower than 700 W/);
     expect(rangeText(o)).toMatch(/within 2 %|no other cap shown within 2 %/);
     expect(rangeText(o)).toMatch(/Bonferroni/);
-    const eq = { ...o.equivalence!, equivalent_caps: [400], undetermined_caps: [500], worse_caps: [200] };
+    const eq = { ...o.equivalence!, equivalent_caps: [400], undetermined_caps: [500], worse_caps: [200], caps: [] };
     const wide = { ...o, cap_w: 300, indistinguishable_caps: [300, 400, 500], range_w: [300, 500] as [number, number], equivalence: eq };
-    expect(rangeText(wide)).toBe(`within 2 %: 400 W; too few repetitions to tell: 500 W; worse by more than 2 %: 200 W (${eq.correction})`);
+    expect(rangeText(wide)).toBe(`within 2 %: 400 W; too few repetitions to tell: 500 W; worse by more than 2 %: 200 W (${eq.correction}, family-wise 95 %)`);
+    const needs = { ...eq, caps: [{ cap_w: 500, verdict: 'undetermined' as const, rel_diff: -0.01, ci: [-0.03, 0.01] as [number, number], repetitions_needed: 6 }] };
+    expect(rangeText({ ...wide, equivalence: needs })).toContain('too few repetitions to tell: 500 W (about 6 per cap would)');
     const shaded = (opt: typeof wide) => efficiencyChart([{ name: '#1', group: { ...g, optima: { ...g.optima, 'max-efficiency': opt } } }]).bands;
     expect(shaded(wide)).toEqual([{ from: 300, to: 500, label: expect.stringMatching(/may be the best/) }]);
     expect(shaded({ ...o, range_w: [300, 300] } as typeof wide)).toEqual([]);
     expect(rangeText({ ...o, indistinguishable_caps: null, equivalence: null })).toMatch(/not testable/);
+  });
+
+  it('says the equivalence statement once per card: in the range line, not again in the note', () => {
+    const o = g.optima['min-energy-slowdown'];
+    const statement = o.equivalence!.statement;
+    expect(o.note).toContain(statement);
+    const note = cardNote(o);
+    expect(note ?? '').not.toContain(statement);
+    expect(note).toMatch(/slowdown budget/);
+    expect(cardNote({ ...o, note: statement })).toBeNull();
+    expect(cardNote({ ...o, equivalence: null })).toBe(o.note);
   });
 
   it('flags a cap that was not enforced, excludes it from the best cap and marks it on the plot', () => {

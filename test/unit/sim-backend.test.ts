@@ -229,3 +229,29 @@ describe('SimBackend simulated time', () => {
     expect((await next.sample([0]))[0]!.t).toBeGreaterThan(t);
   });
 });
+
+describe('SimBackend sample buffer (drainSamples)', () => {
+  it('returns every reading on the interval grid since the last drain, however late the drain, with the exact counter', async () => {
+    const clock = fast();
+    activity(clock, process.pid, [0]);
+    const b = new SimBackend({ stateDir: tmp.dir, clock, seed: 5 });
+    const first = b.drainSamples([0], 100);
+    expect(first).toHaveLength(1);
+    // A late wake: 60 ms of real time is ~6 s simulated at 100x, so ~60 readings 0.1 s apart come back at once.
+    await sleep(60);
+    const edgeT = b.now();
+    const edge = await b.readEnergyMj(0);
+    await sleep(20);
+    const late = b.drainSamples([0], 100);
+    expect(late.length).toBeGreaterThan(50);
+    const ts = [first[0]!, ...late].map((s) => s.t);
+    for (let i = 1; i < ts.length; i++) expect(ts[i]! - ts[i - 1]!).toBeCloseTo(0.1, 6);
+    expect(late.every((s) => s.util_gpu! > 90 && s.energy_mj !== null)).toBe(true);
+    // A counter read between two drains leaves the buffer's readings exact: it agrees with the readings around it.
+    const before = late.filter((s) => s.t <= edgeT - 0.2).at(-1)!;
+    const after = late.find((s) => s.t >= edgeT + 0.2)!;
+    expect(edge).toBeGreaterThanOrEqual(before.energy_mj! - 1);
+    expect(edge).toBeLessThanOrEqual(after.energy_mj! + 1);
+    for (let i = 1; i < late.length; i++) expect(late[i]!.energy_mj!).toBeGreaterThan(late[i - 1]!.energy_mj!);
+  });
+});

@@ -111,23 +111,41 @@ def free_memory():
         torch.cuda.empty_cache()
 
 
+def report_every_s():
+    """CAPLAB_STEP_REPORT_S: at most one step event per this many seconds (the steps in between summed into it), so
+    that a fast workload does not wake the sweep process once a step; 0 or unset: one event per step."""
+    try:
+        return max(0.0, float(os.environ.get("CAPLAB_STEP_REPORT_S", "0")))
+    except ValueError:
+        return 0.0
+
+
 def run_steps(proto, dist, step_fn, units_per_step, steps, warmup_steps, simulate_oom_at_step=None):
-    """Runs ``step_fn`` ``steps`` times (forever when 0), one protocol step event per step (rank 0), with the
-    workload's own warmup/measure phases and a summary over the measure phase at the end."""
+    """Runs ``step_fn`` ``steps`` times (forever when 0), one protocol step event per step (rank 0), or per
+    CAPLAB_STEP_REPORT_S seconds of steps, with the workload's own warmup/measure phases and a summary over the
+    measure phase at the end."""
     proto.phase("warmup")
+    every = report_every_s()
     n = 0
     measured_units = 0
     measure_t0 = None
     all_t0 = time.time()
+    pending_units, pending_t0 = 0, None
     while steps <= 0 or n < steps:
         t0 = time.perf_counter()
+        if pending_t0 is None:
+            pending_t0 = t0
         if simulate_oom_at_step is not None and n + 1 >= simulate_oom_at_step:
             raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB (simulated at step %d)" % (n + 1))
         step_fn()
         sync(dist.device)
-        dt = time.perf_counter() - t0
+        t1 = time.perf_counter()
         n += 1
-        proto.step(n, units_per_step, dt)
+        pending_units += units_per_step
+        # A summed event spans from the first of its steps' start to the last one's end.
+        if every <= 0 or t1 - pending_t0 >= every or n == steps or n == warmup_steps:
+            proto.step(n, pending_units, t1 - pending_t0 if every > 0 else t1 - t0)
+            pending_units, pending_t0 = 0, None
         if n == warmup_steps:
             proto.phase("measure")
             measure_t0 = time.time()

@@ -7,6 +7,7 @@ import { escapeHtml as h } from './html-escape';
 import { selectorInfo } from '../../shared/selectors';
 import { meanCi, num, pct, utc } from './format';
 import type { ReportInput, ReportSource } from './model';
+import type { SoftwareRecord } from '../../shared/export';
 import { chartSvg } from './svg';
 
 type Cell = string | number | null;
@@ -70,7 +71,7 @@ export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string
 
 function environmentRows(src: ReportSource): Cell[][] {
   const e = src.environment as Record<string, unknown>;
-  const known = ['host', 'os', 'caplab_version', 'caplab_commit'];
+  const known = ['host', 'os', 'caplab_version', 'caplab_commit', 'software'];
   const extra = Object.entries(e)
     .filter(([k, v]) => !known.includes(k) && v != null && typeof v !== 'object')
     .map(([k, v]) => [t(k.replace(/_/g, ' ')), t(String(v))]);
@@ -78,8 +79,26 @@ function environmentRows(src: ReportSource): Cell[][] {
     ['host', t(src.environment.host ?? src.sweep?.host ?? 'not recorded')],
     ['operating system', t(src.environment.os ?? 'not recorded')],
     ['CapLab', t(`${src.environment.caplab_version}${src.environment.caplab_commit ? ` (commit ${src.environment.caplab_commit})` : ''}`)],
+    ...softwareRows(src.environment.software),
     ...extra,
   ];
+}
+
+/** The workloads' Pythons, PyTorch builds and container images, and the host's CUDA driver and ROCm, as recorded. */
+function softwareRows(sw: SoftwareRecord | undefined): Cell[][] {
+  if (!sw) return [['workload software', t('not recorded (a sweep from before CapLab kept Python, PyTorch and image versions)')]];
+  const rows: Cell[][] = [];
+  for (const p of sw.pythons) {
+    rows.push([`Python (${t(p.workload)})`, t(p.python ? `${p.python} (${p.executable})` : `not found: ${p.note ?? p.executable}`)]);
+    if (p.python) {
+      const built = [p.pytorch_cuda && `CUDA ${p.pytorch_cuda}`, p.pytorch_rocm && `ROCm ${p.pytorch_rocm}`, p.cudnn && `cuDNN ${p.cudnn}`].filter(Boolean).join(', ');
+      rows.push([`PyTorch (${t(p.workload)})`, t(p.pytorch ? `${p.pytorch}${built ? ` built with ${built}` : ' (no CUDA or ROCm build)'}` : `absent — ${p.note ?? 'not importable'}`)]);
+    }
+  }
+  for (const i of sw.images) rows.push([`container image (${t(i.workload)})`, t(`${i.runtime} ${i.image}: ${[i.id && `id ${i.id}`, ...i.digests].filter(Boolean).join(', ') || 'no digest'}${i.note ? ` (${i.note})` : ''}`)]);
+  rows.push(['CUDA driver', t(sw.cuda_driver ?? 'not found (no nvidia-smi)')], ['ROCm', t(sw.rocm ?? 'not installed')]);
+  if (sw.note) rows.push(['workload software', t(sw.note)]);
+  return rows;
 }
 
 /** Machine and run record: host, software, the devices with their identities, the plan as YAML. */

@@ -16,7 +16,7 @@ import { issueLines } from './sweep/plan-issues';
 import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
-import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor } from './sweep/workload-command';
+import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor, workloadSoftware } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
@@ -235,6 +235,7 @@ export class Engine implements LabApi {
           devices,
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
+          software: (p) => workloadSoftware(lab, p, this.env),
           emit: (name, payload) => this.emit(name, payload),
         },
         plan,
@@ -380,10 +381,12 @@ export class Engine implements LabApi {
   }
 
   async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    this.writable('delete a dataset');
     return { deleted: removeDataset(this.db, input.dataset_id) };
   }
 
   async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
+    this.writable('import');
     try {
       return await importDataset(this.db, input, (p) =>
         this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
@@ -399,6 +402,7 @@ export class Engine implements LabApi {
   }
 
   async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    this.writable('save a segment');
     return saveSegment(this.db, input);
   }
 
@@ -435,7 +439,7 @@ export class Engine implements LabApi {
       const browser = await findBrowser(undefined, this.env);
       return (html, o) => printPdfWithChromium(browser, html, o);
     };
-    return exportForApp(this.db, input, printer);
+    return exportForApp(this.db, input, { printPdf: printer, progress: (format, done, total) => this.emit('export.progress', { format, done, total }) });
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {

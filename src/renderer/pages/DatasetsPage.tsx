@@ -5,6 +5,7 @@ import type { AnalysisResult } from '../../shared/analysis';
 import type { MethodOutput } from '../../shared/api';
 import { api } from '../api/client';
 import { Plot } from '../components/Plot';
+import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
 import { colorFor, dateTime, fmt } from '../lib/format';
@@ -144,6 +145,7 @@ function DatasetDetail({ id }: { id: number }) {
         <h2 id="dataset-title">
           Dataset #{ds.id} · {ds.name}
         </h2>
+        <ExportMenu subject="dataset" request={{ dataset_id: ds.id }} />
         <button className="small" onClick={() => navigate('datasets')}>
           All datasets
         </button>

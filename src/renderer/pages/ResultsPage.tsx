@@ -6,7 +6,7 @@ import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
 import { ExportMenu } from '../components/ExportMenu';
-import { FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
+import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
@@ -105,6 +105,7 @@ export function ResultsPage({ param }: { param: string | null }) {
           </label>
           {data && (
             <ExportMenu
+              subject={compareId != null ? 'compare' : 'sweep'}
               request={{ sweep_id: id, compare_ids: compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
             />
           )}
@@ -244,7 +245,7 @@ function GroupView({
               <div className="small muted" data-testid={`best-range-${s}`}>
                 {rangeText(o)}
               </div>
-              {o.note && <div className="small muted note">{o.note}</div>}
+              {cardNote(o) && <div className="small muted note">{cardNote(o)}</div>}
             </div>
           );
         })}

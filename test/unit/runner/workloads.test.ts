@@ -47,6 +47,8 @@ describe('built-in definitions', () => {
     expect(b.argv).toEqual(['python3', `${PY}/vision.py`, '--model', 'vit_l_16', '--batch-size', '128', '--precision', 'fp32', '--image-size', '224', '--steps', '0']);
     expect(b.env).toEqual({ PYTHONUNBUFFERED: '1', CUDA_VISIBLE_DEVICES: '3', CUDA_DEVICE_ORDER: 'PCI_BUS_ID' });
     expect(b).toMatchObject({ units: 'images', gpus: 1, container: null, reader: { adapter: 'protocol', file: null, pattern: null } });
+    // the run record asks the interpreter {python} expands to for its Python and PyTorch versions
+    expect(b.software).toEqual({ python: 'python3' });
   });
 
   it('booleans add their flags; numeric strings from a plan are accepted', () => {
@@ -104,6 +106,8 @@ describe('containers', () => {
     ]);
     expect(b.env).toEqual({});
     expect(b.container).toEqual({ runtime: 'docker', name: 'caplab-7-12', cidfile: '/tmp/caplab-7-12.cid' });
+    // the run record asks this image's digest, through the same runtime binary
+    expect(b.software).toEqual({ runtime: 'docker', binary: 'docker', image: 'caplab-workloads:cuda' });
     const one = buildCommand(def('vit_l_16'), {}, { ...base, devices: [5], runtime: 'docker' });
     expect(one.argv.slice(one.argv.indexOf('--gpus'), one.argv.indexOf('--gpus') + 2)).toEqual(['--gpus', 'device=5']);
   });

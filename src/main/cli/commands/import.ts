@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
@@ -28,6 +29,8 @@ export const importCommand: CliCommand = {
     const interval = numberOpt(args, 'interval');
     if (interval !== undefined && !(interval > 0)) throw new CliError('--interval must be a positive number of seconds');
     const fields = stringOpt(args, 'fields')?.split(',').map((f) => f.trim()).filter(Boolean);
+    // A path that is not there is bad input (exit 2), found before the database is opened.
+    for (const p of args.positionals) if (!existsSync(p)) throw new CliError(`${p}: no such file or directory`);
     const engine = await openEngine(args, io);
     // A redrawn bar on a terminal; elsewhere (logs, scripts) a progress line at most every 2 s.
     const tty = !args.values.json && io.stderr.isTTY === true;
@@ -54,7 +57,6 @@ export const importCommand: CliCommand = {
         });
       } catch (e) {
         if (e instanceof ImportError) throw new CliError(`cannot import ${e.message}`, 1);
-        if (e instanceof Error && /no such file/.test(e.message)) throw new CliError(e.message);
         throw e;
       } finally {
         if (tty) io.stderr.write('\n');

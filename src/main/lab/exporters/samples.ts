@@ -1,20 +1,25 @@
 // Samples out as CSV or Parquet, streamed: blocks are decoded one at a time and leave in chunks (CSV) or row groups
 // (Parquet), so memory stays flat for any number of samples. Written to a temp file, then renamed.
 import { rename, stat, unlink } from 'node:fs/promises';
-import { ParquetWriter, fileWriter } from 'hyparquet-writer';
+import { ParquetWriter } from 'hyparquet-writer';
 import type { Db } from '../store/db';
-import { countSamples, iterateSampleChunks, valueAt, type SampleChunk, type SampleSelection } from '../store/sample-stream';
+import { countSamples, iterateSampleBlocks, iterateSampleChunks, type SampleSelection } from '../store/sample-stream';
 import { SAMPLE_EXPORT_COLUMNS, type SampleExportColumn } from '../../../shared/export';
 import { VERSION } from '../version';
 import { checkWritable, ExportError, openAtomicStream } from './atomic';
 import { csvCell } from './csv';
+import { fileSink, RowGroup } from './parquet-columns';
+import { CsvRowFormatter, type CsvJob, type CsvJobResult, type TimeFormat } from './csv-rows';
+import { CsvWorkers, exportThreads } from './csv-workers';
 
-export type TimeFormat = 'epoch' | 'iso';
+export type { TimeFormat };
 
 export interface SampleExportOptions {
   selection: SampleSelection;
   columns: readonly SampleExportColumn[];
   time: TimeFormat;
+  /** Worker threads formatting CSV rows (default: exportThreads()); 0 formats on this thread. */
+  threads?: number;
   /** Called every few hundred thousand rows with rows done and (about) the total. */
   progress?: (done: number, total: number) => void;
 }
@@ -43,48 +48,34 @@ export interface SampleExportResult {
   rows: number;
 }
 
-/** The text of one CSV column over a chunk's rows: numbers as JS prints them (shortest exact form), null as empty. */
-function columnText(c: SampleChunk, field: SampleExportColumn, time: TimeFormat): string[] {
-  const out = new Array<string>(c.b - c.a);
-  if (field === 't') {
-    for (let i = c.a; i < c.b; i++) out[i - c.a] = time === 'iso' ? isoTime(c.cols.t[i]!) : String(c.cols.t[i]!);
-  } else if (field === 'power_kind') {
-    for (let i = c.a; i < c.b; i++) out[i - c.a] = valueAt(c.cols, field, i) as string;
-  } else {
-    const col = c.cols.cols[field];
-    for (let i = c.a; i < c.b; i++) {
-      const v = col ? col[i]! : NaN;
-      out[i - c.a] = v === v ? String(v) : '';
-    }
-  }
-  return out;
-}
+const CHUNK_BYTES = 1 << 22;
+/** Rows per worker job, and the fewest rows for which starting worker threads pays off. */
+const JOB_ROWS = 65_536;
+const WORKER_MIN_ROWS = 200_000;
 
-/** Streams the selected samples to a CSV file (header with units; the device key last). */
+/**
+ * Streams the selected samples to a CSV file (header with units; the device key last). Blocks are decoded to their
+ * stored integers and formatted as bytes (csv-rows.ts); large exports do that in worker threads, pipelined with the
+ * database reads and file writes here, and each few megabytes leave in one write.
+ */
 export async function exportSamplesCsv(db: Db, file: string, o: SampleExportOptions): Promise<SampleExportResult> {
-  const total = o.progress ? countSamples(db, o.selection) : 0;
+  const total = countSamples(db, o.selection);
+  const threads = total >= WORKER_MIN_ROWS ? (o.threads ?? exportThreads()) : 0;
   const out = await openAtomicStream(file);
   let rows = 0;
   let next = PROGRESS_EVERY;
-  try {
-    out.stream.write(`${[...o.columns.map((c) => headerOf(c, o.time)), 'device'].map(csvCell).join(',')}\n`);
-    for (const c of iterateSampleChunks(db, o.selection, o.columns)) {
-      const cols = o.columns.map((f) => columnText(c, f, o.time));
-      const dev = csvCell(c.device);
-      const n = c.b - c.a;
-      const lines = new Array<string>(n);
-      for (let i = 0; i < n; i++) {
-        let line = '';
-        for (const col of cols) line += col[i] + ',';
-        lines[i] = line + dev;
-      }
-      if (!out.stream.write(lines.join('\n') + '\n')) await new Promise<void>((ok) => out.stream.once('drain', () => ok()));
-      rows += n;
-      if (rows >= next) {
-        o.progress?.(rows, total);
-        next += PROGRESS_EVERY;
-      }
+  const write = async (bytes: Uint8Array, n: number) => {
+    if (!out.stream.write(bytes)) await new Promise<void>((ok) => out.stream.once('drain', () => ok()));
+    rows += n;
+    if (rows >= next) {
+      o.progress?.(rows, total);
+      next = rows + PROGRESS_EVERY;
     }
+  };
+  try {
+    await write(Buffer.from(`${[...o.columns.map((c) => headerOf(c, o.time)), 'device'].map(csvCell).join(',')}\n`), 0);
+    if (threads > 0) await csvInWorkers(db, o, threads, write);
+    else await csvHere(db, o, write);
     return { path: out.path, bytes: await out.commit(), rows };
   } catch (e) {
     await out.abort();
@@ -92,7 +83,71 @@ export async function exportSamplesCsv(db: Db, file: string, o: SampleExportOpti
   }
 }
 
-const ROW_GROUP = 131_072;
+type WriteRows = (bytes: Uint8Array, rows: number) => Promise<void>;
+
+/** Formats on this thread into 4 MB buffers. */
+async function csvHere(db: Db, o: SampleExportOptions, write: WriteRows): Promise<void> {
+  const f = new CsvRowFormatter(o.columns, o.time);
+  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  let pos = 0;
+  let pending = 0;
+  const flush = async () => {
+    const full = buf.subarray(0, pos);
+    buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    pos = 0;
+    await write(full, pending);
+    pending = 0;
+  };
+  for (const c of iterateSampleChunks(db, o.selection, o.columns, true)) {
+    const per = Math.floor(CHUNK_BYTES / f.rowBound(c.device));
+    for (let i = c.a; i < c.b; ) {
+      const room = Math.floor((CHUNK_BYTES - pos) / f.rowBound(c.device));
+      if (room === 0) {
+        await flush();
+        continue;
+      }
+      const to = Math.min(c.b, i + Math.min(room, per));
+      pos = f.write(buf, pos, c, i, to);
+      pending += to - i;
+      i = to;
+    }
+  }
+  await flush();
+}
+
+/** Batches of blocks to worker threads, at most two per thread in flight (flat memory), written back in order. */
+async function csvInWorkers(db: Db, o: SampleExportOptions, threads: number, write: WriteRows): Promise<void> {
+  const pool = new CsvWorkers(threads);
+  const inflight: Promise<CsvJobResult>[] = [];
+  const writeOldest = async () => {
+    const r = await inflight.shift()!;
+    await write(r.bytes, r.rows);
+  };
+  try {
+    let blocks: CsvJob['blocks'] = [];
+    let n = 0;
+    const post = () => {
+      const p = pool.run({ columns: o.columns, time: o.time, blocks });
+      p.catch(() => undefined);
+      inflight.push(p);
+      blocks = [];
+      n = 0;
+    };
+    for (const b of iterateSampleBlocks(db, o.selection)) {
+      blocks.push(b);
+      n += b.n;
+      if (n < JOB_ROWS) continue;
+      post();
+      while (inflight.length >= threads * 2) await writeOldest();
+    }
+    if (blocks.length) post();
+    while (inflight.length) await writeOldest();
+  } finally {
+    await pool.close();
+  }
+}
+
+const ROW_GROUP = 262_144;
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
 
 function parquetSchema(columns: readonly SampleExportColumn[]): SchemaElement[] {
@@ -105,21 +160,23 @@ function parquetSchema(columns: readonly SampleExportColumn[]): SchemaElement[] 
 }
 
 /**
- * Streams the selected samples to a Parquet file, one row group per 131,072 rows. Time is epoch seconds (DOUBLE,
- * exact); units are in the file's key-value metadata (`caplab.units`), as Parquet has no column header to put them in.
+ * Streams the selected samples to a Parquet file, one row group per 262,144 rows gathered in typed arrays. Time is
+ * epoch seconds (DOUBLE, exact); units are in the file's key-value metadata (`caplab.units`), as Parquet has no
+ * column header to put them in.
  */
 export async function exportSamplesParquet(db: Db, file: string, o: SampleExportOptions): Promise<SampleExportResult> {
   if (o.time === 'iso') throw new ExportError('Parquet keeps time as epoch seconds (DOUBLE, exact); --time iso is for CSV');
   const path = await checkWritable(file);
   const total = o.progress ? countSamples(db, o.selection) : 0;
   const tmp = `${path}.${process.pid}.tmp`;
-  const names = [...o.columns, 'device'];
   const units = Object.fromEntries(o.columns.map((c) => [c, c === 't' ? 's since epoch' : (UNIT.get(c) ?? null)]));
   let rows = 0;
   let next = PROGRESS_EVERY;
+  let sink: ReturnType<typeof fileSink> | null = null;
   try {
+    sink = fileSink(tmp);
     const writer = new ParquetWriter({
-      writer: fileWriter(tmp),
+      writer: sink,
       schema: parquetSchema(o.columns),
       codec: 'SNAPPY',
       statistics: false,
@@ -129,28 +186,34 @@ export async function exportSamplesParquet(db: Db, file: string, o: SampleExport
       ],
       createdBy: `caplab ${VERSION}`,
     });
-    let cols: (number | string | null)[][] = names.map(() => []);
-    const flush = () => {
-      if (cols[0]!.length === 0) return;
-      void writer.write({ columnData: names.map((name, i) => ({ name, data: cols[i]! })), rowGroupSize: cols[0]!.length });
-      cols = names.map(() => []);
-    };
-    for (const c of iterateSampleChunks(db, o.selection, o.columns)) {
-      for (let i = c.a; i < c.b; i++) {
-        for (let k = 0; k < o.columns.length; k++) cols[k]!.push(valueAt(c.cols, o.columns[k]!, i));
-        cols[o.columns.length]!.push(c.device);
-        if (cols[0]!.length === ROW_GROUP) flush();
-      }
-      rows += c.b - c.a;
+    const group = new RowGroup(o.columns, ROW_GROUP);
+    const flush = async () => {
+      if (group.n === 0) return;
+      void writer.write({ columnData: group.columnData(), rowGroupSize: group.n });
+      rows += group.n;
+      group.clear();
       if (rows >= next) {
         o.progress?.(rows, total);
-        next += PROGRESS_EVERY;
+        next = rows + PROGRESS_EVERY;
+      }
+      // let the host's other requests (and progress events) through between row groups
+      await new Promise<void>((ok) => setImmediate(ok));
+    };
+    for (const c of iterateSampleChunks(db, o.selection, o.columns)) {
+      for (let i = c.a; i < c.b; ) {
+        const count = Math.min(c.b - i, group.capacity - group.n);
+        group.add(c, i, count);
+        i += count;
+        if (group.n === group.capacity) await flush();
       }
     }
-    flush();
+    await flush();
     writer.finish();
+    sink.close();
+    sink = null;
     await rename(tmp, path);
   } catch (e) {
+    sink?.close();
     await unlink(tmp).catch(() => undefined);
     throw e instanceof ExportError ? e : new ExportError(`cannot write ${path}: ${(e as Error).message}`);
   }

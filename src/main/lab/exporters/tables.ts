@@ -4,6 +4,7 @@ import type { AnalysisGroup, AnalysisResult, Stat } from '../../../shared/analys
 import { SELECTORS } from '../../../shared/analysis';
 import type { RunRecord } from '../../../shared/records';
 import type { CsvTable } from './csv';
+import type { SegmentEnergy } from '../datasets/analysis';
 
 export function runsTable(runs: readonly RunRecord[]): CsvTable {
   return {
@@ -65,4 +66,17 @@ export function runAnalysisTable(r: AnalysisResult): CsvTable {
 /** Every analysis table, by file stem. */
 export function analysisTables(r: AnalysisResult): Record<string, CsvTable> {
   return { caps: capsTable(r), optima: optimaTable(r), sensitivity: sensitivityTable(r), pareto: paretoTable(r), 'run-analysis': runAnalysisTable(r) };
+}
+
+/** A dataset's segments with their energy and, where they carry work units, throughput and efficiency. */
+export function segmentsTable(segments: readonly SegmentEnergy[]): CsvTable {
+  return {
+    headers: ['segment_id', 'label', 'origin', 'start [s since epoch]', 'end [s since epoch]', 'workload', 'cap_w [W]', 'units', 'units_in_window', 'energy_j [J]', 'mean_w [W]', 'samples', 'sensor', 'throughput [units/s per GPU]', 'efficiency [units/J]'],
+    rows: segments.map(({ segment: s, energy: e, throughput, efficiency }) => [s.id, s.label, s.origin, s.start, s.end, s.workload, s.cap_w, s.units, s.units_in_window, e.energy_j, e.mean_w, e.samples, e.sensor, throughput, efficiency]),
+  };
+}
+
+/** Several sweeps' tables as one: each row led by its sweep's id. */
+export function withSweepColumn(tables: { sweep_id: number; table: CsvTable }[]): CsvTable {
+  return { headers: ['sweep_id', ...(tables[0]?.table.headers ?? [])], rows: tables.flatMap((t) => t.table.rows.map((r) => [t.sweep_id, ...r])) };
 }

@@ -10,6 +10,12 @@ export interface DeviceSampler {
   stop(): void;
   /** Delivers what has been read but not yet delivered (buffered sampling): call before using a window's samples. */
   drain(): void;
+  /**
+   * Runs `fn` on each of the sampler's own wake-ups (at most a second apart), so that periodic chores (the sweep's
+   * watchdog) cost no wake-up of their own; returns the unsubscribe. null for the polled sampler, whose ticks follow
+   * the sampling interval instead.
+   */
+  onWake(fn: () => void): (() => void) | null;
 }
 
 type DrainingBackend = GpuBackend & { drainSamples: NonNullable<GpuBackend['drainSamples']> };
@@ -32,6 +38,7 @@ export interface BufferedSamplerOptions {
 export class BufferedSampler implements DeviceSampler {
   readonly buffered = true;
   private timer: NodeJS.Timeout | null = null;
+  private readonly chores = new Set<() => void>();
   readonly stats = { wakes: 0, samples: 0 };
 
   constructor(private readonly opts: BufferedSamplerOptions) {}
@@ -39,7 +46,15 @@ export class BufferedSampler implements DeviceSampler {
   start(): void {
     if (this.timer) return;
     this.drain();
-    this.timer = setInterval(() => this.drain(), this.opts.batchMs ?? 1000);
+    this.timer = setInterval(() => {
+      this.drain();
+      for (const fn of this.chores) fn();
+    }, this.opts.batchMs ?? 1000);
+  }
+
+  onWake(fn: () => void): () => void {
+    this.chores.add(fn);
+    return () => this.chores.delete(fn);
   }
 
   stop(): void {
@@ -62,16 +77,23 @@ export class BufferedSampler implements DeviceSampler {
 }
 
 /**
- * The sampler a plan's `sample_mode` asks for: buffered where the backend keeps a sample buffer and runs in real
- * time (`auto`, `buffered`), polled otherwise.
+ * Wake period of the buffered sampler on simulated devices, wall ms: the simulated device re-reads its workloads when
+ * drained, so it is drained often; its readings keep their simulated times however late a wake is.
+ */
+export const SIM_WAKE_MS = 50;
+
+/**
+ * The sampler a plan's `sample_mode` asks for: buffered where the backend keeps a sample buffer (`auto`, `buffered`)
+ * and runs in real time or is simulated (whose buffer is on its own clock), polled otherwise.
  */
 export function createSampler(opts: SamplerOptions & { mode: 'auto' | 'buffered' | 'poll' }): DeviceSampler {
   const { backend } = opts;
-  if (opts.mode !== 'poll' && hasDrain(backend) && (opts.timeScale ?? 1) === 1) {
-    return new BufferedSampler({ backend, indexes: opts.indexes, intervalMs: opts.intervalMs, onSamples: opts.onSamples, onError: opts.onError });
+  if (opts.mode !== 'poll' && hasDrain(backend) && ((opts.timeScale ?? 1) === 1 || backend.simulated)) {
+    const batchMs = backend.simulated ? SIM_WAKE_MS : undefined;
+    return new BufferedSampler({ backend, indexes: opts.indexes, intervalMs: opts.intervalMs, batchMs, onSamples: opts.onSamples, onError: opts.onError });
   }
   const sampler = new Sampler(opts);
-  return { buffered: false, start: () => sampler.start(), stop: () => sampler.stop(), drain: () => {} };
+  return { buffered: false, start: () => sampler.start(), stop: () => sampler.stop(), drain: () => {}, onWake: () => null };
 }
 
 function hasDrain(b: GpuBackend): b is DrainingBackend {

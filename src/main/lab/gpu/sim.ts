@@ -48,6 +48,8 @@ const RESCAN_MS = 200;
 /** Energy integration step (simulated s); long gaps use at most MAX_SUBSTEPS steps. */
 const INTEGRATION_STEP_S = 0.1;
 const MAX_SUBSTEPS = 2000;
+/** Most readings one drainSamples call returns per device (a drain after a long stall keeps the latest ones). */
+const MAX_DRAIN_READINGS = 20_000;
 
 /** A workload's load on a device, placed on real time so any clock can convert it. */
 interface DeviceLoad {
@@ -77,6 +79,8 @@ export class SimBackend implements GpuBackend {
   private lastScanMs = -Infinity;
   /** Last simulated time sampled per device, recorded on close so the next clock starts after it. */
   private sampledUntil = new Map<number, number>();
+  /** Simulated time of the last reading drainSamples returned; null before the first drain. */
+  private drainedUntil: number | null = null;
 
   constructor(opts: SimBackendOptions) {
     this.dir = opts.stateDir;
@@ -137,10 +141,52 @@ export class SimBackend implements GpuBackend {
     return out;
   }
 
+  /**
+   * The device's readings on the interval grid since the last call, like a driver's sample buffer: a sampler that
+   * wakes late (a loaded machine, a sped-up clock) still gets every reading, each at its own simulated time. Readings
+   * whose time the energy integration has already passed carry no counter value rather than a wrong one.
+   */
+  drainSamples(indexes: number[], intervalMs: number): Sample[] {
+    const now = this.clock.now();
+    const step = Math.max(intervalMs, 1) / 1000;
+    let from = this.drainedUntil === null ? now : this.drainedUntil + step;
+    if ((now - from) / step > MAX_DRAIN_READINGS) from = now - (MAX_DRAIN_READINGS - 1) * step;
+    const out: Sample[] = [];
+    for (let k = 0; from + k * step <= now + 1e-9; k++) {
+      const t = from + k * step;
+      this.advance(t);
+      for (const index of indexes) {
+        const d = this.devices[index];
+        if (!d) continue;
+        const reading = this.reading(index, d, this.pointAt(index, t, d.temp_c), t);
+        out.push(d.t > t + 1e-9 ? { ...reading, energy_mj: null } : reading);
+      }
+      this.drainedUntil = t;
+    }
+    for (const index of indexes) {
+      if (!this.devices[index]) continue;
+      if (!this.sampledUntil.has(index)) this.guard(() => recordSimTime(this.dir, index, this.clock, null));
+      this.sampledUntil.set(index, this.drainedUntil ?? now);
+    }
+    // A changed view (limits, workloads) applies from the last reading on: integrating further now would leave the
+    // next drain's first readings behind the integrated state, without counter values.
+    this.rescan(false, this.drainedUntil ?? now);
+    return out;
+  }
+
+  /**
+   * The counter now. While drainSamples runs, the integrated state is left where the last drained reading put it
+   * (integrating here would leave the next drained readings behind it, without counter values).
+   */
   async readEnergyMj(index: number): Promise<number> {
-    this.rescan(false);
-    this.advance(this.clock.now());
-    return this.device(index).energy_mj;
+    const now = this.clock.now();
+    if (this.drainedUntil === null) {
+      this.rescan(false);
+      this.advance(now);
+      return this.device(index).energy_mj;
+    }
+    const d = this.device(index);
+    return this.integrate(index, d.energy_mj, d.temp_c, d.t, now).energy_mj;
   }
 
   async getPowerLimit(index: number): Promise<number> {
@@ -206,12 +252,12 @@ export class SimBackend implements GpuBackend {
    * Re-reads limits and running workloads. Other processes change both (a sweep sets limits, workloads come
    * and go), so the view is refreshed at most every RESCAN_MS, or now when `force` (limit reads and writes).
    */
-  private rescan(force: boolean): void {
+  private rescan(force: boolean, integrateTo = this.clock.now()): void {
     const nowMs = Date.now();
     if (!force && nowMs - this.lastScanMs < RESCAN_MS) return;
     this.lastScanMs = nowMs;
-    // Integrate up to now under the old view before adopting the new one.
-    this.advance(this.clock.now());
+    // Integrate up to now (or the last drained reading) under the old view before adopting the new one.
+    this.advance(integrateTo);
     const state = this.guard(() => readState(this.dir));
     if (state) this.adoptState(state);
     this.loads = this.loadsFrom(readLiveActivities(this.dir));
@@ -254,17 +300,27 @@ export class SimBackend implements GpuBackend {
   /** Integrates energy and temperature of every device up to simulated time t. */
   private advance(t: number): void {
     this.devices.forEach((d, index) => {
-      const gap = t - d.t;
-      if (gap <= 0) return;
-      const steps = Math.min(MAX_SUBSTEPS, Math.ceil(gap / INTEGRATION_STEP_S));
-      const h = gap / steps;
-      for (let i = 0; i < steps; i++) {
-        const p = this.pointAt(index, d.t + (i + 0.5) * h, d.temp_c).power_w;
-        d.energy_mj += p * h * 1000;
-        d.temp_c = advanceTempC(d.preset, d.temp_c, p, h);
-      }
+      if (t <= d.t) return;
+      const next = this.integrate(index, d.energy_mj, d.temp_c, d.t, t);
+      d.energy_mj = next.energy_mj;
+      d.temp_c = next.temp_c;
       d.t = t;
     });
+  }
+
+  /** Energy and temperature of a device at simulated time `to`, integrated from their values at `from`. */
+  private integrate(index: number, energy_mj: number, temp_c: number, from: number, to: number): { energy_mj: number; temp_c: number } {
+    const gap = to - from;
+    if (gap <= 0) return { energy_mj, temp_c };
+    const preset = this.device(index).preset;
+    const steps = Math.min(MAX_SUBSTEPS, Math.ceil(gap / INTEGRATION_STEP_S));
+    const h = gap / steps;
+    for (let i = 0; i < steps; i++) {
+      const p = this.pointAt(index, from + (i + 0.5) * h, temp_c).power_w;
+      energy_mj += p * h * 1000;
+      temp_c = advanceTempC(preset, temp_c, p, h);
+    }
+    return { energy_mj, temp_c };
   }
 
   /** One sensor reading: true operating point plus seeded noise (about +-1 % + 2 W on power), driver rounding. */

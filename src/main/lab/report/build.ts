@@ -24,7 +24,10 @@ function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSo
   if (!d) throw new LoadError(`no dataset ${datasetId} in this database (see \`caplab datasets\`)`);
   const segments = segmentsOf(db, datasetId);
   if (segments.length === 0) throw new LoadError(`dataset ${datasetId} has no segments to analyse (its import found no per-cap windows)`);
-  const input = loadSources(db, segments.map((s) => ({ kind: 'segment' as const, segment_id: s.id })), { name: d.name, overhead_w: opts.overhead_w ?? null });
+  // As `caplab analyze --dataset`: the per-cap analysis is of the segments that carry a cap and work units.
+  const runnable = segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
+  if (runnable.length === 0) throw new LoadError(`dataset ${datasetId} has no segment with a cap and work units to report on: give its segments a cap and the work done (dataset page, or the import of per-cap logs)`);
+  const input = loadSources(db, runnable.map((s) => ({ kind: 'segment' as const, segment_id: s.id })), { name: d.name, overhead_w: opts.overhead_w ?? null });
   return {
     label: `dataset ${d.id}`,
     name: d.name,

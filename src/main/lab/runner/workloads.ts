@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument } from 'yaml';
 import { adapterNames, compileUserPattern } from '../../../core/adapters';
@@ -391,6 +391,8 @@ export interface BuiltCommand {
   /** How to read throughput: `protocol` from the output, or an adapter (optionally over a file). */
   reader: { adapter: string; file: string | null; pattern: string | null };
   container: { runtime: 'docker' | 'podman' | 'apptainer'; name: string | null; cidfile: string | null } | null;
+  /** What the run record asks for its versions: the native run's Python (null when none), the container's image. */
+  software: { python: string | null } | { runtime: 'docker' | 'podman' | 'apptainer'; binary: string; image: string };
 }
 
 /** Where the built-in workloads live inside the container images (see resources/workloads/containers). */
@@ -524,7 +526,7 @@ export function buildCommand(def: WorkloadDefinition, given: ParamValues, opts: 
     const runEnv: Record<string, string> = { ...def.native!.env, PYTHONUNBUFFERED: '1' };
     if (vendor === 'nvidia' && devices.length) Object.assign(runEnv, { CUDA_VISIBLE_DEVICES: visible, CUDA_DEVICE_ORDER: 'PCI_BUS_ID' });
     if (vendor === 'amd' && devices.length) runEnv.ROCR_VISIBLE_DEVICES = visible;
-    return { argv, env: runEnv, params, units, gpus, reader, container: null };
+    return { argv, env: runEnv, params, units, gpus, reader, container: null, software: { python: pythonOf(argv[0]!, launcher[0]!, def.native!.argv) } };
   }
 
   const spec = def.container!;
@@ -544,7 +546,7 @@ export function buildCommand(def: WorkloadDefinition, given: ParamValues, opts: 
     if (spec.workdir) argv.push('--pwd', spec.workdir);
     for (const k of Object.keys(cenv).sort()) argv.push('--env', `${k}=${cenv[k]}`);
     argv.push(image, ...command);
-    return { argv, env: {}, params, units, gpus, reader, container: { runtime, name: null, cidfile: null } };
+    return { argv, env: {}, params, units, gpus, reader, container: { runtime, name: null, cidfile: null }, software: { runtime, binary: bin, image } };
   }
   const image = opts.image ?? substitute(imageFor(spec.image, vendor, def.id, 'container.image'), imgCtx);
   const argv = [bin, 'run', '--rm', '--init', '--name', opts.containerName!];
@@ -567,5 +569,11 @@ export function buildCommand(def: WorkloadDefinition, given: ParamValues, opts: 
   if (spec.workdir) argv.push('-w', spec.workdir);
   for (const k of Object.keys(cenv).sort()) argv.push('-e', `${k}=${cenv[k]}`);
   argv.push(image, ...command);
-  return { argv, env: {}, params, units, gpus, reader, container: { runtime, name: opts.containerName!, cidfile: opts.cidfile ?? null } };
+  return { argv, env: {}, params, units, gpus, reader, container: { runtime, name: opts.containerName!, cidfile: opts.cidfile ?? null }, software: { runtime, binary: bin, image } };
+}
+
+/** A native run's Python: the interpreter `{python}` expands to, else the program when it is named python*. */
+function pythonOf(program: string, python: string, template: readonly (string | { args: string[] })[]): string | null {
+  if (template.some((a) => (typeof a === 'string' ? [a] : a.args).some((x) => x.includes('{python}')))) return python;
+  return /^python[0-9.]*$/.test(basename(program)) ? program : null;
 }

@@ -228,8 +228,11 @@ function readValues(buf: Uint8Array, pos: number, out: Float64Array, n: number, 
   }
 }
 
-/** Decodes a block; `fields` limits which reading columns are decoded (all by default). Missing columns are absent. */
-export function decodeBlock(data: Uint8Array, fields?: readonly ReadingField[]): SampleColumns {
+/**
+ * Decodes a block; `fields` limits which reading columns are decoded (all by default). Missing columns are absent.
+ * `quantised`: values stay the stored integers round(value * scale) (exporters format them without division).
+ */
+export function decodeBlock(data: Uint8Array, fields?: readonly ReadingField[], quantised = false): SampleColumns {
   if (data[0] !== VERSION) throw new CodecError(`sample block version ${data[0]} is not readable by this CapLab`);
   const n = (data[1]! | (data[2]! << 8) | (data[3]! << 16)) + data[4]! * 2 ** 24;
   const columns = data[5]!;
@@ -245,17 +248,18 @@ export function decodeBlock(data: Uint8Array, fields?: readonly ReadingField[]):
     const len = data[o + 2]! | (data[o + 3]! << 8) | (data[o + 4]! << 16) | (data[o + 5]! << 24);
     const at = payload;
     payload += len;
-    if (id === T_ID) readValues(data, at, t, n, null, scaleOf('t'), true);
+    if (id === T_ID) readValues(data, at, t, n, null, quantised ? 1 : scaleOf('t'), true);
     else if (id === KIND_ID) kind = mode === Mode.EnumConst ? (['instant', 'average', 'counter'] as const)[data[at]!] ?? 'average' : data.slice(at, at + n);
     else {
       const f = fieldById.get(id);
       if (!f || (want && !want.has(f))) continue;
       const out = new Float64Array(n);
+      const scale = quantised ? 1 : scaleOf(f);
       if (mode === Mode.Null) out.fill(NaN);
-      else if (mode === Mode.Dense) readValues(data, at, out, n, null, scaleOf(f), codecOf(f) === 'delta2');
+      else if (mode === Mode.Dense) readValues(data, at, out, n, null, scale, codecOf(f) === 'delta2');
       else {
         const bytes = (n + 7) >> 3;
-        readValues(data, at + bytes, out, n, data.subarray(at, at + bytes), scaleOf(f), codecOf(f) === 'delta2');
+        readValues(data, at + bytes, out, n, data.subarray(at, at + bytes), scale, codecOf(f) === 'delta2');
       }
       cols[f] = out;
     }

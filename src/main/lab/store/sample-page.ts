@@ -18,34 +18,41 @@ export interface SamplePosition {
 
 /** The first `want` samples of a stream at or after `from` (up to `to`), and whether any come after them. */
 function readFrom(db: Db, stream: number, from: number, to: number, want: number): { cols: SampleColumns; more: boolean } {
-  const blocks = db.prepare('SELECT t0, t1, n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0');
-  // The first block may hold samples before `from`: read one block more than `want` needs, more again if short.
+  // In the index's order (t1), so a page visits only its own blocks' metadata, not every block after it.
+  const blocks = db.prepare('SELECT t1, n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t1');
+  // The first block may hold samples before `from`: take one block more than `want` needs, more again if short.
   for (let extra = 1024; ; extra *= 4) {
     let count = 0;
     let hi = -Infinity;
     let cut = false;
-    for (const b of blocks.iterate(stream, from, to) as IterableIterator<{ t0: number; t1: number; n: number }>) {
-      // Blocks overlapping the ones taken (out-of-order arrivals) are read with them.
-      if (count >= want + extra && b.t0 > hi) {
+    for (const b of blocks.iterate(stream, from, to) as IterableIterator<{ t1: number; n: number }>) {
+      if (count >= want + extra) {
         cut = true;
         break;
       }
       count += b.n;
-      hi = Math.max(hi, b.t1);
+      hi = b.t1;
     }
-    const end = cut ? Math.min(hi, to) : to;
-    const cols = readWindow(db, stream, from, end);
+    // Every sample in [from, hi] comes back, also those of blocks overlapping the ones counted.
+    const cols = readWindow(db, stream, from, cut ? Math.min(hi, to) : to);
     if (cols.n >= want || !cut) return { cols, more: cut || cols.n > want };
   }
 }
 
-function rowAt(c: SampleColumns, i: number, device_key: string): PagedSample {
-  const row: Record<string, unknown> = { device_key, t: c.t[i]!, power_kind: typeof c.power_kind === 'string' ? c.power_kind : sensorKindAt(c.power_kind![i]!) };
-  for (const f of readingFields) {
-    const v = c.cols[f]?.[i] ?? NaN;
-    row[f] = v === v ? v : null;
+/** Every row starts from one template, so all rows share one shape (fast to build and to serialise). */
+const rowTemplate = { device_key: '', t: 0, power_kind: 'instant', ...Object.fromEntries(readingFields.map((f) => [f, null])) } as PagedSample;
+
+/** Rows [a, b) of decoded columns as paged samples of one device. */
+function rowsOf(c: SampleColumns, a: number, b: number, device_key: string, out: PagedSample[]): void {
+  const present = readingFields.filter((f) => c.cols[f]);
+  for (let i = a; i < b; i++) {
+    const r = { ...rowTemplate, device_key, t: c.t[i]!, power_kind: typeof c.power_kind === 'string' ? c.power_kind : sensorKindAt(c.power_kind![i]!) } as Record<string, unknown>;
+    for (const f of present) {
+      const v = c.cols[f]![i]!;
+      r[f] = v === v ? v : null;
+    }
+    out.push(r as PagedSample);
   }
-  return row as PagedSample;
 }
 
 /** Up to `limit` samples from `pos` on, and the position after them (null: nothing is left). */
@@ -58,7 +65,7 @@ export function readSamplePage(db: Db, ranges: readonly StreamRange[], pos: Samp
     const need = limit - samples.length;
     const { cols, more } = readFrom(db, r.stream, from, r.to, k + need);
     const end = Math.min(cols.n, k + need);
-    for (let i = k; i < end; i++) samples.push(rowAt(cols, i, r.device));
+    rowsOf(cols, k, end, r.device, samples);
     if (samples.length < limit || (!more && end === cols.n)) {
       // This range is done: go on with the next (or stop with a full page, saying where the next one starts).
       d++;

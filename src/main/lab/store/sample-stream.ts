@@ -1,9 +1,11 @@
 // Streaming reads of stored samples for exports: block by block (flat memory for any number of samples), each
 // block decoded to columns. The selection becomes stream ranges: a run is its sweep's streams over the run's span.
 import type { Db } from './db';
-import { decodeBlock } from './block-codec';
+import { decodeChunk, readingsOf, type SampleChunk } from './sample-chunk';
 import { runStream } from './samples';
-import { sampleFields, sensorKindAt, type ReadingField, type SampleColumns, type SampleField } from '../../../shared/sample';
+import { sampleFields, sensorKindAt, type SampleColumns, type SampleField } from '../../../shared/sample';
+
+export type { SampleChunk };
 
 /** Which samples: a run, a sweep, a dataset, a device index, a time range; all optional. */
 export interface SampleSelection {
@@ -52,27 +54,32 @@ export function streamRanges(db: Db, sel: SampleSelection): StreamRange[] {
   return out;
 }
 
-/** One decoded piece of a stream: columns, the rows [a, b) inside the range, and the device key. */
-export interface SampleChunk {
+/** One stored block of a selection: its bytes, its device key and the time range [from, to] wanted of it. */
+export interface SelectedBlock {
   device: string;
-  cols: SampleColumns;
-  a: number;
-  b: number;
+  data: Uint8Array;
+  n: number;
+  from: number;
+  to: number;
 }
 
-/** The selected samples, block by block (t ascending within a stream), decoding only the fields asked for. */
-export function* iterateSampleChunks(db: Db, sel: SampleSelection, fields: readonly SampleField[]): IterableIterator<SampleChunk> {
-  const readings = fields.filter((f): f is ReadingField => f !== 't' && f !== 'power_kind');
-  const blocks = db.prepare('SELECT data FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0');
+/** The selected blocks, undecoded (t ascending within a stream): exporters decode them where they format them. */
+export function* iterateSampleBlocks(db: Db, sel: SampleSelection): IterableIterator<SelectedBlock> {
+  const blocks = db.prepare('SELECT data, n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0');
   for (const r of streamRanges(db, sel)) {
-    for (const row of blocks.iterate(r.stream, r.from, r.to) as IterableIterator<{ data: Uint8Array }>) {
-      const cols = decodeBlock(row.data, readings);
-      let a = 0;
-      while (a < cols.n && cols.t[a]! < r.from) a++;
-      let b = cols.n;
-      while (b > a && cols.t[b - 1]! > r.to) b--;
-      if (b > a) yield { device: r.device, cols, a, b };
-    }
+    for (const row of blocks.iterate(r.stream, r.from, r.to) as IterableIterator<{ data: Uint8Array; n: number }>) yield { device: r.device, data: row.data, n: row.n, from: r.from, to: r.to };
+  }
+}
+
+/**
+ * The selected samples, block by block (t ascending within a stream), decoding only the fields asked for.
+ * `quantised`: values as the stored integers round(value * scale) (see decodeBlock).
+ */
+export function* iterateSampleChunks(db: Db, sel: SampleSelection, fields: readonly SampleField[], quantised = false): IterableIterator<SampleChunk> {
+  const readings = readingsOf(fields);
+  for (const b of iterateSampleBlocks(db, sel)) {
+    const c = decodeChunk(b, readings, quantised);
+    if (c) yield c;
   }
 }
 

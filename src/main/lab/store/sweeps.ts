@@ -3,7 +3,7 @@ import type { Plan } from '../../../shared/plan';
 import { PLAN_SCHEMA_VERSION, readStoredPlan, type StoredPlan } from './stored-plan';
 import type { PlannedRun } from '../../../shared/plan';
 import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
-import { ExportEnvironment } from '../../../shared/export';
+import { ExportEnvironment, type SoftwareRecord } from '../../../shared/export';
 import { runFigures } from '../../../core/analysis/figures';
 
 export interface NewSweep {
@@ -195,6 +195,13 @@ export function sweepEnvironment(db: Db, sweepId: number): ExportEnvironment | n
   } catch {
     return null;
   }
+}
+
+/** Adds the workloads' software (probed once the sweep has started) to its recorded environment. */
+export function setSweepSoftware(db: Db, sweepId: number, software: SoftwareRecord): void {
+  const row = db.prepare('SELECT environment FROM sweeps WHERE id = ?').get(sweepId) as { environment: string | null } | undefined;
+  const env = row?.environment ? (JSON.parse(row.environment) as Record<string, unknown>) : {};
+  db.prepare('UPDATE sweeps SET environment = ? WHERE id = ?').run(JSON.stringify({ ...env, software }), sweepId);
 }
 
 export function deleteSweep(db: Db, sweepId: number): boolean {

@@ -4,7 +4,7 @@ import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
 import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
-import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { createSampler, type DeviceSampler } from '../gpu/buffered-sampler';
@@ -23,6 +23,7 @@ import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
+import type { SoftwareRecord } from '../../../shared/export';
 
 export interface WorkloadCommand {
   argv: string[];
@@ -46,6 +47,8 @@ export interface SweepDeps {
   /** CPU packages (RAPL) recorded beside the GPUs, so node energy can be measured rather than assumed. */
   cpu: { backend: GpuBackend; devices: DeviceInfo[] } | null;
   workloadCommand: (ref: WorkloadRef, devices: number[], run: { sweepId: number; runId: number }) => Promise<WorkloadCommand>;
+  /** The workloads' software for the run record (Python, PyTorch, images, CUDA/ROCm), asked once at the start. */
+  software?: (plan: Plan) => Promise<SoftwareRecord>;
   /** The leases and journal of the devices' limits; null for observe-only sweeps, which never set one. */
   caps: CapOwnership | null;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -116,6 +119,22 @@ export class SweepOrchestrator {
     );
     this.runIds = created.runIds;
     this.done = this.execute();
+  }
+
+  /** Asks the workloads' software for its versions (each probe time-boxed) and keeps it with the environment. */
+  private async recordSoftware(): Promise<void> {
+    if (!this.deps.software) return;
+    let software: SoftwareRecord;
+    try {
+      software = await this.deps.software(this.plan);
+    } catch (e) {
+      software = { pythons: [], images: [], cuda_driver: null, rocm: null, note: `the software could not be asked: ${(e as Error).message}` };
+    }
+    try {
+      setSweepSoftware(this.deps.db, this.sweepId, software);
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   /** Stops the current workload and every later run; limits are restored before `done` resolves. */
@@ -192,6 +211,7 @@ export class SweepOrchestrator {
   private async execute(): Promise<SweepStatus> {
     const { db, backend, emit } = this.deps;
     emit('sweep.started', { sweep_id: this.sweepId, run_count: this.planned.length, simulated: backend.simulated });
+    await this.recordSoftware();
     let buffered = false;
     const sampler = createSampler({
       mode: this.plan.sample_mode,
@@ -397,7 +417,7 @@ export class SweepOrchestrator {
     this.progress(i, 'warmup');
     // Hang and time-out are judged on the wall clock, also for simulated devices: start-up latency is real time.
     const startedWall = Date.now() / 1000;
-    const watchdog = setInterval(() => {
+    const check = () => {
       const now = Date.now() / 1000;
       if (timeBox !== null) {
         // Adapter workloads print no steps: a hang is silence, and the run ends at warm-up + window.
@@ -409,9 +429,14 @@ export class SweepOrchestrator {
         timedOut = `timed out: the run took longer than run_timeout_s (${this.plan.run_timeout_s} s)`;
         void run.kill();
       }
-    }, Math.min(WATCHDOG_MS, (this.plan.hang_timeout_s * 1000) / 4));
+    };
+    // On the buffered sampler's once-a-second wake where that is often enough: a wake-up of its own costs CPU.
+    const checkMs = Math.min(WATCHDOG_MS, (this.plan.hang_timeout_s * 1000) / 4);
+    const unsubscribe = checkMs >= WATCHDOG_MS ? (this.sampler?.onWake(check) ?? null) : null;
+    const watchdog = unsubscribe ? null : setInterval(check, checkMs);
     const exit = await run.exited;
-    clearInterval(watchdog);
+    if (watchdog) clearInterval(watchdog);
+    unsubscribe?.();
     // Whatever the run started and left behind (daemons that left the process tree) ends with the run.
     await killTagged(this.tag);
     await cmd.cleanup?.();

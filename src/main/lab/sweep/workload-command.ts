@@ -13,6 +13,8 @@ import { cidfilePath, cleanupContainer, containerRunName, prepareContainerRun } 
 import { findWorkload, resolveParams as resolveSimParams, WORKLOAD_IDS } from '../../../core/sim/workloads';
 import type { Plan } from '../../../shared/plan';
 import type { WorkloadCommand } from './orchestrator';
+import type { SoftwareRecord } from '../../../shared/export';
+import { probeSoftware, SIMULATED_SOFTWARE, type SoftwareTarget } from '../software';
 
 /** Workload ids a backend can run: simulated models on the simulated backend, definitions elsewhere. */
 export function knownWorkloads(backend: GpuBackend, env: NodeJS.ProcessEnv = process.env): Set<string> {
@@ -94,6 +96,31 @@ function simulatedCommand(lab: LabBackend & { sim: NonNullable<LabBackend['sim']
     ],
     env: { ...env, [SIM_CLOCK_ENV]: lab.sim.clock.toString() },
   };
+}
+
+/**
+ * What the run record asks of each workload of a plan: a native run's Python, a container run's image (built as
+ * its runs will be; a workload whose command cannot be built is left to its runs to report).
+ */
+export function softwareTargets(lab: LabBackend, plan: Plan, env: NodeJS.ProcessEnv): SoftwareTarget[] {
+  const catalog = loadWorkloads({ env });
+  return plan.workloads.flatMap((ref): SoftwareTarget[] => {
+    try {
+      const def = catalog.require(ref.id).def;
+      const container = ref.runtime === 'docker' || ref.runtime === 'podman';
+      const built = buildCommand(def, ref.params, { runtime: ref.runtime, devices: plan.devices ?? [0], vendor: vendorOf(lab.backend), containerName: container ? 'caplab-probe' : undefined, runDir: join(dataDir(env), 'runs', 'probe'), env });
+      const sw = built.software;
+      if ('image' in sw) return [{ workload: ref.id, kind: 'image', runtime: sw.runtime, binary: sw.binary, image: sw.image, env }];
+      return sw.python ? [{ workload: ref.id, kind: 'python', python: sw.python, env: { ...env, ...built.env } }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The run record's software: simulated workloads are CapLab's own; real ones are asked (software.ts). */
+export function workloadSoftware(lab: LabBackend, plan: Plan, env: NodeJS.ProcessEnv): Promise<SoftwareRecord> {
+  return lab.sim ? Promise.resolve(SIMULATED_SOFTWARE) : probeSoftware(softwareTargets(lab, plan, env), env);
 }
 
 /** The command line of one run: a workload definition built for the run's devices, natively or in a container. */
