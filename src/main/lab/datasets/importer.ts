@@ -1,13 +1,14 @@
 // `caplab import` and the app's import: files (or directory trees) -> one dataset, in one transaction.
-// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes; the content
-// hash is computed on the way, and a file already imported makes the whole import roll back as a duplicate.
+// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes (large files are
+// parsed on a worker thread meanwhile); the content hash is computed on the way, and a file already imported makes
+// the whole import roll back as a duplicate.
 import { createHash } from 'node:crypto';
 import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
-import { ImportFormat, type DatasetRecord, type ImportReport, type SegmentInput } from '../../../shared/dataset';
+import { ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
 import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
@@ -16,6 +17,8 @@ import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from
 import { DatasetSampleSink } from './sample-sink';
 import { importBundleFile, type ImportedSweep } from './bundle-import';
 import { nlrLayout, parseNlrParquet } from './nlr-parquet';
+import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
+import { parseInWorker } from './parse-thread';
 
 export interface ImportOptions {
   format: ImportFormat | 'auto';
@@ -24,6 +27,8 @@ export interface ImportOptions {
   fields?: string[];
   interval_s?: number;
   onProgress?: (p: ImportProgress) => void;
+  /** Where files are parsed: 'auto' puts large files on a worker thread (storing goes on meanwhile). */
+  parse_thread?: 'auto' | 'worker' | 'inline';
 }
 
 export interface ImportProgress {
@@ -64,24 +69,37 @@ function rootOf(paths: readonly string[]): string {
   return paths.length === 1 ? paths[0]! : dirname(paths[0]!);
 }
 
+/** Files from this size up are parsed on a worker thread while this thread stores (smaller ones: the start-up costs more). */
+const WORKER_MIN_BYTES = 32 * 2 ** 20;
+
 async function parseFile(
   f: ImportFileEntry & { format: ImportFormat },
   opts: ImportOptions,
-  onBatch: (batch: ColumnBatch, report: ImportReport) => void,
+  onBatch: (batch: ColumnBatch, devices: readonly ImportDevice[]) => void,
   onBytes: (n: number) => void,
 ): Promise<{ report: ImportReport; segments: StructureSegment[]; hash: string }> {
+  const hash = createHash('sha256');
+  const thread = opts.parse_thread ?? 'auto';
+  // The parse thread reads files by path; a zip member is inflated here and parsed on this thread.
+  if (!f.open && (thread === 'worker' || (thread === 'auto' && f.bytes >= WORKER_MIN_BYTES))) {
+    const { report, segments } = await parseInWorker(f, opts, {
+      onBatch,
+      onChunk: (bytes) => {
+        hash.update(bytes);
+        onBytes(bytes.length);
+      },
+    });
+    return { report, segments, hash: hash.digest('hex') };
+  }
   const parser: StreamParser = createParser(f.format, {
     file: f.path,
     zone: opts.zone,
-    emit: (b) => onBatch(b, parser.report),
+    emit: (b) => onBatch(b, parser.report.devices),
     fields: opts.fields,
     interval_s: opts.interval_s,
   });
-  const hash = createHash('sha256');
-  // Numeric logs are ASCII: latin1 decoding is several times cheaper than UTF-8 and maps every byte, so garbage
-  // bytes cannot split a character across chunks. Text formats with names in them decode as UTF-8.
-  const decoder = new StringDecoder(f.format === 'nvidia-smi' || f.format === 'wattameter' ? 'latin1' : 'utf8');
-  for await (const buf of readChunks(f)) {
+  const decoder = new StringDecoder(textEncodingOf(f.format));
+  for await (const buf of readChunks(f, CHUNK_BYTES)) {
     hash.update(buf);
     parser.push(decoder.write(buf));
     onBytes(buf.length);
@@ -172,9 +190,9 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       const parsed = await parse(
         f,
         opts,
-        (batch, report) => {
-          for (let i = rowsOf.length; i < report.devices.length; i++) {
-            const d = report.devices[i]!;
+        (batch, devices) => {
+          for (let i = rowsOf.length; i < devices.length; i++) {
+            const d = devices[i]!;
             let row = deviceRows.get(d.key);
             if (row === undefined) {
               row = insertDatasetDevice(db, datasetId, f.format, d, deviceRows.size);
@@ -294,25 +312,24 @@ function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8
   if (!(to > from)) return [];
   const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
   const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
-  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation
-  // where no GPU reports power. Read in slices so a 10 M-sample dataset never sits in memory.
-  const bins = 4000;
-  const power = new Binner(from, to, bins);
-  const util = new Binner(from, to, bins);
-  const slices = 64;
-  const step = (to - from) / slices;
-  for (const s of streams)
-    for (let k = 0; k < slices; k++) {
-      const a = from + k * step;
-      const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, ['power_w', 'util_gpu']);
-      for (let i = 0; i < c.n; i++) {
-        power.add(c.t[i]!, (c.cols.power_w?.[i] ?? NaN) * streams.length);
-        util.add(c.t[i]!, c.cols.util_gpu?.[i] ?? NaN);
+  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation,
+  // read only where no GPU logged power. Read in slices so a 10 M-sample dataset never sits in memory.
+  const binned = (field: 'power_w' | 'util_gpu', scale: number) => {
+    const bins = new Binner(from, to, 4000);
+    const slices = 64;
+    const step = (to - from) / slices;
+    for (const s of streams)
+      for (let k = 0; k < slices; k++) {
+        const a = from + k * step;
+        const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, [field]);
+        const v = c.cols[field];
+        if (v) for (let i = 0; i < c.n; i++) bins.add(c.t[i]!, v[i]! * scale);
       }
-    }
-  const p = power.result();
+    return bins.result();
+  };
+  const p = binned('power_w', streams.length);
   const usePower = p.v.length > 0;
-  const b = usePower ? p : util.result();
+  const b = usePower ? p : binned('util_gpu', 1);
   return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { type ColumnBatch, type StructureSegment } from '../../../core/import';
 import { splitFields } from '../../../core/import/scan';
-import type { ImportReport } from '../../../shared/dataset';
+import type { ImportDevice, ImportReport } from '../../../shared/dataset';
 import { readChunks, readEntryText, type ImportFileEntry } from './files';
 import { readParquetInWorker } from './parquet-thread';
 
@@ -89,7 +89,7 @@ export async function parseNlrParquet(
   ctx: NlrContext,
   f: ImportFileEntry,
   _opts: unknown,
-  onBatch: (batch: ColumnBatch, report: ImportReport) => void,
+  onBatch: (batch: ColumnBatch, devices: readonly ImportDevice[]) => void,
   onBytes: (n: number) => void,
 ): Promise<{ report: ImportReport; segments: StructureSegment[]; hash: string }> {
   const info = ctx.files.get(f)!;
@@ -99,7 +99,7 @@ export async function parseNlrParquet(
     const r = await readParquetInWorker(
       { path: staged.path, file: f.path, workload: info.workload, label: info.label, t0: ctx.next_t0 },
       {
-        onBatch,
+        onBatch: (b, report) => onBatch(b, report.devices),
         onFraction: (x) => {
           const now = Math.round(x * f.bytes);
           onBytes(now - done);
