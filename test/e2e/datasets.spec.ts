@@ -55,6 +55,10 @@ test('a 20 MB log chosen in the browser streams to the host with upload progress
     await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 160,000 samples · 8 devices', { timeout: 90_000 });
     const seen = await app.evaluate<string[]>('window.progressSeen');
     expect(seen.some((t) => /uploading big-nvidia-smi\.csv: [\d.]+ of 2\d MB/.test(t)), seen.join(' | ')).toBe(true);
+    if (process.env.CAPLAB_SCREENSHOTS) {
+      await go(app, 'datasets');
+      await app.screenshot({ path: `${process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots'}/datasets-upload.png` });
+    }
     await go(app, 'history');
     await expect(app.getByTestId('datasets-table')).toContainText('big-nvidia-smi.csv');
   } finally {
