@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportSamplesCsv, exportSamplesParquet } from '../samples';
+import { ExportError } from '../atomic';
 import { ALL_SAMPLE_COLUMNS, type SampleSelection } from '../../store/sample-stream';
 import type { ExportJob, ExportWriter } from './writer';
 
@@ -10,7 +11,7 @@ type Streamer = typeof exportSamplesCsv | typeof exportSamplesParquet;
 
 function samplesWriter(stream: Streamer, ext: string): ExportWriter {
   return async ({ db, subject, progress }: ExportJob) => {
-    if (subject.kind === 'compare') throw new Error('samples are exported of one sweep or dataset');
+    if (subject.kind === 'compare') throw new ExportError('samples are exported of one sweep or dataset');
     const selection: SampleSelection = subject.kind === 'dataset' ? { datasetId: subject.dataset_id } : { sweepId: subject.sweep_id };
     const dir = await mkdtemp(join(tmpdir(), 'caplab-export-'));
     try {
