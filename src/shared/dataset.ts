@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { SensorKind } from './device';
+import { importFormatIds } from './importers';
 import { SegmentFacts } from './source';
 
-/** Formats `caplab import --format` accepts. */
-export const ImportFormat = z.enum([
-  'nvidia-smi',
-  'wattameter',
-  'dcgm-dmon',
-  'prometheus',
-  'zeus',
-  'codecarbon',
-  'facility-csv',
-  'caplab-json',
-  'nlr-parquet',
-]);
+/** Formats `caplab import --format` accepts: the names in `importerList` (`src/shared/importers.ts`). */
+export const ImportFormat = z.enum(importFormatIds);
 export type ImportFormat = z.infer<typeof ImportFormat>;
 
 export const ImportDevice = z.object({

@@ -1,32 +1,18 @@
 import type { ImportFormat } from '../../shared/dataset';
 import type { ParserOptions, StreamParser } from './parser';
 import { ImportError } from './report';
-import { codecarbonParser } from './formats/codecarbon';
-import { dcgmDmonParser } from './formats/dcgm-dmon';
-import { facilityParser } from './formats/facility';
-import { nvidiaSmiParser } from './formats/nvidia-smi';
-import { prometheusParser } from './formats/prometheus';
-import { wattameterParser } from './formats/wattameter';
-import { zeusParser } from './formats/zeus';
+import { formatModule } from './formats';
 
 export { detectFormat } from './detect';
 export { ImportError } from './report';
+export { formatModule } from './formats';
+export type { FormatModule, FormatReader } from './format-module';
 export type { ColumnBatch, Channel } from './batch';
 export { CHANNELS } from './batch';
 export type { ParserOptions, StreamParser, ParseResult, StructureSegment } from './parser';
 
-const PARSERS: Partial<Record<ImportFormat, (o: ParserOptions) => StreamParser>> = {
-  'nvidia-smi': nvidiaSmiParser,
-  wattameter: wattameterParser,
-  'dcgm-dmon': dcgmDmonParser,
-  prometheus: prometheusParser,
-  zeus: zeusParser,
-  codecarbon: codecarbonParser,
-  'facility-csv': facilityParser,
-};
-
 export function createParser(format: ImportFormat, opts: ParserOptions): StreamParser {
-  const make = PARSERS[format];
-  if (!make) throw new ImportError(opts.file, null, `no streaming parser for format ${format}`);
-  return make(opts);
+  const reader = formatModule(format).reader;
+  if (reader.kind !== 'stream') throw new ImportError(opts.file, null, `no streaming parser for format ${format}`);
+  return reader.parser(opts);
 }

@@ -6,6 +6,7 @@ import { textStream, type ParserOptions, type StreamParser, type StructureSegmen
 import { ImportError, ReportBuilder } from '../report';
 import { WallClock } from '../time';
 import { csvTable, num } from './csv-table';
+import type { FormatModule } from '../format-module';
 
 const KWH_TO_MJ = 3.6e9;
 const PARTS = ['gpu', 'cpu', 'ram'] as const;
@@ -58,3 +59,15 @@ export function codecarbonParser(opts: ParserOptions): StreamParser {
   );
   return textStream(rep.r, table, () => out.flush(), () => segments);
 }
+
+export const codecarbonFormat: FormatModule<'codecarbon'> = {
+  format: 'codecarbon',
+  detect: [
+    {
+      content: 'text',
+      priority: 40,
+      test: ({ first }) => /^timestamp,project_name,run_id,/.test(first) || (/(^|,)energy_consumed(,|$)/.test(first) && /(^|,)timestamp(,|$)/.test(first)),
+    },
+  ],
+  reader: { kind: 'stream', parser: codecarbonParser, encoding: 'utf8' },
+};

@@ -5,6 +5,7 @@ import { BatchBuilder, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { LineSplitter, parseNumber } from '../scan';
+import type { FormatModule } from '../format-module';
 
 /** dmon short column names → channel and kind. */
 const SHORT: Record<string, { channel: Channel; source: string; kind?: 'average'; unit: string }> = {
@@ -84,3 +85,10 @@ export function dcgmDmonParser(opts: ParserOptions): StreamParser {
     return [];
   });
 }
+
+export const dcgmDmonFormat: FormatModule<'dcgm-dmon'> = {
+  format: 'dcgm-dmon',
+  detect: [{ content: 'text', priority: 20, test: ({ first }) => DCGM_HEADER.test(first) }],
+  commentHeader: DCGM_HEADER,
+  reader: { kind: 'stream', parser: dcgmDmonParser, encoding: 'utf8' },
+};

@@ -5,6 +5,7 @@ import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { WallClock } from '../time';
 import { csvTable, num } from './csv-table';
+import type { FormatModule } from '../format-module';
 
 export const FACILITY_HEADER = /^timestamp,power_W,utilization\s*$/;
 
@@ -36,3 +37,9 @@ export function facilityParser(opts: ParserOptions): StreamParser {
   );
   return textStream(rep.r, table, () => out.flush(), () => []);
 }
+
+export const facilityFormat: FormatModule<'facility-csv'> = {
+  format: 'facility-csv',
+  detect: [{ content: 'text', priority: 50, test: ({ first }) => FACILITY_HEADER.test(first) }],
+  reader: { kind: 'stream', parser: facilityParser, encoding: 'utf8' },
+};

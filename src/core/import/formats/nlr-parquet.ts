@@ -7,6 +7,7 @@ import { BatchBuilder, type ColumnBatch } from '../batch';
 import type { ParseResult } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import type { ImportReport } from '../../../shared/dataset';
+import type { FormatModule } from '../format-module';
 
 export const NLR_TIME = 'timestep[s]';
 export const NLR_POWER = 'power[W]';
@@ -79,3 +80,10 @@ export async function readNlrParquet(buf: AsyncBuffer, o: NlrParquetOptions): Pr
   if (rep.r.rows_read === 0) throw new ImportError(o.file, null, 'no readable rows');
   return { report: rep.r, segments: [{ name: o.label, start: rep.r.t_start!, end: rep.r.t_end!, workload: o.workload }] };
 }
+
+export const nlrParquetFormat: FormatModule<'nlr-parquet'> = {
+  format: 'nlr-parquet',
+  // Only a file named .parquet: other Parquet files are not guessed to be NLR profiles.
+  detect: [{ content: 'parquet', priority: 10, test: ({ name }) => /\.parquet$/i.test(name) }],
+  reader: { kind: 'parquet-profiles' },
+};

@@ -6,6 +6,7 @@ import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, lastNumberEnd, scanField, splitFields, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
+import type { FormatModule } from '../format-module';
 
 type Role = 'time' | 'index' | 'name' | 'uuid' | 'bus' | 'ignore' | Channel;
 
@@ -264,3 +265,20 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
     return [];
   });
 }
+
+export const nvidiaSmiFormat: FormatModule<'nvidia-smi'> = {
+  format: 'nvidia-smi',
+  // Last among text formats: its header rule (`timestamp,...`) also matches CodeCarbon's and the facility profile's.
+  detect: [
+    {
+      content: 'text',
+      priority: 60,
+      test: ({ first, name }) =>
+        (NVIDIA_SMI_HEADER.test(first) && first.includes(',')) ||
+        // Headerless rows start with its timestamp: "2026/11/30 08:45:57.673, ..."
+        /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\s*,/.test(first) ||
+        (/nvidia-smi|gpu.*\.csv$/i.test(name) && first.includes(',')),
+    },
+  ],
+  reader: { kind: 'stream', parser: nvidiaSmiParser, encoding: 'latin1' },
+};

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { BatchBuilder, type Channel } from '../batch';
 import type { ParserOptions, StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
+import type { FormatModule } from '../format-module';
 
 export const PROMETHEUS_MAX_BYTES = 256 * 1024 * 1024;
 
@@ -89,3 +90,10 @@ export function prometheusParser(opts: ParserOptions): StreamParser {
     },
   };
 }
+
+export const prometheusFormat: FormatModule<'prometheus'> = {
+  format: 'prometheus',
+  // Between CapLab's two rules: a query response names its resultType or success before any "caplab".
+  detect: [{ content: 'json', priority: 20, test: ({ head }) => /"resultType"\s*:/.test(head) || /"status"\s*:\s*"success"/.test(head) }],
+  reader: { kind: 'stream', parser: prometheusParser, encoding: 'utf8' },
+};

@@ -7,6 +7,7 @@ import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, scanField, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
+import type { FormatModule } from '../format-module';
 
 const TAG = /^(gpu|cpu)-(\d+)\[([^\]]+)\]$/;
 
@@ -134,3 +135,11 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
     return [];
   });
 }
+
+export const wattameterFormat: FormatModule<'wattameter'> = {
+  format: 'wattameter',
+  // Its header may follow other comment lines, so any line may carry it.
+  detect: [{ content: 'text', priority: 10, test: ({ lines }) => lines.some((l) => WATTAMETER_HEADER.test(l)) }],
+  commentHeader: WATTAMETER_HEADER,
+  reader: { kind: 'stream', parser: wattameterParser, encoding: 'latin1' },
+};

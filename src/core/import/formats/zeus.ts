@@ -5,6 +5,7 @@ import { BatchBuilder } from '../batch';
 import { textStream, type ParserOptions, type StreamParser, type StructureSegment } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
 import { csvTable, num } from './csv-table';
+import type { FormatModule } from '../format-module';
 
 export const ZEUS_HEADER = /^start_time,window_name,elapsed_time(,gpu\d+_energy)*(,cpu\d+_energy)*/;
 
@@ -45,3 +46,9 @@ export function zeusParser(opts: ParserOptions): StreamParser {
   );
   return textStream(rep.r, table, () => out.flush(), () => segments);
 }
+
+export const zeusFormat: FormatModule<'zeus'> = {
+  format: 'zeus',
+  detect: [{ content: 'text', priority: 30, test: ({ first }) => ZEUS_HEADER.test(first) }],
+  reader: { kind: 'stream', parser: zeusParser, encoding: 'utf8' },
+};

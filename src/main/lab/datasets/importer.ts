@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
+import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
 import { ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
@@ -141,8 +141,9 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
 }
 
 async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntry[], archives: ImportOutcome['archives'], opts: ImportOptions): Promise<ImportOutcome> {
-  const bundles = all.filter((f) => f.format === 'caplab-json');
-  const power = all.filter((f): f is ImportFileEntry & { format: ImportFormat } => f.format !== null && f.format !== 'caplab-json');
+  const readerOf = (f: ImportFileEntry) => (f.format === null ? null : formatModule(f.format).reader.kind);
+  const bundles = all.filter((f) => readerOf(f) === 'sweep-bundle');
+  const power = all.filter((f): f is ImportFileEntry & { format: ImportFormat } => f.format !== null && readerOf(f) !== 'sweep-bundle');
   if (power.length === 0 && bundles.length === 0) {
     const empty = all.find((f) => f.bytes === 0);
     if (empty) throw new ImportError(empty.path, null, 'empty file');
@@ -186,7 +187,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       db.exec('SAVEPOINT file');
       const rowsOf: number[] = [];
       const added: string[] = [];
-      const parse = f.format === 'nlr-parquet' ? (...a: Parameters<typeof parseFile>) => parseNlrParquet(nlr, ...a) : parseFile;
+      const parse = readerOf(f) === 'parquet-profiles' ? (...a: Parameters<typeof parseFile>) => parseNlrParquet(nlr, ...a) : parseFile;
       const parsed = await parse(
         f,
         opts,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { type ColumnBatch, type StructureSegment } from '../../../core/import';
+import { formatModule, type ColumnBatch, type StructureSegment } from '../../../core/import';
 import { splitFields } from '../../../core/import/scan';
 import type { ImportDevice, ImportReport } from '../../../shared/dataset';
 import { readChunks, readEntryText, type ImportFileEntry } from './files';
@@ -40,7 +40,7 @@ export async function nlrLayout(power: readonly ImportFileEntry[], all: readonly
   const ctx: NlrContext = { files: new Map(), next_t0: 0 };
   const tables = new Map<string, Record<string, string>[]>();
   for (const f of power) {
-    if (f.format !== 'nlr-parquet') continue;
+    if (f.format === null || formatModule(f.format).reader.kind !== 'parquet-profiles') continue;
     const dir = workloadDir(f.path);
     if (!tables.has(dir)) {
       const meta = all.find((x) => x.path === join(dir, 'metadata.csv'));

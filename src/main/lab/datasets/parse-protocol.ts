@@ -1,5 +1,5 @@
 // What the parse thread of a large import posts to the importing thread, and the flow control between them.
-import type { ColumnBatch, StructureSegment } from '../../../core/import';
+import { formatModule, type ColumnBatch, type StructureSegment } from '../../../core/import';
 import type { ImportDevice, ImportFormat, ImportReport } from '../../../shared/dataset';
 
 export interface ParseJob {
@@ -31,7 +31,8 @@ export const WORKER_BATCH_ROWS = 32_768;
 /** The inline reader's chunk size. */
 export const CHUNK_BYTES = 1 << 20;
 
-/** Numeric logs are ASCII: latin1 decodes several times cheaper than UTF-8 and maps every byte, so garbage cannot split a character across chunks. */
+/** How a streamed format's bytes are decoded (its module says: latin1 for ASCII-only numeric logs). */
 export function textEncodingOf(format: ImportFormat): 'latin1' | 'utf8' {
-  return format === 'nvidia-smi' || format === 'wattameter' ? 'latin1' : 'utf8';
+  const reader = formatModule(format).reader;
+  return reader.kind === 'stream' ? reader.encoding : 'utf8';
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DatasetRecord } from '../../../shared/dataset';
+import { importerList } from '../../../shared/importers';
 import { api, onEvent, transportKind, uploadFile } from '../../api/client';
 import { toast, toastError } from '../../state/toasts';
 
@@ -83,7 +84,7 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
         </div>
       ) : (
         <>
-          Drop power logs here (nvidia-smi CSV, WattAMeter, dcgmi dmon, Prometheus JSON, Zeus, CodeCarbon, NLR profiles and Parquet, CapLab JSON exports, zip archives of any of these; any size) or{' '}
+          Drop power logs here ({importerList.map((i) => i.label).join(', ')}, zip archives of any of these; any size) or{' '}
           <button className="link" onClick={() => input.current?.click()}>
             choose files
           </button>
