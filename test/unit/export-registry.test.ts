@@ -1,16 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportFileKinds, exportFormatIds, exportItems, exportList, type ExportSubject } from '../../src/shared/exports';
 import { ExportFormat, ExportRequest, WrittenFile } from '../../src/shared/export';
 import { exportWriters } from '../../src/main/lab/exporters/formats';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.tsx?$/.test(n) ? [p] : [];
-  });
-}
+import { listsByHand, quotedNames } from '../helpers/source-files';
 
 const subjects: ExportSubject[] = ['sweep', 'compare', 'dataset'];
 
@@ -40,12 +34,8 @@ describe('export registry', () => {
   });
 
   it('no file outside the list spells out the formats by hand, and the menu and dispatch name none', () => {
-    const ids = exportFormatIds.map((s) => s.replace(/-/g, '\\-')).join('|');
-    const list = new RegExp(`['"](?:${ids})['"]\\s*,\\s*['"](?:${ids})['"]`);
-    const shared = join('shared', 'exports.ts');
-    const offenders = sourceFiles(join(process.cwd(), 'src')).filter((f) => !f.endsWith(shared) && list.test(readFileSync(f, 'utf8')));
-    expect(offenders).toEqual([]);
-    const any = new RegExp(`['"](?:${ids})['"]`);
+    expect(listsByHand(exportFormatIds, join('shared', 'exports.ts'))).toEqual([]);
+    const any = quotedNames(exportFormatIds);
     for (const f of ['src/renderer/components/ExportMenu.tsx', 'src/main/lab/exporters/app-export.ts']) expect(any.test(readFileSync(join(process.cwd(), f), 'utf8')), f).toBe(false);
   });
 });

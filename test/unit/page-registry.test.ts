@@ -1,17 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pageList } from '../../src/shared/pages';
 import { UI_COMMANDS } from '../../src/shared/ui-commands';
 import { PAGE_TITLES, PAGES, parseHash } from '../../src/renderer/lib/routes';
 import { commandForKey, SHORTCUTS } from '../../src/renderer/lib/keys';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.tsx?$/.test(n) ? [p] : [];
-  });
-}
+import { sourceFiles } from '../helpers/source-files';
 
 const key = (k: string) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, target: null });
 

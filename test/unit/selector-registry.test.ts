@@ -1,17 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectorIds, selectorList } from '../../src/shared/selectors';
 import { AnalysisGroup, Selector } from '../../src/shared/analysis';
 import { optimumValue, SELECTOR_ORDER, selectorTitle } from '../../src/shared/analysis-view';
 import { selectOptimum } from '../../src/core/analysis/optimum';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.tsx?$/.test(n) ? [p] : [];
-  });
-}
+import { sourceFiles } from '../helpers/source-files';
 
 const run = (throughput: number, efficiency: number) => ({ throughput, efficiency });
 const points = [200, 300, 400].map((cap_w, i) => ({ cap_w, eligible: true, excluded_reason: null, runs: [run(10 + i * 3, 0.05 - i * 0.005), run(10.2 + i * 3, 0.051 - i * 0.005)] }));

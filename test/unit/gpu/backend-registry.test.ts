@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backendChoices, backendList } from '../../../src/shared/backends';
@@ -6,6 +6,7 @@ import { BackendChoice, BackendName, type DeviceInfo } from '../../../src/shared
 import { BackendError, type BackendModule, type GpuBackend } from '../../../src/main/lab/gpu/backend';
 import { autoOrder, backendRegistry } from '../../../src/main/lab/gpu/registry';
 import { openBackend } from '../../../src/main/lab/gpu/select';
+import { sourceFiles } from '../../helpers/source-files';
 
 /** A backend that opens or refuses as told, with one GPU. */
 function fakeModule(id: string, opens: boolean, auto = true): BackendModule {
@@ -21,13 +22,6 @@ function fakeModule(id: string, opens: boolean, auto = true): BackendModule {
     },
     chosen: (_b, requested) => (requested ? `${id} requested` : `using ${id}`),
   };
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.tsx?$/.test(n) ? [p] : [];
-  });
 }
 
 describe('backend registry', () => {
