@@ -18,6 +18,8 @@ export class RowGroup {
   constructor(
     private readonly columns: readonly SampleExportColumn[],
     readonly capacity: number,
+    /** Columns written REQUIRED (no definition levels): a missing reading in one of them is an error, not a null. */
+    private readonly required: ReadonlySet<string> = new Set(),
   ) {
     this.numbers = columns.map((c) => (c === 'power_kind' ? new Float64Array(0) : new Float64Array(capacity)));
     this.missing = columns.map(() => false);
@@ -51,12 +53,13 @@ export class RowGroup {
     this.n += count;
   }
 
-  /** The gathered rows as hyparquet-writer column data; a column with missing readings becomes nulls (OPTIONAL). */
+  /** The gathered rows as hyparquet-writer column data; missing readings of an OPTIONAL column become nulls. */
   columnData(): ColumnData[] {
     let text = 0;
     const out: ColumnData[] = this.columns.map((name, k) => {
       if (name === 'power_kind') return { name, data: this.texts[text++]! };
       const col = this.numbers[k]!.subarray(0, this.n);
+      if (this.missing[k] && this.required.has(name)) throw new Error(`column ${name} has a missing reading, though the block summaries count none`);
       return { name, data: this.missing[k] ? Array.from(col, (v) => (v === v ? v : null)) : col };
     });
     out.push({ name: 'device', data: this.texts[text]! });
