@@ -10,11 +10,12 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // Worker threads are entries of their own, started from beside the bundle: the facility planner's
-        // (facility/pool.ts) and the samples-CSV export's (exporters/csv-workers.ts).
+        // (facility/pool.ts) and the samples exports' (exporters/csv-workers.ts, exporters/parquet-encoder.ts).
         input: {
           index: resolve(__dirname, 'src/main/electron/index.ts'),
           'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
           'csv-worker': resolve(__dirname, 'src/main/lab/exporters/csv-worker.ts'),
+          'parquet-worker': resolve(__dirname, 'src/main/lab/exporters/parquet-worker.ts'),
         },
         external: nativeExternals,
       },

@@ -95,7 +95,14 @@ print(json.dumps([{k: (None if (isinstance(v, float) and v != v) else v) for k, 
     expect(rows).toEqual(stored(db));
   });
 
-  it('fails a worker export with the codec’s error on a damaged block and leaves no file behind', { timeout: 120_000 }, async () => {
+  it('writes the same Parquet bytes encoded in a worker thread as on the export’s own thread', { timeout: 180_000 }, async () => {
+    const worker = await exportSamplesParquet(db, join(tmp.dir, 'w.parquet'), { ...all, threads: 1 });
+    const here = await exportSamplesParquet(db, join(tmp.dir, 'h.parquet'), { ...all, threads: 0 });
+    expect(worker.rows).toBe(PER_DEVICE * 2);
+    expect(readFileSync(worker.path).equals(readFileSync(here.path))).toBe(true);
+  });
+
+  it('fails a worker export with the codec’s error on a damaged block and leaves no file behind', { timeout: 180_000 }, async () => {
     const copy = join(tmp.dir, 'damaged.db');
     db.prepare('VACUUM INTO ?').run(copy);
     const bad = openDb(copy);
@@ -104,6 +111,8 @@ print(json.dumps([{k: (None if (isinstance(v, float) and v != v) else v) for k, 
       await expect(exportSamplesCsv(bad, join(tmp.dir, 'damaged.csv'), { ...all, threads: 2 })).rejects.toThrow(/sample block version 9/);
       expect(existsSync(join(tmp.dir, 'damaged.csv'))).toBe(false);
       expect(readdirSync(tmp.dir).filter((n) => n.includes('damaged.csv'))).toEqual([]);
+      await expect(exportSamplesParquet(bad, join(tmp.dir, 'damaged.parquet'), { ...all, threads: 1 })).rejects.toThrow(/sample block version 9/);
+      expect(readdirSync(tmp.dir).filter((n) => n.includes('damaged.parquet'))).toEqual([]);
     } finally {
       bad.close();
     }
