@@ -26,6 +26,8 @@ class TextGather {
 export class RowGroup {
   private numbers: Float64Array[] = [];
   private texts: TextGather[] = [];
+  /** The arrays of a group already written, to gather the next one into (fresh pages cost page faults). */
+  private spare: GatheredGroup | null = null;
   private readonly missing: boolean[];
   n = 0;
 
@@ -40,8 +42,13 @@ export class RowGroup {
   }
 
   private allocate(): void {
-    this.numbers = this.columns.map((c) => (c === 'power_kind' ? new Float64Array(0) : new Float64Array(this.capacity)));
-    this.texts = [...this.columns.filter((c) => c === 'power_kind'), 'device'].map(() => new TextGather(new Uint32Array(this.capacity)));
+    const spare = this.spare?.columns;
+    this.spare = null;
+    const numbers = spare?.flatMap((c) => ('values' in c ? [new Float64Array(c.values.buffer)] : []));
+    const codes = spare?.flatMap((c) => ('codes' in c ? [new Uint32Array(c.codes.buffer)] : []));
+    let k = 0;
+    this.numbers = this.columns.map((c) => (c === 'power_kind' ? new Float64Array(0) : (numbers?.[k++] ?? new Float64Array(this.capacity))));
+    this.texts = [...this.columns.filter((c) => c === 'power_kind'), 'device'].map((_, i) => new TextGather(codes?.[i] ?? new Uint32Array(this.capacity)));
     this.missing.fill(false);
     this.n = 0;
   }
@@ -71,6 +78,11 @@ export class RowGroup {
     const device = this.texts[text]!;
     device.codes.fill(device.code(c.device), this.n, this.n + count);
     this.n += count;
+  }
+
+  /** Takes back the arrays of a group that has been written (same columns and capacity), for the group after next. */
+  recycle(g: GatheredGroup): void {
+    this.spare = g;
   }
 
   /** Hands over the gathered rows (the arrays move out with them) and starts an empty group. */

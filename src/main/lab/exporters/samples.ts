@@ -8,6 +8,7 @@ import { VERSION } from '../version';
 import { checkWritable, ExportError, openAtomicStream } from './atomic';
 import { csvCell } from './csv';
 import { RowGroup } from './parquet-columns';
+import type { GatheredGroup } from './parquet-group';
 import type { ParquetFileOptions } from './parquet-file';
 import { HereEncoder, WorkerEncoder, type ParquetEncoder } from './parquet-encoder';
 import { CsvRowFormatter, type CsvJob, type CsvJobResult, type TimeFormat } from './csv-rows';
@@ -191,8 +192,9 @@ export async function exportSamplesParquet(db: Db, file: string, o: SampleExport
   let next = PROGRESS_EVERY;
   let encoder: ParquetEncoder | null = null;
   try {
-    encoder = inWorker ? new WorkerEncoder(tmp, options) : new HereEncoder(tmp, options);
     const group = new RowGroup(o.columns, ROW_GROUP, required);
+    const recycle = (g: GatheredGroup) => group.recycle(g);
+    encoder = inWorker ? new WorkerEncoder(tmp, options, recycle) : new HereEncoder(tmp, options, recycle);
     const flush = async () => {
       if (group.n === 0) return;
       rows += group.n;
