@@ -5,7 +5,8 @@
 // CAPLAB_BENCH_IMPORT_ROWS sets a smaller run.
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { nvidiaSmiLog, wattameterLog } from './gen-power-logs';
 import type { BenchResult } from './harness';
@@ -27,22 +28,24 @@ print(len(df), ts.iloc[-1])
 `,
 };
 
-/** Runs a command under GNU time: its stdout, wall seconds and peak RSS (MB). */
-function timed(cmd: string, args: string[]): { stdout: string; wall_s: number; peak_mb: number } {
-  const r = spawnSync('/usr/bin/time', ['-f', '__time %e %M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+/** Runs a command under GNU time: its stdout, wall seconds, CPU seconds (user + system, all threads) and peak RSS (MB). */
+function timed(cmd: string, args: string[]): { stdout: string; wall_s: number; cpu_s: number; peak_mb: number } {
+  const r = spawnSync('/usr/bin/time', ['-f', '__time %e %U %S %M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const m = /__time ([\d.]+) (\d+)/.exec(r.stderr);
+  const m = /__time ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   if (!m) throw new Error(`no timing from /usr/bin/time: ${r.stderr}`);
-  return { stdout: r.stdout, wall_s: Number(m[1]), peak_mb: Number(m[2]) / 1024 };
+  return { stdout: r.stdout, wall_s: Number(m[1]), cpu_s: Number(m[2]) + Number(m[3]), peak_mb: Number(m[4]) / 1024 };
 }
 
 export async function run(dir: string): Promise<BenchResult[]> {
   const rows = Number(process.env.CAPLAB_BENCH_IMPORT_ROWS ?? 10_000_000);
   // Inside node_modules so the bundle resolves better-sqlite3 (a native module it leaves external).
   const runner = join(process.cwd(), 'node_modules', '.cache', 'caplab-bench', 'import-runner.mjs');
+  // The importer's parse thread is its own entry beside the runner (parse-thread.ts starts ./import-worker.js).
   await build({
-    entryPoints: ['bench/import-runner.ts'],
-    outfile: runner,
+    entryPoints: { 'import-runner': 'bench/import-runner.ts', 'import-worker': 'src/main/lab/datasets/parse-worker.ts' },
+    outdir: dirname(runner),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -80,10 +83,14 @@ export async function run(dir: string): Promise<BenchResult[]> {
       file_mb: bytes / 2 ** 20,
       caplab_wall_s: ours.wall_s,
       caplab_rows_per_s: Math.round(oursRate),
+      caplab_cpu_s: ours.cpu_s,
+      caplab_samples_per_s: Math.round(o.samples / ours.wall_s),
       caplab_peak_mb: ours.peak_mb,
       db_mb: dbBytes / 2 ** 20,
       pandas_wall_s: pd.wall_s,
       pandas_rows_per_s: Math.round(pdRate),
+      pandas_cpu_s: pd.cpu_s,
+      load_1m: +loadavg()[0]!.toFixed(1),
       pandas_peak_mb: pd.peak_mb,
     };
     results.push({

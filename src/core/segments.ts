@@ -14,6 +14,8 @@ export interface PhaseOptions {
   penalty?: number;
   /** Bin count the trace is reduced to before detection. Default 4000. */
   bins?: number;
+  /** Inner phases shorter than this can be transitions, absorbed by their neighbours (see absorbTransitions). Default 2 * min_s; 0 keeps them. */
+  transition_s?: number;
 }
 
 /** Accumulates (t, v) readings into equal-time bins over [lo, hi] (NaN readings ignored), in constant memory. */
@@ -111,7 +113,7 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
   };
   split(0, n);
   cuts.sort((x, y) => x - y);
-  const bounds = [0, ...cuts, n];
+  const bounds = absorbTransitions([0, ...cuts, n], v, sse, (opts.transition_s ?? 2 * minS) / step);
   const phases: Phase[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const a = bounds[i]!;
@@ -119,4 +121,62 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
     phases.push({ start: a === 0 ? t[0]! - step / 2 : (t[a - 1]! + t[a]!) / 2, end: b === n ? t[n - 1]! + step / 2 : (t[b - 1]! + t[b]!) / 2, mean: (s1[b]! - s1[a]!) / (b - a) });
   }
   return phases;
+}
+
+/**
+ * The rule for transitions: an inner phase shorter than `maxLen` bins whose mean lies between its neighbours' means
+ * and whose own linear trend covers at least half of the smaller gap to them is a ramp from one level to the next,
+ * not a load phase. It is cut where one step between its neighbours fits best (least squares) and each part joins
+ * the neighbour on its side; the shortest such phase goes first, and the check repeats on the merged phases, so a
+ * ramp cut into several pieces goes whole. Flat in-between phases (a staircase of caps) and peaks or dips (a short
+ * burst) are kept.
+ */
+function absorbTransitions(bounds: number[], v: readonly number[], sse: (a: number, b: number) => number, maxLen: number): number[] {
+  const mean = (a: number, b: number) => {
+    let s = 0;
+    for (let i = a; i < b; i++) s += v[i]!;
+    return s / (b - a);
+  };
+  // Rise of the least-squares line through bins [a, b), in the series' units.
+  const rise = (a: number, b: number) => {
+    const m = b - a;
+    let sx = 0;
+    let sv = 0;
+    let sxx = 0;
+    let sxv = 0;
+    for (let i = a; i < b; i++) {
+      sx += i;
+      sv += v[i]!;
+      sxx += i * i;
+      sxv += i * v[i]!;
+    }
+    const den = m * sxx - sx * sx;
+    return den > 0 ? (Math.abs(m * sxv - sx * sv) / den) * (m - 1) : 0;
+  };
+  const b = [...bounds];
+  for (;;) {
+    let pick = -1;
+    for (let i = 1; i + 2 < b.length; i++) {
+      const len = b[i + 1]! - b[i]!;
+      if (len >= maxLen || (pick >= 0 && len >= b[pick + 1]! - b[pick]!)) continue;
+      const [l, m, r] = [mean(b[i - 1]!, b[i]!), mean(b[i]!, b[i + 1]!), mean(b[i + 1]!, b[i + 2]!)];
+      if ((m - l) * (r - m) <= 0) continue;
+      if (rise(b[i]!, b[i + 1]!) < 0.5 * Math.min(Math.abs(m - l), Math.abs(r - m))) continue;
+      pick = i;
+    }
+    if (pick < 0) return b;
+    const lo = b[pick - 1]!;
+    const hi = b[pick + 2]!;
+    let cut = b[pick]!;
+    let best = Infinity;
+    for (let k = b[pick]!; k <= b[pick + 1]!; k++) {
+      if (k === lo || k === hi) continue;
+      const e = sse(lo, k) + sse(k, hi);
+      if (e < best) {
+        best = e;
+        cut = k;
+      }
+    }
+    b.splice(pick, 2, cut);
+  }
 }

@@ -158,7 +158,13 @@ export const methods = {
         name: z.string().max(200).optional(),
       })
       .strict(),
-    output: z.object({ dataset: DatasetRecord.nullable(), duplicate_of: z.object({ dataset_id: z.number().int(), name: z.string(), path: z.string() }).nullable(), reports: z.array(ImportReport) }),
+    output: z.object({
+      dataset: DatasetRecord.nullable(),
+      duplicate_of: z.object({ dataset_id: z.number().int(), name: z.string(), path: z.string() }).nullable(),
+      reports: z.array(ImportReport),
+      /** CapLab JSON exports among the inputs: each became a sweep again (duplicate_of_sweep: already imported, nothing written). */
+      sweeps: z.array(z.object({ sweep_id: z.number().int(), name: z.string(), file: z.string(), duplicate_of_sweep: z.number().int().nullable() })).default([]),
+    }),
   },
   /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */
   getDatasetTrace: {

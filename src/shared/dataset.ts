@@ -12,6 +12,7 @@ export const ImportFormat = z.enum([
   'codecarbon',
   'facility-csv',
   'caplab-json',
+  'nlr-parquet',
 ]);
 export type ImportFormat = z.infer<typeof ImportFormat>;
 

@@ -3,6 +3,7 @@ import { SensorFacts } from './device';
 import { SensorKind, sampleFields, sampleSpec, type SampleField } from './sample';
 import { AnalysisResult, Selector } from './analysis';
 import { RunRecord, SweepRecord } from './records';
+import { exportFileKinds, exportFormatIds } from './exports';
 
 /**
  * What leaves CapLab (issue #12): the JSON bundle of a whole sweep or dataset, the columns of a samples export,
@@ -187,7 +188,7 @@ export type ExportBundle = z.infer<typeof ExportBundle>;
 
 /** One file a report or export wrote (`--json` of `caplab report` / `caplab export`). */
 export const WrittenFile = z.object({
-  kind: z.enum(['pdf', 'html', 'csv', 'parquet', 'json']),
+  kind: z.enum(exportFileKinds),
   path: z.string(),
   bytes: z.number().int(),
   /** Rows of a table or samples file. */
@@ -197,8 +198,8 @@ export const WrittenFile = z.object({
 });
 export type WrittenFile = z.infer<typeof WrittenFile>;
 
-/** What the app's Export button asks for (contract method exportFile). Analysis options as analyzeSweep takes them. */
-export const ExportFormat = z.enum(['pdf', 'html', 'runs-csv', 'caps-csv', 'json', 'segments-csv', 'samples-csv', 'samples-parquet']);
+/** What the app's Export button asks for (contract method exportFile): a format of `exportList` (shared/exports.ts). */
+export const ExportFormat = z.enum(exportFormatIds);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /** The app's Export button: what to make, of a sweep (or a comparison of sweeps) or of a dataset. */

@@ -232,7 +232,8 @@ export const FacilityConfig = z
     if (c.mode === 'training' && c.jobs.length === 0) ctx.addIssue({ code: 'custom', path: ['jobs'], message: 'training mode needs at least one job type' });
     if (c.mode === 'inference' && c.services.length === 0) ctx.addIssue({ code: 'custom', path: ['services'], message: 'inference mode needs at least one service' });
     const steps = (c.horizon_days * 86400) / c.step_s;
-    if (steps > 32_000_000) ctx.addIssue({ code: 'custom', path: ['step_s'], message: `horizon_days / step_s gives ${Math.round(steps)} steps; at most 32 M (a year at 1 s)` });
+    // (A step_s below 1 has its own issue.)
+    if (c.step_s >= 1 && steps > 32_000_000) ctx.addIssue({ code: 'custom', path: ['step_s'], message: `horizon_days / step_s gives ${Math.round(steps)} steps; at most 32 M (a year at 1 s)` });
     c.jobs.forEach((j, i) => {
       const max = maxOf(j.nodes);
       if (max > c.nodes) ctx.addIssue({ code: 'custom', path: ['jobs', i, 'nodes'], message: `job type "${j.name}" can ask for ${max} nodes but the pool has ${c.nodes}` });

@@ -1,6 +1,6 @@
 // The Datasets page: import by drop (file input), the trace re-queried on zoom, a brushed segment, History's list.
 // With CAPLAB_SCREENSHOTS=1 it also imports a 10-million-sample nvidia-smi log and takes docs/screenshots.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -33,6 +33,37 @@ test('import a log by drop, zoom the trace, brush a segment, see it in History',
   await expect(app.getByTestId('segments-table')).toContainText('brush');
   await go(app, 'history');
   await expect(app.getByTestId('datasets-table')).toContainText('gpu_power.csv');
+});
+
+test('a 20 MB log chosen in the browser streams to the host with upload progress and imports as a dataset', async ({ app }, info) => {
+  test.skip(info.project.name !== 'chromium', 'the desktop app imports files in place: no upload');
+  const dir = mkdtempSync(join(tmpdir(), 'caplab-e2e-upload-'));
+  try {
+    const file = join(dir, 'big-nvidia-smi.csv');
+    await nvidiaSmiLog(file, 160_000);
+    expect(statSync(file).size).toBeGreaterThan(18 * 2 ** 20);
+    await go(app, 'datasets');
+    // Every progress line the page shows, however briefly (a local upload is quick).
+    await app.evaluate(`(() => {
+      const seen = (window.progressSeen = []);
+      new MutationObserver(() => {
+        const t = document.querySelector('[data-testid="import-progress"]')?.textContent;
+        if (t && seen[seen.length - 1] !== t) seen.push(t);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    await app.getByTestId('import-input').setInputFiles(file);
+    await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 160,000 samples · 8 devices', { timeout: 90_000 });
+    const seen = await app.evaluate<string[]>('window.progressSeen');
+    expect(seen.some((t) => /uploading big-nvidia-smi\.csv: [\d.]+ of 2\d MB/.test(t)), seen.join(' | ')).toBe(true);
+    if (process.env.CAPLAB_SCREENSHOTS) {
+      await go(app, 'datasets');
+      await app.screenshot({ path: `${process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots'}/datasets-upload.png` });
+    }
+    await go(app, 'history');
+    await expect(app.getByTestId('datasets-table')).toContainText('big-nvidia-smi.csv');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a 10-million-sample dataset stays interactive (screenshots)', async ({ app }, info) => {

@@ -35,5 +35,5 @@ test('facility page: bad input shows the error naming the field', async ({ app }
   const yaml = await app.getByTestId('facility-yaml').inputValue();
   await app.getByTestId('facility-yaml').fill(yaml.replace(/^targets: .*$/m, 'targets: [0.2, 1.5]'));
   await app.getByTestId('facility-run').click();
-  await expect(app.getByTestId('facility-error')).toContainText('targets.1: utilisation is a fraction of nodes busy: at most 1 (100 %)');
+  await expect(app.getByTestId('facility-error')).toContainText('facility config: targets[1]: utilisation is a fraction of nodes busy: at most 1 (100 %)');
 });

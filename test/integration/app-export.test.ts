@@ -10,6 +10,7 @@ import { createDataset, addSegment } from '../../src/main/lab/store/datasets';
 import { devicesOfRun } from '../../src/main/lab/store/devices';
 import { samplesOfRun, writeSamples } from '../../src/main/lab/store/samples';
 import { countSamples } from '../../src/main/lab/store/sample-stream';
+import { exportList, type ExportSubject } from '../../src/shared/exports';
 
 const tmp = tempDir('caplab-app-export-');
 afterAll(() => tmp.cleanup());
@@ -60,4 +61,32 @@ describe('the app’s Export of a comparison and a dataset', () => {
     await expect(exportForApp(db, { dataset_id: 999, format: 'pdf' }, noPrinter)).rejects.toThrow(/no dataset 999/);
     await expect(exportForApp(db, { format: 'pdf' }, noPrinter)).rejects.toThrow(/give either sweep_id or dataset_id/);
   });
+
+  it('every format of the export list is written for each subject it is labelled for, and refused for the others', async () => {
+    // A printer that hands back what it was given, so the PDF's wiring shows (real printing: test/e2e/export.spec.ts).
+    const printed: { html: string; paper: string }[] = [];
+    const printer = { printPdf: async () => async (html: string, o: { paper: string }) => (printed.push({ html, paper: o.paper }), new TextEncoder().encode(`%PDF ${html.length}`)) };
+    const requests: Record<ExportSubject, { req: object; stem: string }> = {
+      sweep: { req: { sweep_id: ids[0] }, stem: `caplab-sweep-${ids[0]}` },
+      compare: { req: { sweep_id: ids[0], compare_ids: [ids[1]!] }, stem: `caplab-compare-${ids[0]}-${ids[1]}` },
+      dataset: { req: { dataset_id: datasetId }, stem: `caplab-dataset-${datasetId}` },
+    };
+    for (const e of exportList) {
+      for (const subject of Object.keys(requests) as ExportSubject[]) {
+        const { req, stem } = requests[subject];
+        const ask = exportForApp(db, { ...req, format: e.id, paper: 'letter' }, printer);
+        if (!(e.labels as Record<string, string | undefined>)[subject]) {
+          await expect(ask, `${e.id} of ${subject}`).rejects.toThrow(new RegExp(`^${e.id} is not an export of a`));
+          continue;
+        }
+        const f = await ask;
+        expect(f.filename.startsWith(stem) && f.filename.endsWith(`.${e.ext}`), `${e.id} of ${subject}: ${f.filename}`).toBe(true);
+        expect(f.mime).toBe(e.mime);
+        expect(f.bytes).toBe(Buffer.from(f.data_base64, 'base64').length);
+        expect(f.bytes).toBeGreaterThan(0);
+      }
+    }
+    expect(printed).toHaveLength(3);
+    for (const p of printed) expect(p).toEqual({ html: expect.stringContaining('<html'), paper: 'letter' });
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { runCli } from '../helpers/cli';
@@ -62,9 +62,10 @@ describe('caplab facility', () => {
     try {
       const bad = join(tmp.dir, 'bad.yaml');
       writeFileSync(bad, readFileSync(FIXTURE, 'utf8').replace('targets: [0.3, 0.7]', 'targets: [0.3, 1.7]'));
-      const r = await runCli(['facility', bad], {});
+      const env = { CAPLAB_DB: join(tmp.dir, 'none.db') };
+      const r = await runCli(['facility', bad], env);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/targets\.1: utilisation is a fraction of nodes busy: at most 1 \(100 %\)/);
+      expect(r.stderr).toMatch(/facility config \S*bad\.yaml: targets\[1\]: utilisation is a fraction of nodes busy: at most 1 \(100 %\)/);
       // Found on a worker thread (the load search), reported the same way.
       const full = join(tmp.dir, 'full.yaml');
       writeFileSync(
@@ -72,12 +73,14 @@ describe('caplab facility', () => {
         'mode: training\nhorizon_days: 3\nstep_s: 600\nnodes: 8\nidle_w: 400\nrated_w: 3520\ntargets: [1]\n' +
           'jobs: [{ name: big, share: 1, nodes: { dist: fixed, value: 8 }, duration_h: { dist: fixed, value: 24 }, profile: { builtin: stable-diffusion } }]\n',
       );
-      const r3 = await runCli(['facility', full, '--threads', '1'], {});
+      const r3 = await runCli(['facility', full, '--threads', '1'], env);
       expect(r3.code).toBe(2);
-      expect(r3.stderr).toMatch(/targets: utilisation 100\.0 % is not reachable/);
-      const r2 = await runCli(['facility', join(tmp.dir, 'missing.yaml')], {});
+      expect(r3.stderr).toMatch(/facility config \S*full\.yaml: targets: utilisation 100\.0 % is not reachable/);
+      const r2 = await runCli(['facility', join(tmp.dir, 'missing.yaml')], env);
       expect(r2.code).toBe(2);
-      expect(r2.stderr).toMatch(/cannot read .*missing\.yaml: ENOENT/);
+      expect(r2.stderr).toMatch(/facility config \S*missing\.yaml: cannot read it \(ENOENT\)/);
+      // No lab database is needed or made: the engine ran on an empty in-memory one.
+      expect(existsSync(join(tmp.dir, 'none.db'))).toBe(false);
     } finally {
       tmp.cleanup();
     }
@@ -103,10 +106,15 @@ describe('caplab facility', () => {
       const busy = l.utilization * 50 * 1715;
       expect(l.mean_w).toBeGreaterThan(0.9 * (busy + (1 - l.utilization) * 50 * 400));
       expect(l.mean_w).toBeLessThan(1.1 * (busy + (1 - l.utilization) * 50 * 400));
+      // --db names the lab database the engine reads profiles from (CAPLAB_DB pointing elsewhere is not used).
+      const viaFlag = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json', '--db', env.CAPLAB_DB], { ...env, CAPLAB_DB: join(tmp.dir, 'other.db') });
+      expect(viaFlag.code).toBe(0);
+      expect(JSON.parse(viaFlag.stdout).levels[0].mean_w).toBe(l.mean_w);
+      expect(existsSync(join(tmp.dir, 'other.db'))).toBe(false);
       writeFileSync(join(tmp.dir, 'bad.yaml'), stringify(site({ segment: { segment_id: 42 } })));
       const bad = await runCli(['facility', join(tmp.dir, 'bad.yaml')], env);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 42/);
+      expect(bad.stderr).toMatch(/facility config \S*bad\.yaml: jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 42/);
     } finally {
       tmp.cleanup();
     }

@@ -25,9 +25,9 @@ describe('facility through the host', () => {
   it('bad input is 400 invalid naming the field: a target over 100 %, a missing dataset segment', async () => {
     const over = await host.post<{ code: string; error: string }>('runFacility', { yaml: stringify({ ...smallTraining, targets: [1.5] }) });
     expect(over).toMatchObject({ status: 400, json: { code: 'invalid' } });
-    expect(over.json.error).toMatch(/targets\.0/);
+    expect(over.json.error).toBe('facility config: targets[0]: utilisation is a fraction of nodes busy: at most 1 (100 %) (got 1.5)');
     const segment = await host.post<{ code: string; error: string }>('runFacility', { yaml: stringify(withProfile({ segment: { db: host.db, segment_id: 99 } })) });
     expect(segment).toMatchObject({ status: 400, json: { code: 'invalid' } });
-    expect(segment.json.error).toMatch(/jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 99/);
+    expect(segment.json.error).toMatch(/^facility config: jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 99/);
   }, 60_000);
 });

@@ -2,17 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli';
-import { tempDir } from '../helpers/tmp';
+import { importTestEnv, json } from '../helpers/import-env';
 import { nvidiaSmiLog } from '../../bench/gen-power-logs';
 
-const tmp = tempDir('caplab-import-');
-afterAll(() => tmp.cleanup());
-const fx = (f: string) => join('test/fixtures/import', f);
-let n = 0;
-const freshDb = () => ({ CAPLAB_DB: join(tmp.dir, `lab-${++n}.db`) });
-const json = <T>(s: string): T => JSON.parse(s) as T;
+const { tmp, fx, freshDb } = importTestEnv('caplab-import-');
 
 interface Outcome {
   dataset: { id: number; samples: number; devices: { key: string }[]; segments: { origin: string; cap_w: number | null; units_in_window: number | null }[]; report: { rows_skipped: number } } | null;

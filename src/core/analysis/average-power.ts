@@ -7,10 +7,21 @@
 // from its left neighbour's level to its right neighbour's level, placed so the tile keeps its exact energy
 // (a flat tile when its mean is not between the neighbours). Shifting readings by T/2 instead, as is common,
 // leaves a T^2/8 * step error at every edge: +5 to +9 % on a 10 s idle window after a load on an H200.
+//
+// The second a reading covers is placed on the time base of the driver's other power readings (energy counter,
+// instant power): on the H200 those trail the 1 s average by about 70 ms, so a reading stamped x is the mean over
+// (x + align - T, x + align]. Left out, a window starting at a load -> idle step loses 70 ms of load power: -3 %.
 import type { TimeWindow } from '../../shared/analysis';
 import { medianInterval, type Point } from './series';
 
 export const AVERAGE_WINDOW_S = 1;
+
+/**
+ * Alignment of the 1 s average to the counter and instant readings, s: what fitAverageAlign finds on the instant
+ * channel of the real H200 capture (test/fixtures/h200-capture.csv), independently of its counter. Checked against
+ * the counter in bench/results/average-power-h200.md (any value from 0.03 to 0.13 s keeps every window within 2 %).
+ */
+export const AVERAGE_ALIGN_S = 0.07;
 
 interface Tile {
   lo: number;
@@ -81,11 +92,12 @@ function tileEnergy(tiles: readonly Tile[], k: number, x0: number, x1: number): 
 }
 
 /**
- * Energy over the window from readings of a T-second moving average (t = time of the reading, unshifted).
- * null when no tile touches the window.
+ * Energy over the window from readings of a T-second moving average (t = time of the reading; `align` moves the
+ * covered second later, see AVERAGE_ALIGN_S). null when no tile touches the window.
  */
-export function boxcarEnergy(points: readonly Point[], w: TimeWindow, T = AVERAGE_WINDOW_S): BoxcarResult | null {
-  if (points.length === 0) return null;
+export function boxcarEnergy(raw: readonly Point[], w: TimeWindow, T = AVERAGE_WINDOW_S, align = 0): BoxcarResult | null {
+  if (raw.length === 0) return null;
+  const points = align === 0 ? raw : raw.map((p) => ({ t: p.t + align, v: p.v }));
   const tiles = buildTiles(points, w, T);
   let e = 0;
   let covered = 0;
@@ -108,4 +120,43 @@ export function boxcarEnergy(points: readonly Point[], w: TimeWindow, T = AVERAG
   if (w.start < firstLo) e += inside[0]!.mean * (firstLo - w.start);
   if (w.end > lastHi) e += inside[inside.length - 1]!.mean * (w.end - lastHi);
   return { energy_j: e, coverage: covered / (w.end - w.start), tiles: used };
+}
+
+/** Mean of linearly interpolated readings over (a, b], by the trapezoid rule on the readings inside. */
+function meanLinear(points: readonly Point[], a: number, b: number, hint: { i: number }): number | null {
+  const va = interp(points, a, hint);
+  const vb = interp(points, b, { i: hint.i });
+  if (va === null || vb === null) return null;
+  let area = 0;
+  let x = a;
+  let v = va;
+  for (let i = hint.i + 1; i < points.length && points[i]!.t < b; i++) {
+    if (points[i]!.t <= a) continue;
+    area += ((v + points[i]!.v) / 2) * (points[i]!.t - x);
+    x = points[i]!.t;
+    v = points[i]!.v;
+  }
+  area += ((v + vb) / 2) * (b - x);
+  return area / (b - a);
+}
+
+/**
+ * The alignment (s, within +-max) that best explains T-second average readings as means of instant readings taken
+ * by the same sampler: least squares over a 10 ms grid. null with fewer than 10 averages inside the instant series.
+ */
+export function fitAverageAlign(instant: readonly Point[], average: readonly Point[], T = AVERAGE_WINDOW_S, max = 0.3): number | null {
+  if (instant.length < 2) return null;
+  const t0 = instant[0]!.t + T + max;
+  const t1 = instant[instant.length - 1]!.t - max;
+  const inside = average.filter((p) => p.t >= t0 && p.t <= t1);
+  if (inside.length < 10) return null;
+  let best: { align: number; sse: number } | null = null;
+  for (let k = -Math.round(max * 100); k <= Math.round(max * 100); k++) {
+    const align = k / 100;
+    const hint = { i: 0 };
+    let sse = 0;
+    for (const p of inside) sse += (meanLinear(instant, p.t + align - T, p.t + align, hint)! - p.v) ** 2;
+    if (!best || sse < best.sse) best = { align, sse };
+  }
+  return best!.align;
 }

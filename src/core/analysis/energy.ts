@@ -2,7 +2,7 @@
 // 1 s average power (lag-corrected). Node energy = GPUs + measured CPU, else GPUs + overhead * seconds.
 import type { SensorKind } from '../../shared/device';
 import type { AnalysisFlag, EnergyResult, NodeEnergy, TimeWindow } from '../../shared/analysis';
-import { AVERAGE_WINDOW_S, boxcarEnergy } from './average-power';
+import { AVERAGE_ALIGN_S, AVERAGE_WINDOW_S, boxcarEnergy } from './average-power';
 import { integrateLinear, isReading, largestGap, medianInterval, sortPoints, windowValid, type Point, type PowerSample } from './series';
 
 export interface EnergyOptions {
@@ -18,6 +18,8 @@ export interface EnergyOptions {
   average_method?: 'boxcar' | 'shift';
   /** For average_method 'shift': its reading at t describes t - lag. Default 0.5 s. */
   average_lag_s?: number;
+  /** For average_method 'boxcar': the covered second ends at t + align (see AVERAGE_ALIGN_S). Default 0.07 s; 0 for an ideal sensor. */
+  average_align_s?: number;
   /** Windows shorter than this get a warning when only the 1 s average is available. Default 10 s. */
   short_window_s?: number;
   /** How far readings may stop short of a window edge and still count as covering it. Default max(1 s, 2.5 sample intervals). */
@@ -78,9 +80,9 @@ function integratePower(points: Point[], w: TimeWindow, tol: number, label: stri
 }
 
 /** The 1 s average integrated as exact one-second means (average-power.ts). */
-function integrateBoxcar(points: Point[], w: TimeWindow, tol: number): MethodResult {
+function integrateBoxcar(points: Point[], w: TimeWindow, tol: number, align: number): MethodResult {
   if (points.length === 0) return { ok: false, why: 'no 1 s average power readings' };
-  const r = boxcarEnergy(points, w, AVERAGE_WINDOW_S);
+  const r = boxcarEnergy(points, w, AVERAGE_WINDOW_S, align);
   if (!r) return { ok: false, why: 'no 1 s average power readings in or near the window' };
   const reach = Math.min(w.end, points[points.length - 1]!.t + tol) - Math.max(w.start, points[0]!.t - AVERAGE_WINDOW_S - tol);
   if (reach / (w.end - w.start) < 0.5) return { ok: false, why: `1 s average power readings cover only ${fmt((reach / (w.end - w.start)) * 100, 0)} % of the window` };
@@ -243,6 +245,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
   const average: Point[] = [];
   const boxcar = (opts.average_method ?? 'boxcar') === 'boxcar';
   const lag = boxcar ? 0 : (opts.average_lag_s ?? 0.5);
+  const align = opts.average_align_s ?? AVERAGE_ALIGN_S;
   let bad = 0;
   const present = (v: unknown) => v !== null && v !== undefined;
   for (const s of samples) {
@@ -296,7 +299,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
         if (d.ok) r = { ...d, derived: true };
       }
     } else if (kind === 'instant') r = integratePower(inst, window, tolerance(inst, opts), 'instant power');
-    else r = boxcar ? integrateBoxcar(avg, window, tolerance(avg, opts)) : integratePower(avg, window, tolerance(avg, opts), '1 s average power');
+    else r = boxcar ? integrateBoxcar(avg, window, tolerance(avg, opts), align) : integratePower(avg, window, tolerance(avg, opts), '1 s average power');
     if (!r.ok) {
       skipped.push(`${kind}: ${r.why}`);
       const had = kind === 'counter' ? sortedCounter.length + der.length : kind === 'instant' ? inst.length : avg.length;
@@ -310,7 +313,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
     if (kind === 'average') {
       w.push(
         boxcar
-          ? 'energy from the 1 s average power (no counter or instant readings): each reading taken as the mean of the second before it'
+          ? `energy from the 1 s average power (no counter or instant readings): each reading taken as the mean of the second before it, aligned ${fmt(align, 2)} s later to the counter's time base`
           : `energy from the 1 s average power (no counter or instant readings); readings shifted by ${lag} s to correct the averaging lag`,
       );
       f.push('average-sensor');

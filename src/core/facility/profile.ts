@@ -1,5 +1,12 @@
 import { LabError } from '../../shared/errors';
 
+/** Event rings longer than this many steps fall back to writing each job's steps. */
+const MAX_RING = 1 << 22;
+/** Loops longer than this many steps fall back too: the per-step sum over loop phases would cost more than it saves. */
+const MAX_LOOP = 256;
+/** Steps played per flush: the simulation only ticks each step; the playing runs in tight loops over blocks. */
+export const PLAY_BLOCK = 64;
+
 /** A per-node power profile: W against seconds from job start, as measured (any spacing, ascending time). */
 export interface NodeProfile {
   t_s: ArrayLike<number>;
@@ -109,91 +116,190 @@ export function addPlayed(acc: Float64Array, p: StepProfile, start: number, dur:
   for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
 }
 
-/** Loops no longer than this many steps go through the periodic accumulator (cost B x steps instead of per step). */
-const MAX_PERIODIC_LOOP = 64;
-
 /**
- * Accumulates many jobs of one profile into a power series; same result as addPlayed per job (up to rounding).
- * Start-up, wind-down and the last partial loop period are added step by step. Whole loop periods are counted on a
- * grid of B-step blocks aligned to the job's own phase (residue r = body start mod B): an O(1) difference entry per
- * job. finish() walks the steps once, keeping the running count of each residue (one residue moves to its next
- * block per step) and adding sum_r count[r] x body[(s - r) mod B], so a job's cost no longer grows with its length.
+ * Plays many jobs of one profile into a power series as the simulation advances: the same result as addPlayed per
+ * job (up to rounding), at O(1) per job. A job that keeps its whole start-up and wind-down becomes events in a ring
+ * of future steps: its start (the start-up values are convolved over recent starts), the start of its wind-down
+ * (likewise), and the start and end of its looped middle as +/- nodes on the count of its loop phase (body start
+ * mod loop length; ends go on per-step lists, as their phase differs from the step's). Playing a step adds the two
+ * convolutions plus sum over phases of count x the loop value at that phase, so a job's cost no longer grows with
+ * its length. Jobs too short to keep start-up and wind-down whole, and profiles whose ring or loop would be too
+ * large, are written step by step (addPlayed). Use: add() the jobs starting at the current step, tick() once per
+ * step, flush(acc, s) at least every PLAY_BLOCK steps and at the end; flushed steps are final.
  */
-export class ProfileAccumulator {
+export class ProfilePlayer {
+  private readonly v: Float64Array;
+  private readonly head: number;
+  private readonly tail: number;
   private readonly loop: number;
-  private readonly periodic: boolean;
-  private readonly blocks: number;
-  /** diff[q * B + r]: change of the count of residue r at block q of r's grid (steps r + qB … r + qB + B - 1). */
-  private diff: Float64Array;
+  private readonly headPhase: number;
+  private readonly ringOn: boolean;
+  /** Ring of steps (longer than the longest job plus a block): starts, wind-down starts and body starts per step. */
+  private readonly slots: number;
+  private readonly startAt: Float64Array;
+  private readonly tailAt: Float64Array;
+  private readonly bodyAt: Float64Array;
+  /** Body ends per step as linked lists (first event per slot, -1 when none) over a growable event pool. */
+  private readonly endFirst: Int32Array;
+  private endNext = new Int32Array(0);
+  private endPhase = new Int32Array(0);
+  private endNodes = new Float64Array(0);
+  private freeEvent = -1;
+  /** Starts and wind-down starts of the last steps played (power-of-two histories for the two convolutions). */
+  private readonly startHist: Float64Array;
+  private readonly tailHist: Float64Array;
+  private readonly mask: number;
+  /** table[phase * loop + r]: the loop value at step phase (s mod loop) for a job whose body started at residue r. */
+  private readonly table: Float64Array;
+  private readonly count: Float64Array;
+  private active = 0;
+  /** The simulation's current step: its ring slot and loop phase. */
+  private slot = 0;
+  private phase = 0;
+  /** The next step to play: its ring slot and loop phase. */
+  private played = 0;
+  private playSlot = 0;
+  private playPhase = 0;
 
   constructor(
     private readonly p: StepProfile,
-    private readonly steps: number,
+    maxDurSteps: number,
   ) {
-    this.loop = Math.max(1, p.values.length - p.tail - p.head);
-    this.periodic = this.loop <= MAX_PERIODIC_LOOP && steps >= 4 * this.loop;
-    this.blocks = Math.ceil(steps / this.loop) + 1;
-    this.diff = new Float64Array(this.periodic ? (this.blocks + 1) * this.loop : 0);
+    this.v = p.values;
+    this.head = p.head;
+    this.tail = p.tail;
+    const B = Math.max(1, p.values.length - p.tail - p.head);
+    this.loop = B;
+    this.headPhase = p.head % B;
+    this.slots = Math.ceil(maxDurSteps) + PLAY_BLOCK + 1;
+    this.ringOn = B <= MAX_LOOP && this.slots <= MAX_RING;
+    const W = this.ringOn ? this.slots : 0;
+    this.startAt = new Float64Array(W);
+    this.tailAt = new Float64Array(W);
+    this.bodyAt = new Float64Array(W);
+    this.endFirst = new Int32Array(W).fill(-1);
+    let h = 1;
+    while (h < Math.max(p.head, p.tail)) h *= 2;
+    this.mask = h - 1;
+    this.startHist = new Float64Array(h);
+    this.tailHist = new Float64Array(h);
+    this.table = new Float64Array(this.ringOn ? B * B : 0);
+    if (this.ringOn) for (let ph = 0; ph < B; ph++) for (let r = 0; r < B; r++) this.table[ph * B + r] = this.v[this.head + ((ph - r + B) % B)]!;
+    this.count = new Float64Array(B);
   }
 
+  /** Adds a job of `dur` steps on `nodes` nodes starting at the current step `start`. */
   add(acc: Float64Array, start: number, dur: number, nodes: number): void {
-    if (!this.periodic) return addPlayed(acc, this.p, start, dur, nodes);
-    const { values: v, head } = this.p;
-    const len = v.length;
-    const B = this.loop;
-    const tail = Math.min(this.p.tail, dur >> 1);
-    const tailStart = start + dur - tail;
-    const end = Math.min(acc.length, start + dur);
-    const headEnd = Math.min(end, tailStart, start + head);
-    let s = start;
-    for (let k = 0; s < headEnd; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
-    const b0 = start + head;
-    const b1 = Math.min(end, tailStart);
-    if (b1 > b0) {
-      const r = b0 % B;
-      const q0 = (b0 - r) / B;
-      const periods = Math.floor((b1 - b0) / B);
-      if (periods > 0) {
-        this.diff[q0 * B + r] = this.diff[q0 * B + r]! + nodes;
-        this.diff[(q0 + periods) * B + r] = this.diff[(q0 + periods) * B + r]! - nodes;
-      }
-      const h = head;
-      for (let x = b0 + periods * B, k = 0; x < b1; x++, k++) acc[x] = acc[x]! + nodes * v[h + k]!;
-      s = b1;
+    const { head, tail, slot, slots: W } = this;
+    if (!this.ringOn || dur < head + tail || dur >> 1 < tail || dur + PLAY_BLOCK >= W) return addPlayed(acc, this.p, start, dur, nodes);
+    this.startAt[slot] = this.startAt[slot]! + nodes;
+    // Ring slots of the body start (start + head) and of the wind-down start (start + dur - tail).
+    const b1 = slot + dur - tail < W ? slot + dur - tail : slot + dur - tail - W;
+    if (tail > 0) this.tailAt[b1] = this.tailAt[b1]! + nodes;
+    if (dur - tail > head) {
+      const b0 = slot + head < W ? slot + head : slot + head - W;
+      this.bodyAt[b0] = this.bodyAt[b0]! + nodes;
+      // The body's phase, (start + head) mod loop, from the running phase of `start` (no integer division).
+      const r = this.phase + this.headPhase;
+      this.pushEnd(b1, r < this.loop ? r : r - this.loop, nodes);
     }
-    for (let k = len - (tailStart + tail - s); s < end; s++, k++) acc[s] = acc[s]! + nodes * v[k]!;
   }
 
-  /** Adds the whole loop periods counted so far into `acc`. */
-  finish(acc: Float64Array): void {
-    if (!this.periodic) return;
-    const B = this.loop;
-    const v = this.p.values;
-    const h = this.p.head;
-    // table[phase * B + r]: the body value at step phase (s mod B) for a job of residue r.
-    const table = new Float64Array(B * B);
-    for (let ph = 0; ph < B; ph++) for (let r = 0; r < B; r++) table[ph * B + r] = v[h + ((ph - r + B) % B)]!;
-    const count = new Float64Array(B);
-    let active = 0;
-    const n = Math.min(acc.length, this.steps);
-    for (let s = 0, ph = 0, q = 0; s < n; s++) {
-      // Residue ph starts block q of its grid at step s = ph + qB.
-      const d = this.diff[q * B + ph]!;
-      if (d !== 0) {
+  /** The simulation moves on to its next step. */
+  tick(): void {
+    this.slot = this.slot + 1 === this.slots ? 0 : this.slot + 1;
+    this.phase = this.phase + 1 === this.loop ? 0 : this.phase + 1;
+  }
+
+  /** Adds what the counted jobs draw at every step not yet played, up to `end` (exclusive), into acc. */
+  flush(acc: Float64Array, end: number): void {
+    if (!this.ringOn) return;
+    const { v, head, tail, loop: B, mask, startHist, tailHist, count, table, startAt, tailAt, bodyAt, endFirst, endNext, endPhase, endNodes, slots: W } = this;
+    const t0 = v.length - tail;
+    let slot = this.playSlot;
+    let ph = this.playPhase;
+    let active = this.active;
+    let free = this.freeEvent;
+    for (let s = this.played; s < end; s++) {
+      const hp = s & mask;
+      startHist[hp] = startAt[slot]!;
+      tailHist[hp] = tailAt[slot]!;
+      startAt[slot] = 0;
+      tailAt[slot] = 0;
+      let w = 0;
+      for (let k = 0; k < head; k++) w += startHist[(s - k) & mask]! * v[k]!;
+      for (let k = 0; k < tail; k++) w += tailHist[(s - k) & mask]! * v[t0 + k]!;
+      // Body: jobs whose body starts now join the count of this step's phase; jobs whose body ends now leave theirs.
+      const begin = bodyAt[slot]!;
+      if (begin !== 0) {
         if (count[ph] === 0) active++;
-        count[ph] = count[ph]! + d;
-        if (count[ph] === 0) active--;
+        count[ph] = count[ph]! + begin;
+        bodyAt[slot] = 0;
       }
+      for (let e = endFirst[slot]!; e >= 0; ) {
+        const r = endPhase[e]!;
+        const c = count[r]! - endNodes[e]!;
+        count[r] = c;
+        if (c === 0) active--;
+        const next = endNext[e]!;
+        endNext[e] = free;
+        free = e;
+        e = next;
+      }
+      endFirst[slot] = -1;
       if (active > 0) {
-        let w = 0;
+        // Four partial sums: the adds of one chain wait on each other, four chains overlap.
         const row = ph * B;
-        for (let r = 0; r < B; r++) w += count[r]! * table[row + r]!;
-        acc[s] = acc[s]! + w;
+        let w0 = 0;
+        let w1 = 0;
+        let w2 = 0;
+        let w3 = 0;
+        let r = 0;
+        for (; r + 3 < B; r += 4) {
+          w0 += count[r]! * table[row + r]!;
+          w1 += count[r + 1]! * table[row + r + 1]!;
+          w2 += count[r + 2]! * table[row + r + 2]!;
+          w3 += count[r + 3]! * table[row + r + 3]!;
+        }
+        for (; r < B; r++) w0 += count[r]! * table[row + r]!;
+        w += w0 + w1 + (w2 + w3);
       }
-      if (++ph === B) {
-        ph = 0;
-        q++;
-      }
+      acc[s] = acc[s]! + w;
+      slot = slot + 1 === W ? 0 : slot + 1;
+      ph = ph + 1 === B ? 0 : ph + 1;
     }
+    this.played = Math.max(this.played, end);
+    this.playSlot = slot;
+    this.playPhase = ph;
+    this.active = active;
+    this.freeEvent = free;
+  }
+
+  private pushEnd(slot: number, phase: number, nodes: number): void {
+    let e = this.freeEvent;
+    if (e < 0) e = this.growEvents();
+    this.freeEvent = this.endNext[e]!;
+    this.endPhase[e] = phase;
+    this.endNodes[e] = nodes;
+    this.endNext[e] = this.endFirst[slot]!;
+    this.endFirst[slot] = e;
+  }
+
+  /** Doubles the end-event pool, the new events on the free list; returns the first free one. */
+  private growEvents(): number {
+    const old = this.endNext.length;
+    const n = Math.max(1024, old * 2);
+    const next = new Int32Array(n);
+    next.set(this.endNext);
+    for (let i = old; i < n; i++) next[i] = i + 1 < n ? i + 1 : -1;
+    const phase = new Int32Array(n);
+    phase.set(this.endPhase);
+    const nodes = new Float64Array(n);
+    nodes.set(this.endNodes);
+    this.endNext = next;
+    this.endPhase = phase;
+    this.endNodes = nodes;
+    this.freeEvent = old;
+    return old;
   }
 }

@@ -1,29 +1,72 @@
 import type { Distribution } from '../../shared/facility';
 
-/** Seeded PRNG (sfc32): fast, 32-bit state words, the same sequence on every platform for a given seed. */
+// Constants first: the hot methods below read them without a check that they are initialised yet.
+/** Most a Poisson draw returns (the inversion's cap). */
+const POISSON_CAP = 1000;
+
+const FIXED = 0;
+const TABLE = 1;
+const CHOICE = 2;
+const EMPTY = new Float64Array(0);
+
+/** Buckets of a guide table (a few per choice keeps the search after the bucket lookup at zero steps mostly). */
+const GUIDE = 256;
+
+/** 2^-32: scaling by it is exact, the same value as dividing by 2^32. */
+const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
+
+/** Uniforms made per refill. */
+const BLOCK = 1024;
+
+/** Knots of the log-normal inverse-CDF table (quantiles off by < 0.1 % between the 1st and 99th percentile). */
+const QUANTILES = 8192;
+
+/**
+ * Seeded PRNG (sfc32): fast, 32-bit state words, the same sequence on every platform for a given seed. Uniforms are
+ * made in blocks (the state in locals, a tight loop) and handed out one by one: the same sequence, without loading
+ * and storing the state for every draw in the simulation's hot loop.
+ */
 export class Rng {
   private a: number;
   private b: number;
   private c: number;
   private d: number;
+  private readonly block = new Float64Array(BLOCK);
+  private pos = BLOCK;
 
   constructor(seed: number) {
     this.a = 0x9e3779b9;
     this.b = 0x243f6a88;
     this.c = 0xb7e15162;
     this.d = seed | 0;
-    for (let i = 0; i < 15; i++) this.next();
+    // Warm-up: the first 15 outputs are discarded.
+    this.refill();
+    this.pos = 15;
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
+    if (this.pos === BLOCK) this.refill();
+    return this.block[this.pos++]!;
+  }
+
+  private refill(): void {
+    let { a, b, c, d } = this;
+    const out = this.block;
+    for (let i = 0; i < BLOCK; i++) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + t) | 0;
+      out[i] = (t >>> 0) * TWO_POW_MINUS_32;
+    }
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.d = d;
+    this.pos = 0;
   }
 
   private spare = NaN;
@@ -49,7 +92,7 @@ export class Rng {
     let p = expNegMean;
     let s = p;
     const u = this.next();
-    while (u > s && k < 1000) {
+    while (u > s && k < POISSON_CAP) {
       k++;
       p *= mean / k;
       s += p;
@@ -58,51 +101,147 @@ export class Rng {
   }
 }
 
-/** A distribution ready to draw from (choice weights normalised to a cumulative table once). */
-export interface Sampler {
-  draw(rng: Rng): number;
-  mean: number;
-}
+/**
+ * Poisson counts for a mean that stays put over many draws (one hour of steps): the cumulative sums of the inversion
+ * in Rng.poisson are made once per mean, so a draw is a search instead of a chain of divisions. Same sums, same
+ * comparisons: the same count for the same uniform as Rng.poisson.
+ */
+export class PoissonDraws {
+  private cdf = new Float64Array(64);
+  /** Cumulative sums made for the current mean; after the last one the sum no longer changes. */
+  private n = 0;
+  private mean = 0;
 
-export function sampler(d: Distribution): Sampler {
-  switch (d.dist) {
-    case 'fixed':
-      return { draw: () => d.value, mean: d.value };
-    case 'uniform':
-      return { draw: (r) => d.min + (d.max - d.min) * r.next(), mean: (d.min + d.max) / 2 };
-    case 'lognormal': {
-      // Inverse-CDF table: one uniform draw and a linear interpolation per job instead of Box-Muller and exp.
-      const lo = d.min ?? 0;
-      const hi = d.max ?? Infinity;
-      const table = new Float64Array(QUANTILES + 1);
-      for (let i = 0; i <= QUANTILES; i++) {
-        const u = Math.min(1 - 1e-12, Math.max(1e-12, i / QUANTILES));
-        table[i] = Math.min(hi, Math.max(lo, d.median * Math.exp(d.sigma * normalQuantile(u))));
+  setMean(mean: number): void {
+    this.mean = mean;
+    if (mean <= 0 || mean > 50) return;
+    let p = Math.exp(-mean);
+    let s = p;
+    let k = 0;
+    this.cdf[0] = s;
+    this.n = 1;
+    // Past the mode the terms only shrink: once the sum stops changing it never changes again.
+    while (k < POISSON_CAP) {
+      k++;
+      p *= mean / k;
+      const next = s + p;
+      if (k > mean && next === s) break;
+      s = next;
+      if (k >= this.cdf.length) {
+        const grown = new Float64Array(this.cdf.length * 2);
+        grown.set(this.cdf);
+        this.cdf = grown;
       }
-      const draw = (r: Rng) => {
-        const x = r.next() * QUANTILES;
-        const i = x | 0;
-        return table[i]! + (x - i) * (table[i + 1]! - table[i]!);
-      };
-      return { draw, mean: empiricalMean(draw) };
+      this.cdf[k] = s;
+      this.n = k + 1;
     }
-    case 'choice': {
-      const w = d.weights ?? d.values.map(() => 1);
-      const total = w.reduce((a, b) => a + b, 0);
-      const cum = Float64Array.from(w.map((_, i) => w.slice(0, i + 1).reduce((a, b) => a + b, 0) / total));
-      const draw = (r: Rng) => {
-        const u = r.next();
-        let i = 0;
-        while (i < cum.length - 1 && u >= cum[i]!) i++;
-        return d.values[i]!;
-      };
-      return { draw, mean: d.values.reduce((a, v, i) => a + (v * w[i]!) / total, 0) };
+  }
+
+  draw(rng: Rng): number {
+    const mean = this.mean;
+    if (mean <= 0 || mean > 50) return rng.poisson(mean);
+    const u = rng.next();
+    const cdf = this.cdf;
+    const last = this.n - 1;
+    let k = 0;
+    while (u > cdf[k]!) {
+      // Beyond the last distinct sum the inversion runs on to its cap.
+      if (k === last) return POISSON_CAP;
+      k++;
     }
+    return k;
   }
 }
 
-/** Knots of the log-normal inverse-CDF table (quantiles off by < 0.1 % between the 1st and 99th percentile). */
-const QUANTILES = 8192;
+/**
+ * A distribution ready to draw from, as flat tables behind one class (one shape at every call site, so the
+ * simulation's per-job draws inline): a fixed value; a table read by linear interpolation at one uniform draw
+ * (uniform = two knots, log-normal = inverse-CDF knots); or weighted choice over values by a cumulative table.
+ */
+export class Sampler {
+  private constructor(
+    private readonly kind: typeof FIXED | typeof TABLE | typeof CHOICE,
+    private readonly xs: Float64Array,
+    private readonly cum: Float64Array,
+    /** Largest value a draw can give (sizes the simulation's event rings). */
+    readonly max: number,
+    mean: number | null,
+  ) {
+    this.mean = mean ?? empiricalMean(this);
+    this.guide = guideTable(cum);
+  }
+
+  private readonly guide: Int32Array;
+
+  /** Mean of the distribution (clipped log-normal: by a fixed-seed draw, only to seed the load search's bracket). */
+  readonly mean: number;
+
+  static of(d: Distribution): Sampler {
+    switch (d.dist) {
+      case 'fixed':
+        return new Sampler(FIXED, Float64Array.of(d.value), EMPTY, d.value, d.value);
+      case 'uniform':
+        return new Sampler(TABLE, Float64Array.of(d.min, d.max), EMPTY, d.max, (d.min + d.max) / 2);
+      case 'lognormal': {
+        // Inverse-CDF table: one uniform draw and a linear interpolation per job instead of Box-Muller and exp.
+        const lo = d.min ?? 0;
+        const hi = d.max ?? Infinity;
+        const table = new Float64Array(QUANTILES + 1);
+        for (let i = 0; i <= QUANTILES; i++) {
+          const u = Math.min(1 - 1e-12, Math.max(1e-12, i / QUANTILES));
+          table[i] = Math.min(hi, Math.max(lo, d.median * Math.exp(d.sigma * normalQuantile(u))));
+        }
+        return new Sampler(TABLE, table, EMPTY, table[QUANTILES]!, null);
+      }
+      case 'choice': {
+        const w = d.weights ?? d.values.map(() => 1);
+        const total = w.reduce((a, b) => a + b, 0);
+        const cum = Float64Array.from(w.map((_, i) => w.slice(0, i + 1).reduce((a, b) => a + b, 0) / total));
+        return new Sampler(CHOICE, Float64Array.from(d.values), cum, Math.max(...d.values), d.values.reduce((a, v, i) => a + (v * w[i]!) / total, 0));
+      }
+    }
+  }
+
+  draw(r: Rng): number {
+    const xs = this.xs;
+    if (this.kind === FIXED) return xs[0]!;
+    if (this.kind === TABLE) {
+      const x = r.next() * (xs.length - 1);
+      const i = x | 0;
+      return xs[i]! + (x - i) * (xs[i + 1]! - xs[i]!);
+    }
+    return xs[choose(r, this.cum, this.guide)]!;
+  }
+}
+
+export const sampler = (d: Distribution): Sampler => Sampler.of(d);
+
+/**
+ * Guide table (Chen and Asau) for a cumulative table: guide[q] is the first index whose cumulative weight exceeds
+ * q / GUIDE, so the search for a uniform u starts at guide[floor(u x GUIDE)] and rarely moves (few mispredicted
+ * branches per draw); the index found is the one a linear search from 0 finds.
+ */
+export function guideTable(cum: Float64Array): Int32Array {
+  const g = new Int32Array(cum.length ? GUIDE : 0);
+  const last = cum.length - 1;
+  for (let q = 0, i = 0; q < g.length; q++) {
+    while (i < last && q / GUIDE >= cum[i]!) i++;
+    g[q] = i;
+  }
+  return g;
+}
+
+/**
+ * For the next uniform u, the first index whose cumulative weight exceeds u (the last one at most), by the guide
+ * table. Takes the generator rather than u: a call the compiler does not inline then passes no boxed number.
+ */
+export function choose(rng: Rng, cum: Float64Array, guide: Int32Array): number {
+  const u = rng.next();
+  const last = cum.length - 1;
+  let i = guide[(u * GUIDE) | 0]!;
+  while (i < last && u >= cum[i]!) i++;
+  return i;
+}
 
 /** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
 export function normalQuantile(p: number): number {
@@ -118,10 +257,9 @@ export function normalQuantile(p: number): number {
   return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
 }
 
-/** Mean of a clipped distribution by a fixed-seed draw (only to seed the bisection's bracket). */
-function empiricalMean(draw: (r: Rng) => number): number {
+function empiricalMean(d: Sampler): number {
   const r = new Rng(12345);
   let s = 0;
-  for (let i = 0; i < 4000; i++) s += draw(r);
+  for (let i = 0; i < 4000; i++) s += d.draw(r);
   return s / 4000;
 }

@@ -121,7 +121,7 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
     incomplete: r.incomplete,
     requests: r.requests,
     plotIt: pIt.values,
-    plotTotal: bucketMeans(total, PLOT_POINTS).values,
+    plotTotal: total === r.it ? pIt.values : bucketMeans(total, PLOT_POINTS).values,
     bucketS: pIt.size * c.step_s,
     full: keepFull ? { it: r.it, total, busy: r.busy } : undefined,
   };

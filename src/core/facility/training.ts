@@ -1,5 +1,5 @@
-import { ProfileAccumulator, type StepProfile } from './profile';
-import { Rng, type Sampler } from './rng';
+import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
+import { choose, guideTable, PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
 export interface ResolvedJobType {
@@ -40,22 +40,27 @@ const BACKFILL_DEPTH = 256;
 /**
  * Time-stepped replay of the event-driven model: Poisson arrivals per step (rate = jobs/day x calendar shape), each
  * job drawing its type, node count and duration; a fixed node pool allocated FIFO (or with greedy backfill); job
- * ends are events scheduled at start into a per-step release table; power is each job's profile added over its
- * steps plus idle power of free nodes. Draws do not depend on `power`, so the bisection (power off) and the final
- * run see the same jobs.
+ * ends are events scheduled at start into a per-step release table; power is each job's profile played over its
+ * steps (ProfilePlayer, as the steps advance) plus idle power of free nodes. Draws do not depend on `power`, so the
+ * search (power off) and the final run see the same jobs. Hot loop: typed arrays only, no allocation per job or step.
  */
 export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: number, power: boolean): TrainingRun {
   const rng = new Rng(seed);
-  const { steps, stepS, nodes: pool } = m;
+  const { steps, stepS, nodes: pool, idleW, hourly } = m;
   const acc = new Float64Array(power ? steps : 0);
   const busy = new Int32Array(steps);
   const release = new Int32Array(steps + 1);
   const cum = cumulativeShares(m.types);
-  const accs = power ? m.types.map((t) => new ProfileAccumulator(t.profile, steps)) : [];
+  const guide = guideTable(cum);
+  const nodeDraws = m.types.map((t) => t.nodes);
+  const durDraws = m.types.map((t) => t.durationH);
+  const stretch = Float64Array.from(m.types, (t) => t.stretch);
+  const players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
+  const nPlayers = players.length;
   const perStep = (jobsPerDay * stepS) / 86400;
   const stepsPerHour = 3600 / stepS;
 
-  // Queue as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones.
+  // Waiting jobs as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones.
   let cap = 1024;
   let qType: Int32Array = new Int32Array(cap);
   let qNodes: Int32Array = new Int32Array(cap);
@@ -73,22 +78,36 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
 
   const backfill = m.allocation === 'backfill';
   let hour = -1;
-  let mean = 0;
-  let expNeg = 1;
+  const arrivals = new PoissonDraws();
   for (let s = 0; s < steps; s++) {
     free += release[s]!;
     const h = Math.floor(s / stepsPerHour);
     if (h !== hour) {
       hour = h;
-      mean = perStep * m.hourly[h]!;
-      expNeg = Math.exp(-mean);
+      arrivals.setMean(perStep * hourly[h]!);
     }
-    const k = rng.poisson(mean, expNeg);
+    const k = arrivals.draw(rng);
     for (let j = 0; j < k; j++) {
+      const t = choose(rng, cum, guide);
+      // floor(x + 0.5) equals Math.round for values far below 2^52 once clamped to >= 1, without its branch.
+      const n = Math.max(1, Math.min(pool, Math.floor(nodeDraws[t]!.draw(rng) + 0.5)));
+      const d = Math.max(1, Math.floor((durDraws[t]!.draw(rng) * 3600 * stretch[t]!) / stepS + 0.5));
+      // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
+      if (qHead === qLen && n <= free) {
+        free -= n;
+        if (s + d < steps) release[s + d] = release[s + d]! + n;
+        if (power) players[t]!.add(acc, s, d, n);
+        jobsStarted++;
+        continue;
+      }
       if (qLen === cap) {
         if (qHead > cap >> 1) {
           // Compact: started jobs leave the front of the queue.
-          for (const a of [qType, qNodes, qDur, qArr, done]) a.copyWithin(0, qHead, qLen);
+          qType.copyWithin(0, qHead, qLen);
+          qNodes.copyWithin(0, qHead, qLen);
+          qDur.copyWithin(0, qHead, qLen);
+          qArr.copyWithin(0, qHead, qLen);
+          done.copyWithin(0, qHead, qLen);
           done.fill(0, qLen - qHead);
           qLen -= qHead;
           qHead = 0;
@@ -101,43 +120,45 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
           done = growU8(done, cap);
         }
       }
-      const u = rng.next();
-      let t = 0;
-      while (t < cum.length - 1 && u >= cum[t]!) t++;
-      const type = m.types[t]!;
       qType[qLen] = t;
-      qNodes[qLen] = Math.max(1, Math.min(pool, Math.round(type.nodes.draw(rng))));
-      qDur[qLen] = Math.max(1, Math.round((type.durationH.draw(rng) * 3600 * type.stretch) / stepS));
+      qNodes[qLen] = n;
+      qDur[qLen] = d;
       qArr[qLen] = s;
       done[qLen] = 0;
       qLen++;
     }
     // FIFO: start queued jobs in order until one does not fit. Backfill: keep scanning (to a depth) for jobs that do.
-    const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
-    for (let i = qHead; i < limit && free > 0; i++) {
-      if (done[i] === 1) continue;
-      const n = qNodes[i]!;
-      if (n > free) {
-        if (backfill) continue;
-        break;
+    if (qHead < qLen) {
+      const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
+      for (let i = qHead; i < limit && free > 0; i++) {
+        if (done[i] === 1) continue;
+        const n = qNodes[i]!;
+        if (n > free) {
+          if (backfill) continue;
+          break;
+        }
+        const d = qDur[i]!;
+        free -= n;
+        done[i] = 1;
+        if (s + d < steps) release[s + d] = release[s + d]! + n;
+        if (power) players[qType[i]!]!.add(acc, s, d, n);
+        const w = s - qArr[i]!;
+        waitSum += w;
+        if (w > waitMax) waitMax = w;
+        jobsStarted++;
       }
-      const d = qDur[i]!;
-      free -= n;
-      done[i] = 1;
-      if (s + d < steps) release[s + d] = release[s + d]! + n;
-      if (power) accs[qType[i]!]!.add(acc, s, d, n);
-      const w = s - qArr[i]!;
-      waitSum += w;
-      if (w > waitMax) waitMax = w;
-      jobsStarted++;
+      while (qHead < qLen && done[qHead] === 1) qHead++;
     }
-    while (qHead < qLen && done[qHead] === 1) qHead++;
     const b = pool - free;
     busy[s] = b;
     busySum += b;
+    if (power) {
+      acc[s] = acc[s]! + idleW * free;
+      for (let p = 0; p < nPlayers; p++) players[p]!.tick();
+      if ((s + 1) % PLAY_BLOCK === 0) for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, s + 1);
+    }
   }
-  for (const a of accs) a.finish(acc);
-  if (power) for (let s = 0; s < steps; s++) acc[s] = acc[s]! + m.idleW * (pool - busy[s]!);
+  for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, steps);
   const hours = stepS / 3600;
   return {
     it: acc,
@@ -147,6 +168,11 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     waitMeanH: jobsStarted ? (waitSum / jobsStarted) * hours : 0,
     waitMaxH: waitMax * hours,
   };
+}
+
+/** The longest job of a type in steps (the player's event ring must reach past its end). */
+function maxDurSteps(t: ResolvedJobType, stepS: number): number {
+  return Math.round((t.durationH.max * 3600 * t.stretch) / stepS) + 1;
 }
 
 /** Expected busy node-hours per job, for the bisection's first bracket. */

@@ -29,8 +29,13 @@ export interface ColumnBatch {
 export const DEFAULT_BATCH_ROWS = 32_768;
 
 /** Fills fixed-size typed arrays row by row and hands each full batch to `emit` (which may keep it). */
+/** A channel's position in CHANNELS: parsers resolve their columns to these once, so the hot loop indexes an array. */
+export const channelIndex = (ch: Channel): number => CHANNELS.indexOf(ch);
+
 export class BatchBuilder {
   private b: ColumnBatch;
+  /** The current batch's channel arrays in CHANNELS order (a keyed lookup per value would be megamorphic). */
+  private byIndex: Float64Array[];
   readonly rows: number;
   total = 0;
 
@@ -40,6 +45,7 @@ export class BatchBuilder {
   ) {
     this.rows = rows;
     this.b = BatchBuilder.alloc(rows);
+    this.byIndex = CHANNELS.map((c) => this.b.cols[c]);
   }
 
   static alloc(rows: number): ColumnBatch {
@@ -62,6 +68,11 @@ export class BatchBuilder {
     this.b.cols[ch][i] = v;
   }
 
+  /** set() by channel index (channelIndex), for the per-value hot loops. */
+  setAt(i: number, ch: number, v: number): void {
+    this.byIndex[ch]![i] = v;
+  }
+
   /** Drops the row just started (a line that turned out to be bad after all). */
   undo(): void {
     const i = --this.b.n;
@@ -73,6 +84,7 @@ export class BatchBuilder {
     if (this.b.n === 0) return;
     const full = this.b;
     this.b = BatchBuilder.alloc(this.rows);
+    this.byIndex = CHANNELS.map((c) => this.b.cols[c]);
     this.emit(full);
   }
 }

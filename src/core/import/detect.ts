@@ -11,7 +11,9 @@ export function detectFormat(head: string, name: string): ImportFormat | null {
   const lines = head.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
   const first = lines.find((l) => !l.startsWith('#') || WATTAMETER_HEADER.test(l) || DCGM_HEADER.test(l)) ?? '';
   const trimmed = head.trimStart();
+  if (head.startsWith('PAR1')) return /\.parquet$/i.test(name) ? 'nlr-parquet' : null;
   if (trimmed.startsWith('{')) {
+    if (/^\{\s*"schema"\s*:\s*"caplab\.export\//.test(trimmed)) return 'caplab-json';
     if (/"resultType"\s*:/.test(head) || /"status"\s*:\s*"success"/.test(head)) return 'prometheus';
     if (/"caplab"|"format"\s*:\s*"caplab/.test(head)) return 'caplab-json';
     return null;

@@ -92,16 +92,12 @@ export function lastNumberEnd(): number {
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18];
 
-/**
- * A decimal number in s[a, b) (surrounding blanks allowed, an optional unit suffix after a blank such as
- * "250.12 W" is ignored). NaN when the field holds no number ("[N/A]", "", garbage).
- */
-export function parseNumber(s: string, a: number, b: number): number {
-  a = trimStart(s, a, b);
-  if (a >= b) return NaN;
-  let i = a;
+let decValue = 0;
+let decDigits = 0;
+/** Reads `[sign]digits[.digits]` from i: its value (decValue) and digit count (decDigits); returns the index after it. */
+function readDecimal(s: string, i: number, b: number): number {
   let neg = false;
-  let c = s.charCodeAt(i);
+  let c = i < b ? s.charCodeAt(i) : 0;
   if (c === 45 || c === 43) {
     neg = c === 45;
     i++;
@@ -115,7 +111,7 @@ export function parseNumber(s: string, a: number, b: number): number {
   }
   let frac = 0;
   let fd = 0;
-  if (i < b && s.charCodeAt(i) === 46) {
+  if (i < b && c === 46) {
     i++;
     while (i < b && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
       if (fd < 18) {
@@ -126,17 +122,30 @@ export function parseNumber(s: string, a: number, b: number): number {
       i++;
     }
   }
-  if (digits === 0) return NaN;
+  decDigits = digits;
+  const v = fd ? int + frac / POW10[fd]! : int;
+  decValue = neg ? -v : v;
+  return i;
+}
+
+/**
+ * A decimal number in s[a, b) (surrounding blanks allowed, an optional unit suffix after a blank such as
+ * "250.12 W" is ignored). NaN when the field holds no number ("[N/A]", "", garbage).
+ */
+export function parseNumber(s: string, a: number, b: number): number {
+  a = trimStart(s, a, b);
+  if (a >= b) return NaN;
+  const i = readDecimal(s, a, b);
+  if (decDigits === 0) return NaN;
   if (i < b) {
-    c = s.charCodeAt(i);
+    const c = s.charCodeAt(i);
     if (c === 101 || c === 69) return slowNumber(s, a, b);
     // Anything after the number must be a unit separated by a blank ("250 W", "45 %").
     if (!isSpace(c)) return NaN;
   }
   numEnd = i;
-  if (digits > 15) return slowNumber(s, a, b);
-  const v = fd ? int + frac / POW10[fd]! : int;
-  return neg ? -v : v;
+  if (decDigits > 15) return slowNumber(s, a, b);
+  return decValue;
 }
 
 function slowNumber(s: string, a: number, b: number): number {
@@ -145,6 +154,36 @@ function slowNumber(s: string, a: number, b: number): number {
   numEnd = e;
   const v = Number(s.slice(a, e));
   return Number.isFinite(v) ? v : NaN;
+}
+
+let fieldEnd = 0;
+/** Where the field read by the last scanField call ended (its separator, or the end of the line). */
+export function lastFieldEnd(): number {
+  return fieldEnd;
+}
+
+/**
+ * The number in the field that starts at a and ends at the next `sep` (or b), and that field's end (lastFieldEnd);
+ * a blank `sep` (32) means fields separated by blanks (spaces or tabs), the field starting at a non-blank.
+ * The common case (blanks, then a plain decimal right before the separator) is read in one pass without looking
+ * for the separator first; anything else (units, exponents, `[N/A]`, long digit runs) goes through parseNumber on
+ * the field, so both give the same value.
+ */
+export function scanField(s: string, a: number, b: number, sep: number): number {
+  const start = trimStart(s, a, b);
+  let i = readDecimal(s, start, b);
+  let c: number;
+  if (decDigits > 0 && decDigits <= 15 && (i === b || (c = s.charCodeAt(i)) === sep || (sep === 32 && c === 9))) {
+    fieldEnd = i;
+    numEnd = i;
+    return decValue;
+  }
+  if (sep === 32) {
+    i = start;
+    while (i < b && (c = s.charCodeAt(i)) !== 32 && c !== 9) i++;
+    fieldEnd = i;
+  } else fieldEnd = nextSep(s, start, b, sep);
+  return parseNumber(s, a, fieldEnd);
 }
 
 /** Index of the next `sep` char code in s[a, b), or b. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Engine } from '../lab/engine';
 import { dbPath } from '../lab/paths';
 import { describeMigration } from '../lab/store/db';
@@ -51,14 +52,16 @@ function terminalPtyBridge(io: CliIO): PtyHandler | undefined {
  * Opens the engine on --db / CAPLAB_DB / the default database. With restoreOnOpen (commands that may change
  * limits anyway), limits left by killed sweeps (dead owners only, any database of the host) are restored first.
  */
-export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean; readOnly?: boolean } = {}): Promise<Engine> {
-  const file = dbPath(stringOpt(args, 'db'), io.env);
+export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen?: boolean; readOnly?: boolean; optionalDb?: boolean } = {}): Promise<Engine> {
+  const named = dbPath(stringOpt(args, 'db'), io.env);
+  // A command that may run without a lab database (optionalDb) gets an empty in-memory one rather than creating a file.
+  const file = opts.optionalDb && !existsSync(named) ? ':memory:' : named;
   const engine = await Engine.open({
     dbPath: file,
     backend: backendOpt(args),
     env: io.env,
     restoreOnOpen: opts.restoreOnOpen ?? false,
-    readOnly: opts.readOnly,
+    readOnly: opts.readOnly && file !== ':memory:',
     onPty: opts.readOnly ? undefined : terminalPtyBridge(io),
   });
   const migrated = describeMigration(file, engine.db);

@@ -46,7 +46,7 @@ import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
-import { listFacilityConfigs, runFacilityYaml } from './facility/engine-facility';
+import { listFacilityConfigs, runFacilityFile, runFacilityYaml } from './facility/engine-facility';
 
 export interface EngineOptions {
   dbPath: string;
@@ -381,10 +381,12 @@ export class Engine implements LabApi {
   }
 
   async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    this.writable('delete a dataset');
     return { deleted: removeDataset(this.db, input.dataset_id) };
   }
 
   async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
+    this.writable('import');
     try {
       return await importDataset(this.db, input, (p) =>
         this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
@@ -400,6 +402,7 @@ export class Engine implements LabApi {
   }
 
   async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    this.writable('save a segment');
     return saveSegment(this.db, input);
   }
 
@@ -448,7 +451,33 @@ export class Engine implements LabApi {
   }
 
   async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
-    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }));
+    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile() });
+  }
+
+  /** This engine's database file, where facility `run` / `segment` profiles are read (none for an in-memory one). */
+  private labDbFile(): string | undefined {
+    return this.opts.dbPath === ':memory:' ? undefined : this.opts.dbPath;
+  }
+
+  /**
+   * A facility config file (`caplab facility`): what runFacility does, plus what only a local caller chooses (worker
+   * threads, CSV folder). Progress goes to `onProgress` and streams as `facility.progress`.
+   */
+  async runFacilityFile(
+    file: string,
+    input: Omit<MethodInput<'runFacility'>, 'yaml' | 'base_dir'>,
+    opts: { threads?: number; csvDir?: string; onProgress?: (done: number, total: number, label: string) => void } = {},
+  ): Promise<MethodOutput<'runFacility'>> {
+    return runFacilityFile(
+      file,
+      input,
+      this.env,
+      (done, total, label) => {
+        opts.onProgress?.(done, total, label);
+        this.emit('facility.progress', { done, total, label });
+      },
+      { threads: opts.threads, csvDir: opts.csvDir, labDb: this.labDbFile() },
+    );
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { methodNames, type EventName, type EventPayload, type LabApi } from '../../shared/api';
 import { httpTransport } from './http-transport';
 import { ipcTransport } from './ipc-transport';
-import type { ConnectionState, Transport } from './transport';
+import type { ConnectionState, Transport, UploadedFile } from './transport';
 
 export { ApiCallError } from './transport';
 
@@ -40,6 +40,12 @@ export function onConnection(cb: (s: ConnectionState) => void): () => void {
 export const api: LabApi = Object.fromEntries(
   methodNames.map((m) => [m, (input: unknown) => getTransport().call(m, input ?? {})]),
 ) as unknown as LabApi;
+
+/** Streams a file to the browser host's upload folder; null where the transport takes no uploads (desktop app). */
+export function uploadFile(file: File, onProgress: (sent: number, total: number) => void): Promise<UploadedFile> | null {
+  const t = getTransport();
+  return t.upload ? t.upload(file, onProgress) : null;
+}
 
 /** Listens to one engine event; returns the unsubscribe function. */
 export function onEvent<E extends EventName>(event: E, cb: (payload: EventPayload<E>) => void): () => void {

@@ -1,5 +1,5 @@
 import type { EventName } from '../../shared/api';
-import { ApiCallError, type ConnectionState, type Transport } from './transport';
+import { ApiCallError, type ConnectionState, type Transport, type UploadedFile } from './transport';
 import { TOKEN_STORAGE_KEY, WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
 
 /** The token from the URL fragment (then dropped from the address bar) or, after a reload, from session storage. */
@@ -102,6 +102,31 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
         throw new ApiCallError(b?.error ?? `HTTP ${res.status}`, b?.code ?? 'failed', res.status);
       }
       return body;
+    },
+    // XMLHttpRequest, not fetch: it reports upload progress and sends a File straight from disk.
+    upload(file, onProgress) {
+      return new Promise<UploadedFile>((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('PUT', `${base}/api/upload?name=${encodeURIComponent(file.name)}`);
+        xhr.setRequestHeader('Authorization', auth.Authorization);
+        xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+        xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+        xhr.onerror = () => reject(new ApiCallError(`cannot upload ${file.name} to the CapLab host (connection lost)`, 'unavailable'));
+        xhr.onload = () => {
+          let body: { path?: string; bytes?: number; error?: string; code?: string } | null = null;
+          try {
+            body = JSON.parse(xhr.responseText) as typeof body;
+          } catch {
+            body = { error: xhr.responseText };
+          }
+          if (xhr.status === 200 && body?.path) resolve({ path: body.path, bytes: body.bytes ?? file.size });
+          else {
+            if (xhr.status === 401) onState('unauthorized');
+            reject(new ApiCallError(`upload of ${file.name} refused: ${body?.error ?? `HTTP ${xhr.status}`}`, body?.code ?? 'failed', xhr.status));
+          }
+        };
+        xhr.send(file);
+      });
     },
     on(event: EventName, cb) {
       let set = listeners.get(event);

@@ -5,6 +5,14 @@ export interface Transport {
   readonly kind: 'ipc' | 'http';
   call(method: string, input: unknown): Promise<unknown>;
   on(event: EventName, cb: (payload: unknown) => void): () => void;
+  /** Browser host only: streams a file to PUT /api/upload (the browser reads it from disk as it sends). */
+  upload?(file: File, onProgress: (sent: number, total: number) => void): Promise<UploadedFile>;
+}
+
+/** Where an upload landed on the host: imported by path. */
+export interface UploadedFile {
+  path: string;
+  bytes: number;
 }
 
 /** The error both transports throw: the engine's message plus the contract's error code. */

@@ -1,25 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { ExportRequest } from '../../shared/export';
+import { exportItems, type ExportSubject } from '../../shared/exports';
 import { api, onEvent } from '../api/client';
 import { toast, toastError } from '../state/toasts';
 
 type Format = ExportRequest['format'];
-
-/** What the button offers for a sweep, a comparison of sweeps and a dataset. */
-export type ExportSubject = 'sweep' | 'compare' | 'dataset';
-
-const ITEMS: { format: Format; label: string; of: ExportSubject[] }[] = [
-  { format: 'pdf', label: 'PDF report', of: ['sweep', 'compare', 'dataset'] },
-  { format: 'html', label: 'HTML report', of: ['sweep', 'compare', 'dataset'] },
-  { format: 'caps-csv', label: 'Per-cap table (CSV)', of: ['sweep', 'compare', 'dataset'] },
-  { format: 'runs-csv', label: 'Runs (CSV)', of: ['sweep', 'compare'] },
-  { format: 'segments-csv', label: 'Segments (CSV)', of: ['dataset'] },
-  { format: 'samples-csv', label: 'Samples (CSV)', of: ['sweep', 'dataset'] },
-  { format: 'samples-parquet', label: 'Samples (Parquet)', of: ['sweep', 'dataset'] },
-  { format: 'json', label: 'Whole sweep (JSON)', of: ['sweep'] },
-  { format: 'json', label: 'Comparison (JSON)', of: ['compare'] },
-  { format: 'json', label: 'Dataset analysis (JSON)', of: ['dataset'] },
-];
 
 /** Hands bytes to the browser as a download (the desktop app shows its save dialog). */
 function save(filename: string, mime: string, base64: string): void {
@@ -44,7 +29,7 @@ export function ExportMenu({ request, subject = 'sweep' }: { request: Omit<Expor
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<Format | null>(null);
   const [done, setDone] = useState<number | null>(null);
-  const items = ITEMS.filter((i) => i.of.includes(subject));
+  const items = exportItems(subject);
   // Samples exports say how far they are (rows written of the total).
   useEffect(() => (busy ? onEvent('export.progress', (p) => p.format === busy && p.total > 0 && setDone(Math.min(1, p.done / p.total))) : undefined), [busy]);
   const run = async (format: Format) => {

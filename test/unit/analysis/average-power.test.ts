@@ -1,81 +1,48 @@
 // Energy from the 1 s average power alone, checked against the NVML energy counter of a real H200 capture
 // (test/fixtures/h200-capture.csv: the average read once a second, the counter by a separate process).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { boxcarEnergy } from '../../../src/core/analysis/average-power';
+import { AVERAGE_ALIGN_S, boxcarEnergy, fitAverageAlign } from '../../../src/core/analysis/average-power';
 import { windowEnergy } from '../../../src/core/analysis/energy';
-import type { PowerSample } from '../../../src/core/analysis/series';
+import { averagePowerCases, loadH200Capture } from '../../helpers/h200-capture';
 
-const lines = readFileSync('test/fixtures/h200-capture.csv', 'utf8').split('\n');
-const marks = lines
-  .filter((l) => l.startsWith('# counter,'))
-  .map((l) => {
-    const [, name, t, e] = l.slice(2).split(',');
-    return { name: name!, t: Number(t), j: Number(e) / 1000 };
-  });
-// Only the averaged readings: what a log of nvidia-smi power.draw holds.
-const avgOnly: PowerSample[] = lines
-  .filter((l) => /^\d/.test(l))
-  .map((l) => l.split(','))
-  .filter((f) => f[3] !== '')
-  .map((f) => ({ t: Number(f[0]), power_w: Number(f[3]), power_kind: 'average' }));
-
-interface Case {
-  from: string;
-  to: string;
-  seconds: number;
-  boxcar: number;
-  shift: number;
-  naive: number;
-}
-const cases: Case[] = [];
-for (let i = 0; i < marks.length; i++)
-  for (let j = i + 1; j < marks.length; j++) {
-    const a = marks[i]!;
-    const b = marks[j]!;
-    if (b.t - a.t < 8) continue;
-    const truth = b.j - a.j;
-    const err = (opts: Parameters<typeof windowEnergy>[2]) => ((windowEnergy(avgOnly, { start: a.t, end: b.t }, opts).energy_j! - truth) / truth) * 100;
-    cases.push({
-      from: a.name,
-      to: b.name,
-      seconds: b.t - a.t,
-      boxcar: err({}),
-      shift: err({ average_method: 'shift', average_lag_s: 0.5 }),
-      naive: err({ average_method: 'shift', average_lag_s: 0 }),
-    });
-  }
+const cap = loadH200Capture();
+const cases = averagePowerCases(cap);
 
 describe('energy from averaged power vs the H200 energy counter (every window of >= 8 s between counter readings)', () => {
   it('has the windows: loaded, idle after load, and across the load -> idle step', () => {
-    expect(avgOnly.length).toBeGreaterThan(55);
+    expect(cap.avgOnly.length).toBeGreaterThan(55);
     expect(cases.length).toBe(39);
+    expect(cases.filter((c) => c.from === 'load_end').length).toBe(5);
   });
 
-  it('is within 2 % of the counter on the loaded phase, the idle phase after it, and every window not starting at the step', () => {
-    expect(Math.abs(cases.find((c) => c.from === 'load_40' && c.to === 'load_end')!.boxcar)).toBeLessThan(2);
-    expect(Math.abs(cases.find((c) => c.from === 'load_end' && c.to === 'idle1_end')!.boxcar)).toBeLessThan(2);
-    const off = cases.filter((c) => (c.from !== 'load_end' || c.seconds >= 20) && Math.abs(c.boxcar) >= 2);
+  it('the alignment comes from the instant channel alone (not the counter) and is the constant used', () => {
+    const pts = (kind: 'instant' | 'average') =>
+      cap.samples.filter((s) => (kind === 'instant' ? s.power_w : s.power_avg_w) !== null).map((s) => ({ t: s.t, v: (kind === 'instant' ? s.power_w : s.power_avg_w)! }));
+    const fit = fitAverageAlign(pts('instant'), pts('average'))!;
+    expect(fit).toBeCloseTo(AVERAGE_ALIGN_S, 5);
+  });
+
+  it('is within 2 % of the counter on every window, including those starting exactly at the load -> idle step', () => {
+    const off = cases.filter((c) => Math.abs(c.boxcar) >= 2).map((c) => `${c.from} -> ${c.to}: ${c.boxcar.toFixed(2)} %`);
     expect(off).toEqual([]);
   });
 
-  it('on windows starting at the step it beats the naive and the half-second-shift integration', () => {
-    const atStep = cases.filter((c) => c.from === 'load_end');
-    expect(atStep.length).toBe(5);
-    for (const c of atStep) {
-      // Measured: -3.1 % over the 10 s after the step (instant power itself is -1.3 % there), -2.1 % over 15 s.
-      expect(Math.abs(c.boxcar)).toBeLessThan(3.5);
+  it('without the alignment the window starting at the step is off by more than 2 %; naive and 0.5 s shift are worse still', () => {
+    const atStep = cases.find((c) => c.from === 'load_end' && c.to === 'idle1_10')!;
+    expect(atStep.unaligned).toBeLessThan(-2);
+    expect(Math.abs(atStep.boxcar)).toBeLessThan(Math.abs(atStep.unaligned));
+    for (const c of cases.filter((x) => x.from === 'load_end')) {
       expect(Math.abs(c.boxcar)).toBeLessThan(Math.abs(c.naive));
       expect(Math.abs(c.boxcar)).toBeLessThan(Math.abs(c.shift));
     }
     // Naive integration of power.draw (as the seed scripts did): +18 % over the 10 s after the load.
-    expect(atStep.find((c) => c.to === 'idle1_10')!.naive).toBeGreaterThan(15);
+    expect(atStep.naive).toBeGreaterThan(15);
   });
 
   it('says which method and sensor it used', () => {
-    const r = windowEnergy(avgOnly, { start: marks[0]!.t, end: marks[3]!.t });
+    const r = windowEnergy(cap.avgOnly, { start: cap.marks[0]!.t, end: cap.marks[3]!.t });
     expect(r).toMatchObject({ sensor: 'average', method: '1 s average, boxcar tiles' });
-    expect(r.warnings.join(' ')).toMatch(/mean of the second before it/);
+    expect(r.warnings.join(' ')).toMatch(/mean of the second before it, aligned 0.07 s later/);
   });
 });
 

@@ -14,6 +14,7 @@ import { scheduleRuns } from '../../../src/core/schedule';
 import type { DeviceInfo, Sample } from '../../../src/shared/device';
 import { tempDir } from '../../helpers/tmp';
 import { smallTraining } from './helpers';
+import { issueLines, planIssuesOf } from '../../../src/main/lab/sweep/plan-issues';
 
 const simGpu = (index: number): DeviceInfo => ({
   id: `sim:${index}`, index, backend: 'sim', kind: 'gpu', name: 'H100 SXM (simulated)', vendor: 'sim', simulated: true, uuid: `u${index}`, pci_bus_id: null, driver: null,
@@ -36,17 +37,17 @@ function errorOf(fn: () => unknown): string {
   return '(no error)';
 }
 
-describe('facility config: bad input names the field', () => {
+describe('facility config: bad input names the config file and the field', () => {
   it('utilisation over 100 %', () => {
-    expect(errorOf(() => load({ ...smallTraining, targets: [0.2, 1.2] }))).toMatch(/targets\.1: utilisation .* at most 1 \(100 %\)/);
+    expect(errorOf(() => load({ ...smallTraining, targets: [0.2, 1.2] }))).toBe('facility config site.yaml: targets[1]: utilisation is a fraction of nodes busy: at most 1 (100 %) (got 1.2)');
   });
 
   it('jobs larger than the pool', () => {
-    expect(errorOf(() => load(withJob({ nodes: { dist: 'choice', values: [1, 400] } })))).toMatch(/jobs\.0\.nodes: job type "ft" can ask for 400 nodes but the pool has 200/);
+    expect(errorOf(() => load(withJob({ nodes: { dist: 'choice', values: [1, 400] } })))).toBe('facility config site.yaml: jobs[0].nodes: job type "ft" can ask for 400 nodes but the pool has 200');
   });
 
   it('empty profiles', () => {
-    expect(errorOf(() => buildModel(load(withJob({ profile: { t_s: [], power_w: [] } }))[0]!))).toMatch(/jobs\[0\]\.profile: the profile is empty/);
+    expect(errorOf(() => load(withJob({ profile: { t_s: [], power_w: [] } })))).toBe('facility config site.yaml: jobs[0].profile: the profile is empty (no power readings)');
   });
 
   it('negative rates', () => {
@@ -54,22 +55,38 @@ describe('facility config: bad input names the field', () => {
       mode: 'inference', horizon_days: 1, step_s: 60, nodes: 10, idle_w: 400, rated_w: 3520, targets: [0.5],
       services: [{ name: 's', peak_rps: -3, day: Array(24).fill(1), rate_max: 5, max_instances: 10, power: { points: [[0, 1000], [5, 3000]] } }],
     };
-    expect(errorOf(() => load(inf))).toMatch(/services\.0\.peak_rps: peak_rps must be > 0/);
-    expect(errorOf(() => load({ ...inf, services: [{ ...inf.services[0], peak_rps: 3, power: { points: [[-1, 1000]] } }] }))).toMatch(/services\.0\.power\.points\.0\.0: rate must be >= 0/);
+    expect(errorOf(() => load(inf))).toBe('facility config site.yaml: services[0].peak_rps: peak_rps must be > 0 (got -3)');
+    expect(errorOf(() => load({ ...inf, services: [{ ...inf.services[0], peak_rps: 3, power: { points: [[-1, 1000]] } }] }))).toBe(
+      'facility config site.yaml: services[0].power.points[0][0]: rate must be >= 0 (got -1)',
+    );
   });
 
   it('a profile in the wrong units', () => {
     const mW = { t_s: [0, 1, 2], power_w: [2.5e6, 2.6e6, 2.55e6] };
-    expect(errorOf(() => buildModel(load(withJob({ profile: mW }))[0]!))).toMatch(/jobs\[0\]\.profile: peaks at 2600000 W per node.*wrong units/);
+    expect(errorOf(() => load(withJob({ profile: mW })))).toMatch(/^facility config site\.yaml: jobs\[0\]\.profile: peaks at 2600000 W per node.*wrong units/);
     // Declaring the units fixes it.
     expect(() => buildModel(load(withJob({ profile: { ...mW, units: 'mW' } }))[0]!)).not.toThrow();
   });
 
-  it('unknown keys, missing fields, bad YAML and an unknown built-in', () => {
-    expect(errorOf(() => load({ ...smallTraining, nodez: 3 }))).toMatch(/unknown field nodez/);
-    expect(errorOf(() => load({ ...smallTraining, nodes: undefined }))).toMatch(/nodes:/);
+  it('unknown fields by their whole path, several problems one per line, bad YAML, an unknown built-in, a scenario named', () => {
+    expect(errorOf(() => load({ ...smallTraining, nodez: 3 }))).toBe('facility config site.yaml: unknown field nodez');
+    expect(errorOf(() => load(withJob({ foo: 1 })))).toBe('facility config site.yaml: unknown field jobs[0].foo');
+    expect(errorOf(() => load({ ...smallTraining, nodes: undefined, step_s: 0 }))).toBe('facility config site.yaml:\n  step_s must be >= 1 (got 0)\n  nodes is missing');
     expect(() => facilityFromYaml('mode: [', { baseDir: '.' })).toThrow(FacilityConfigError);
-    expect(errorOf(() => buildModel(load(withJob({ profile: { builtin: 'gpt-9' } }))[0]!))).toMatch(/jobs\[0\]\.profile\.builtin: no built-in profile "gpt-9"/);
+    expect(errorOf(() => facilityFromYaml('mode: [', { baseDir: '.', where: 'x.yaml' }))).toMatch(/^facility config x\.yaml: not valid YAML/);
+    expect(errorOf(() => load(withJob({ profile: { builtin: 'gpt-9' } })))).toMatch(/^facility config site\.yaml: jobs\[0\]\.profile\.builtin: no built-in profile "gpt-9"/);
+    const scenarios = [{ name: 'base' }, { name: 'capped', fleet_cap_w: 400, jobs: [{ ...smallTraining.jobs![0], profile: { t_s: [0, 1], power_w: [900, 950] } }] }];
+    expect(errorOf(() => load({ ...smallTraining, scenarios }))).toBe(
+      'facility config site.yaml: scenario "capped": jobs[0].at_caps: "ft" has no profile measured at fleet_cap_w 400 W (add at_caps: [{cap_w: 400, throughput, profile}])',
+    );
+  });
+
+  it('a plan keeps its own wording: labels and "(plan)" for the plan as a whole', () => {
+    const r = Plan.safeParse({ name: 'x', backend: 'sim', workloads: [{ id: 'w' }], caps: [300], repetitions: 0, foo: 1 });
+    expect(r.success).toBe(false);
+    const lines = issueLines(planIssuesOf(r.error!.issues, {}));
+    expect(lines).toContain('(plan): The plan has unknown field foo');
+    expect(lines.some((l) => /^repetitions: Repetitions must be at least 1/.test(l))).toBe(true);
   });
 
   it('a CSV profile with a missing column names the column and the file', () => {
@@ -91,7 +108,7 @@ describe('facility config: scenarios and sources', () => {
     expect(scs.map((s) => s.name)).toEqual(['base', 'hot', 'cap']);
     expect(scs[1]!.config.overheads).toMatchObject({ pue: 1.5, fixed_w: 5 });
     expect(scs[2]!.config.fleet_cap_w).toBe(400);
-    expect(errorOf(() => load({ ...smallTraining, scenarios: [{ name: 'bad', step_s: 0 }] }))).toMatch(/scenarios\[0\] \(bad\).*step_s: step_s must be >= 1/s);
+    expect(errorOf(() => load({ ...smallTraining, scenarios: [{ name: 'bad', step_s: 0 }] }))).toBe('facility config site.yaml: scenarios[0] (bad): step_s must be >= 1 (got 0)');
   });
 
   it('builds a node profile from a run recorded by CapLab (devices summed, overhead added)', () => {
@@ -170,6 +187,6 @@ describe('facility config: rate_max from a serving rate sweep', () => {
     expect(load(inf({ files, metric: 'ttft', stat: 'p99', limit_ms: 300 }), dir)[0]!.config.services[0]!.rate_max).toBe(8);
     expect(errorOf(() => load(inf({ files, limit_ms: 1000 }), dir))).toMatch(/services\[0\]\.rate_max_from: no benchmark meets p99 e2e latency <= 1000 ms \(lowest: 2950\.4 ms\)/);
     expect(errorOf(() => load(inf({ files: ['nope.txt'], limit_ms: 1000 }), dir))).toMatch(/services\[0\]\.rate_max_from\.files: cannot read nope\.txt: ENOENT/);
-    expect(errorOf(() => load({ ...inf({ files, limit_ms: 1 }), services: [{ ...inf({}).services[0], rate_max_from: undefined }] }, dir))).toMatch(/services\.0\.rate_max: give exactly one of rate_max or rate_max_from/);
+    expect(errorOf(() => load({ ...inf({ files, limit_ms: 1 }), services: [{ ...inf({}).services[0], rate_max_from: undefined }] }, dir))).toMatch(/: services\[0\]\.rate_max: give exactly one of rate_max or rate_max_from$/);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { maxRamp, powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
-import { addPlayed, checkProfile, ProfileAccumulator, toSteps } from '../../../src/core/facility/profile';
+import { addPlayed, checkProfile, ProfilePlayer, toSteps } from '../../../src/core/facility/profile';
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
 import { hourlyShape } from '../../../src/core/facility/calendar';
-import { normalQuantile, Rng, sampler } from '../../../src/core/facility/rng';
+import { choose, guideTable, normalQuantile, PoissonDraws, Rng, sampler } from '../../../src/core/facility/rng';
 
 describe('facility power statistics', () => {
   it('mean, peak, p99, energy and load-duration curve of a known series', () => {
@@ -117,24 +117,43 @@ describe('facility overheads and calendar', () => {
   });
 });
 
-describe('periodic profile accumulation', () => {
-  it('gives the same series as playing every job step by step', () => {
+describe('profile player', () => {
+  it('gives the same series as playing every job step by step (long, short and cut-off jobs)', () => {
     const p = toSteps({ t_s: Array.from({ length: 40 }, (_, i) => i * 60), power_w: Array.from({ length: 40 }, (_, i) => 1000 + ((i * 37) % 11) * 100), ramp_s: 240, tail_s: 120 }, 60);
     const steps = 3000;
     const direct = new Float64Array(steps);
-    const periodic = new Float64Array(steps);
-    const accu = new ProfileAccumulator(p, steps);
+    const played = new Float64Array(steps);
+    const player = new ProfilePlayer(p, 300);
     let seed = 1;
     const rand = (n: number) => (seed = (seed * 16807) % 2147483647) % n;
-    for (let j = 0; j < 400; j++) {
-      const start = rand(steps);
-      const dur = 1 + rand(300);
-      const nodes = 1 + rand(16);
-      addPlayed(direct, p, start, dur, nodes);
-      accu.add(periodic, start, dur, nodes);
+    const starts = Array.from({ length: 400 }, () => rand(steps)).sort((a, b) => a - b);
+    let next = 0;
+    for (let s = 0; s < steps; s++) {
+      // Jobs are added at their start step, before that step is played.
+      for (; next < starts.length && starts[next] === s; next++) {
+        const dur = 1 + rand(300);
+        const nodes = 1 + rand(16);
+        addPlayed(direct, p, s, dur, nodes);
+        player.add(played, s, dur, nodes);
+      }
+      player.tick();
+      // Played in uneven blocks (never more than PLAY_BLOCK steps behind).
+      if (s % 37 === 0) player.flush(played, s + 1);
     }
-    accu.finish(periodic);
-    for (let s = 0; s < steps; s++) expect(periodic[s]).toBeCloseTo(direct[s]!, 6);
+    player.flush(played, steps);
+    for (let s = 0; s < steps; s++) expect(played[s]).toBeCloseTo(direct[s]!, 6);
+  });
+
+  it('falls back to step-by-step writes when the loop is too long for the phase sum', () => {
+    const p = toSteps({ t_s: Array.from({ length: 1000 }, (_, i) => i), power_w: Array.from({ length: 1000 }, (_, i) => 500 + (i % 7)), ramp_s: 10, tail_s: 5 }, 1);
+    const direct = new Float64Array(2000);
+    const played = new Float64Array(2000);
+    const player = new ProfilePlayer(p, 1500);
+    addPlayed(direct, p, 3, 1400, 2);
+    player.add(played, 3, 1400, 2);
+    for (let s = 0; s < 2000; s++) player.tick();
+    player.flush(played, 2000);
+    expect(Array.from(played)).toEqual(Array.from(direct));
   });
 });
 
@@ -151,5 +170,29 @@ describe('facility sampling', () => {
     expect(xs[84_134]! / (2 * Math.exp(0.6))).toBeCloseTo(1, 1);
     expect(xs[0]!).toBeGreaterThanOrEqual(0.5);
     expect(xs[xs.length - 1]!).toBeLessThanOrEqual(6);
+  });
+
+  it('choice by guide table picks what a linear search over the cumulative weights picks', () => {
+    // Weights that put cumulative sums on and near the guide's bucket edges (0.25, 0.5 exactly; an empty choice).
+    const cum = Float64Array.of(0.1, 0.1, 0.25, 0.5, 0.50000001, 0.9, 1);
+    const guide = guideTable(cum);
+    const r = new Rng(9);
+    const same = new Rng(9);
+    for (let i = 0; i < 50_000; i++) {
+      const u = same.next();
+      let j = 0;
+      while (j < cum.length - 1 && u >= cum[j]!) j++;
+      expect(choose(r, cum, guide)).toBe(j);
+    }
+  });
+
+  it('Poisson draws from a per-mean table equal the inversion draw for draw', () => {
+    for (const mean of [0, 1e-6, 0.3, 4.05, 17, 49.9, 63]) {
+      const table = new PoissonDraws();
+      table.setMean(mean);
+      const a = new Rng(21);
+      const b = new Rng(21);
+      for (let i = 0; i < 5000; i++) expect(table.draw(a)).toBe(b.poisson(mean));
+    }
   });
 });

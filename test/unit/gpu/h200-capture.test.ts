@@ -1,41 +1,11 @@
 // A real capture: one minute of CapLab's NVML samples (100 ms) on an NVIDIA H200 around the end of a PyTorch
 // training load, with the NVML energy counter read by a separate process every 5-10 s (bench/gpu/h200_run.py,
 // results in bench/results/h200-sensors.md). CapLab's energy from instant power must match the counter.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { windowEnergy } from '../../../src/core/analysis/energy';
-import type { PowerSample } from '../../../src/core/analysis/series';
-
-interface CounterMark {
-  name: string;
-  t: number;
-  energy_mj: number;
-}
-
-function load(): { marks: CounterMark[]; samples: PowerSample[]; rows: Record<string, string>[] } {
-  const lines = readFileSync(join(__dirname, '../../fixtures/h200-capture.csv'), 'utf8').split('\n');
-  const marks = lines
-    .filter((l) => l.startsWith('# counter,'))
-    .map((l) => {
-      const [, name, t, e] = l.slice(2).split(',');
-      return { name: name!, t: Number(t), energy_mj: Number(e) };
-    });
-  const header = lines.find((l) => l.startsWith('t,'))!.split(',');
-  const rows = lines.filter((l) => /^\d/.test(l)).map((l) => Object.fromEntries(l.split(',').map((v, i) => [header[i]!, v])));
-  const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
-  const samples = rows.map((r) => ({ t: Number(r.t), power_w: num(r.power_w), power_kind: r.power_kind as PowerSample['power_kind'], power_avg_w: num(r.power_avg_w) }));
-  return { marks, samples, rows };
-}
-
-const errPct = (samples: PowerSample[], a: CounterMark, b: CounterMark, opts: Parameters<typeof windowEnergy>[2]) => {
-  const counterJ = (b.energy_mj - a.energy_mj) / 1000;
-  const r = windowEnergy(samples, { start: a.t, end: b.t }, opts);
-  return ((r.energy_j! - counterJ) / counterJ) * 100;
-};
+import { errPct, loadH200Capture } from '../../helpers/h200-capture';
 
 describe('H200 capture (real NVML data)', () => {
-  const { marks, samples, rows } = load();
+  const { marks, samples, rows } = loadH200Capture();
   const M = (name: string) => marks.find((m) => m.name === name)!;
 
   it('is a one-minute, 100 ms recording of instant power with the counter readings inside it', () => {

@@ -1,10 +1,10 @@
 // nvidia-smi --query-gpu logs: --format=csv, csv,nounits, csv,noheader (with the field list), any field order
 // and subset, several GPUs interleaved, `[N/A]` / `[Not Supported]` cells, timestamps in a given zone.
 import type { ColumnInfo } from '../../../shared/dataset';
-import { BatchBuilder, type Channel } from '../batch';
+import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
-import { LineSplitter, lastNumberEnd, parseNumber, splitFields, trimEnd, trimStart } from '../scan';
+import { LineSplitter, lastFieldEnd, lastNumberEnd, scanField, splitFields, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 
 type Role = 'time' | 'index' | 'name' | 'uuid' | 'bus' | 'ignore' | Channel;
@@ -76,7 +76,8 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   const clock = new WallClock(opts.zone);
   let cols: Column[] | null = null;
   let headerLine = '';
-  let chans: (Channel | null)[] = [];
+  /** Per column: its channel's index (channelIndex), or -1. */
+  let chanAt = new Int8Array(0);
   // Per column: 0 time, 1 index, 2 uuid, 3 bus, 4 name, 5 ignored, 6 a reading; kept in typed arrays for the hot loop.
   let code = new Uint8Array(0);
   let scale = new Float64Array(0);
@@ -112,7 +113,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
     if (!cols.some((c) => c.role !== 'time' && c.role !== 'index' && c.role !== 'name' && c.role !== 'uuid' && c.role !== 'bus' && c.role !== 'ignore'))
       throw new ImportError(opts.file, line, 'no measurement column (power, clocks, temperature, utilisation, memory) in the field list');
     if (!seen.has('time')) rep.r.clock = 'relative';
-    chans = cols.map((c) => (['time', 'index', 'name', 'uuid', 'bus', 'ignore'].includes(c.role) ? null : (c.role as Channel)));
+    chanAt = Int8Array.from(cols, (c) => (['time', 'index', 'name', 'uuid', 'bus', 'ignore'].includes(c.role) ? -1 : channelIndex(c.role as Channel)));
     const CODES: Record<string, number> = { time: 0, index: 1, uuid: 2, bus: 3, name: 4, ignore: 5 };
     code = Uint8Array.from(cols, (c) => CODES[c.role] ?? 6);
     scale = Float64Array.from(cols, (c) => c.scale);
@@ -149,11 +150,12 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
         rep.skip(line, `truncated row: ${f} of ${ncol} fields`);
         return;
       }
-      let e = s.indexOf(',', p);
-      if (e === -1 || e > b) e = b;
       const role = code[f]!;
+      let e: number;
       if (role === 6) {
-        let v = parseNumber(s, p, e);
+        // Numbers are read in the same pass that finds the field's end (no separate search for the comma).
+        let v = scanField(s, p, b, 44);
+        e = lastFieldEnd();
         if (Number.isNaN(v)) {
           const q = trimStart(s, p, e);
           if (s.charCodeAt(q) !== 91 && q < trimEnd(s, p, e)) {
@@ -167,24 +169,29 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
           v *= scale[f]!;
         }
         vals[f] = v;
-      } else if (role === 0) {
-        t = clock.parse(s, trimStart(s, p, e), trimEnd(s, p, e));
-        if (Number.isNaN(t)) {
-          rep.skip(line, 'unreadable timestamp');
-          return;
-        }
       } else if (role === 1) {
-        idx = parseNumber(s, p, e);
-      } else if (role === 2) {
-        uA = trimStart(s, p, e);
-        uB = trimEnd(s, uA, e);
-      } else if (role === 3) {
-        bA = trimStart(s, p, e);
-        bB = trimEnd(s, bA, e);
-      } else if (role === 4) {
-        if (nA < 0) {
-          nA = trimStart(s, p, e);
-          nB = trimEnd(s, nA, e);
+        idx = scanField(s, p, b, 44);
+        e = lastFieldEnd();
+      } else {
+        e = s.indexOf(',', p);
+        if (e === -1 || e > b) e = b;
+        if (role === 0) {
+          t = clock.parse(s, trimStart(s, p, e), trimEnd(s, p, e));
+          if (Number.isNaN(t)) {
+            rep.skip(line, 'unreadable timestamp');
+            return;
+          }
+        } else if (role === 2) {
+          uA = trimStart(s, p, e);
+          uB = trimEnd(s, uA, e);
+        } else if (role === 3) {
+          bA = trimStart(s, p, e);
+          bB = trimEnd(s, bA, e);
+        } else if (role === 4) {
+          if (nA < 0) {
+            nA = trimStart(s, p, e);
+            nB = trimEnd(s, nA, e);
+          }
         }
       }
       p = e + 1;
@@ -205,8 +212,8 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
     const dev = deviceOf(s, idx, uA, uB, bA, bB, nA, nB);
     const i = out.row(t, dev);
     for (let f = 0; f < ncol; f++) {
-      const ch = chans[f];
-      if (ch) out.set(i, ch, vals[f]!);
+      const ch = chanAt[f]!;
+      if (ch >= 0) out.setAt(i, ch, vals[f]!);
     }
     rep.read(t, dev);
   };
@@ -229,13 +236,10 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
 
   // Devices by index, each with the identity string (UUID, else bus id) it was first seen with: the common case
   // (same GPU at the same index) is checked in place, without slicing a string per row.
-  const idCache: { dev: number; id: Uint16Array | null }[] = [];
-  // Char codes, not a string: a slice of an old chunk would be a V8 sliced string, slow to compare (and it pins the chunk).
-  const sameId = (s: string, a: number, b: number, id: Uint16Array) => {
-    if (b - a !== id.length) return false;
-    for (let k = 0; k < id.length; k++) if (s.charCodeAt(a + k) !== id[k]) return false;
-    return true;
-  };
+  const idCache: { dev: number; id: string | null }[] = [];
+  // A flat copy of the identity, not a slice of an old chunk (a V8 sliced string: slow to compare, and it pins the
+  // chunk); startsWith then compares it in place, without a string per row.
+  const sameId = (s: string, a: number, b: number, id: string) => b - a === id.length && s.startsWith(id, a);
   const deviceOf = (s: string, idx: number, uA: number, uB: number, bA: number, bB: number, nA: number, nB: number): number => {
     const okIdx = idx >= 0 && Number.isInteger(idx);
     const idA = uA >= 0 ? uA : bA;
@@ -249,7 +253,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
     const key = uuid ?? (okIdx ? `gpu:${idx}` : bus ? `bus:${bus}` : 'gpu:0');
     const dev = rep.device(key, { kind: 'gpu', index: okIdx ? idx : null, name: nA >= 0 ? s.slice(nA, nB) : null, uuid, pci_bus_id: bus });
     const id = uuid ?? bus;
-    if (okIdx) idCache[idx] = { dev, id: id === null ? null : Uint16Array.from(id, (ch) => ch.charCodeAt(0)) };
+    if (okIdx) idCache[idx] = { dev, id: id === null ? null : String.fromCharCode(...Array.from(id, (ch) => ch.charCodeAt(0))) };
     return dev;
   };
 

@@ -2,10 +2,10 @@
 // naive local timestamps `%Y-%m-%d_%H:%M:%S.%f`. NVML and RAPL columns by device: gpu-i[mW] power,
 // gpu-i[mJ] and cpu-i[uJ] energy counters (kept as counters), gpu-i[C], gpu-i[%gpu], derived [W] columns.
 import type { ColumnInfo } from '../../../shared/dataset';
-import { BatchBuilder, type Channel } from '../batch';
+import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
-import { LineSplitter, parseNumber, trimEnd, trimStart } from '../scan';
+import { LineSplitter, lastFieldEnd, scanField, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 
 const TAG = /^(gpu|cpu)-(\d+)\[([^\]]+)\]$/;
@@ -24,7 +24,8 @@ const UNITS: Record<string, { channel: Channel; scale: number; kind?: 'average' 
 
 interface DeviceCols {
   dev: number;
-  cols: { field: number; channel: Channel; scale: number }[];
+  /** ch: the channel's index (channelIndex). */
+  cols: { field: number; channel: Channel; ch: number; scale: number }[];
 }
 
 export const WATTAMETER_HEADER = /^#\s*timestamp\s+.*(gpu|cpu)-\d+\[/;
@@ -66,7 +67,7 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
         rep.warn(`column "${n}" duplicates ${u.channel} of ${key} and is ignored`);
         return;
       }
-      d.cols.push({ field, channel: u.channel, scale: u.scale });
+      d.cols.push({ field, channel: u.channel, ch: channelIndex(u.channel), scale: u.scale });
       const info: ColumnInfo = { source: n, channel: u.channel, unit: unit ?? null, sensor_kind: u.kind ?? null, note: u.note ?? null };
       rep.column(info);
     });
@@ -91,21 +92,26 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
     let p = a;
     let f = 0;
     let t = NaN;
+    let c: number;
     while (p < b) {
-      let e = p;
-      let c: number;
-      while (e < b && (c = s.charCodeAt(e)) !== 32 && c !== 9) e++;
       if (f >= nfields) {
         rep.skip(line, `too many fields: more than ${nfields}`);
         return;
       }
+      let e: number;
       if (f === 0) {
+        e = p;
+        while (e < b && (c = s.charCodeAt(e)) !== 32 && c !== 9) e++;
         t = clock.parse(s, p, e);
         if (Number.isNaN(t)) {
           rep.skip(line, 'unreadable timestamp');
           return;
         }
-      } else vals[f] = parseNumber(s, p, e);
+      } else {
+        // The number and the end of its field in one pass.
+        vals[f] = scanField(s, p, b, 32);
+        e = lastFieldEnd();
+      }
       f++;
       p = e;
       while (p < b && ((c = s.charCodeAt(p)) === 32 || c === 9)) p++;
@@ -116,7 +122,7 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
     }
     for (const d of devices) {
       const i = out.row(t, d.dev);
-      for (const col of d.cols) out.set(i, col.channel, vals[col.field]! * col.scale);
+      for (const col of d.cols) out.setAt(i, col.ch, vals[col.field]! * col.scale);
       rep.read(t, d.dev);
     }
   };

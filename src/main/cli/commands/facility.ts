@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
-import { jsonOption } from '../open-engine';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
-import { readFacilityFile } from '../../lab/facility/config-file';
-import { runFacility } from '../../lab/facility/pool';
 import type { FacilityResult } from '../../../shared/facility';
 
 const mw = (w: number | null, d = 3) => (w === null ? null : fixed(w / 1e6, d));
@@ -33,8 +30,8 @@ function forJson(r: FacilityResult, series: boolean): unknown {
 export const facilityCommand: CliCommand = {
   name: 'facility',
   summary: 'Scale measured node power profiles to a whole facility (training/colocation or inference site)',
-  usage: 'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series]',
-  options: { ...jsonOption, csv: { type: 'string' }, scenario: { type: 'string' }, replicas: { type: 'string' }, threads: { type: 'string' }, series: { type: 'boolean' } },
+  usage: 'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series] [--db FILE]',
+  options: { ...dbOption, ...jsonOption, csv: { type: 'string' }, scenario: { type: 'string' }, replicas: { type: 'string' }, threads: { type: 'string' }, series: { type: 'boolean' } },
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a facility config: caplab facility resources/facility/nlr-colocation.yaml');
@@ -44,15 +41,14 @@ export const facilityCommand: CliCommand = {
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new CliError('--threads must be a whole number >= 0 (0: no worker threads)');
     const only = stringOpt(args, 'scenario');
     const csvDir = stringOpt(args, 'csv');
-    let scenarios = readFacilityFile(file, io.env);
-    if (only) {
-      const ref = scenarios.find((s) => s.name === only)?.config.same_load_as;
-      scenarios = scenarios.filter((s) => s.name === only || s.name === ref);
-      if (scenarios.length === 0) throw new CliError(`--scenario: no scenario "${only}" in ${file}`);
+    // Read-only: profiles may come from recorded runs and datasets; nothing is written to the lab database.
+    const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
+    let result: FacilityResult;
+    try {
+      result = await engine.runFacilityFile(file, { scenario: only, replicas }, { threads, csvDir, onProgress: progressPrinter(io) });
+    } finally {
+      await engine.close();
     }
-    if (replicas !== undefined) scenarios = scenarios.map((s) => ({ ...s, config: { ...s.config, replicas } }));
-    if (csvDir) mkdirSync(csvDir, { recursive: true });
-    const result = await runFacility(scenarios, { threads, csvDir, onProgress: progressPrinter(io) });
     if (args.values.json) {
       printJson(io, forJson(result, args.values.series === true));
       return 0;

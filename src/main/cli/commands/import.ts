@@ -13,7 +13,8 @@ export const importCommand: CliCommand = {
   summary: 'Import power logs (nvidia-smi, WattAMeter, DCGM, Prometheus, Zeus, CodeCarbon, NLR) as a dataset',
   usage:
     'import PATH... [--format auto|NAME] [--tz ZONE] [--name N] [--fields LIST] [--interval S] [--db FILE] [--json]\n' +
-    `  formats: ${ImportFormat.options.join(', ')}; PATH may be a directory tree (per-cap <W>Watts/ directories become segments)`,
+    `  formats: ${ImportFormat.options.join(', ')}; PATH may be a directory tree (per-cap <W>Watts/ directories become segments)\n` +
+    '  or a .zip archive (each member imported with its own importer); a CapLab JSON export (caplab export json) becomes a sweep again',
   options: { ...dbOption, ...jsonOption, format: { type: 'string' }, tz: { type: 'string' }, name: { type: 'string' }, fields: { type: 'string' }, interval: { type: 'string' } },
   async run(args, io) {
     if (args.positionals.length === 0) throw new CliError('give one or more files or directories to import');
@@ -65,9 +66,16 @@ export const importCommand: CliCommand = {
         printJson(io, outcome);
         return 0;
       }
+      for (const z of outcome.archives) io.stdout.write(`${z.path}: ${z.members} member(s) read from the zip archive\n`);
+      for (const sw of outcome.sweeps)
+        io.stdout.write(
+          sw.duplicate_of_sweep !== null
+            ? `already imported: ${sw.file} is sweep ${sw.duplicate_of_sweep} (${sw.name}); nothing written\n`
+            : `sweep ${sw.sweep_id} "${sw.name}" imported from ${sw.file} (CapLab export): caplab analyze ${sw.sweep_id}\n`,
+        );
       if (!outcome.dataset) {
-        const d = outcome.duplicate_of!;
-        io.stdout.write(`already imported: ${d.path} is in dataset ${d.dataset_id} (${d.name}); nothing written\n`);
+        const d = outcome.duplicate_of;
+        if (d) io.stdout.write(`already imported: ${d.path} is in dataset ${d.dataset_id} (${d.name}); nothing written\n`);
         return 0;
       }
       const ds = outcome.dataset;

@@ -1,20 +1,24 @@
 // `caplab import` and the app's import: files (or directory trees) -> one dataset, in one transaction.
-// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes; the content
-// hash is computed on the way, and a file already imported makes the whole import roll back as a duplicate.
+// Streaming: each file is read in 1 MiB chunks, parsed to columnar batches and stored as it goes (large files are
+// parsed on a worker thread meanwhile); the content hash is computed on the way, and a file already imported makes
+// the whole import roll back as a duplicate.
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
 import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
-import type { DatasetRecord, ImportFormat, ImportReport, SegmentInput } from '../../../shared/dataset';
+import { ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
 import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
 import { readWindow, streamsOf } from '../store/sample-blocks';
-import { listImportFiles, type ImportFileEntry } from './files';
+import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
+import { importBundleFile, type ImportedSweep } from './bundle-import';
+import { nlrLayout, parseNlrParquet } from './nlr-parquet';
+import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
+import { parseInWorker } from './parse-thread';
 
 export interface ImportOptions {
   format: ImportFormat | 'auto';
@@ -23,6 +27,8 @@ export interface ImportOptions {
   fields?: string[];
   interval_s?: number;
   onProgress?: (p: ImportProgress) => void;
+  /** Where files are parsed: 'auto' puts large files on a worker thread (storing goes on meanwhile). */
+  parse_thread?: 'auto' | 'worker' | 'inline';
 }
 
 export interface ImportProgress {
@@ -41,6 +47,10 @@ export interface ImportOutcome {
   reports: ImportReport[];
   /** Files in the tree no importer reads (throughput logs are read beside power logs). */
   ignored: string[];
+  /** CapLab JSON exports among the inputs: each became a sweep again (or was found imported before). */
+  sweeps: ImportedSweep[];
+  /** Zip archives among the inputs, with the members each held. */
+  archives: { path: string; members: number }[];
 }
 
 /** A per-cap directory of hpc-ai-perf-bench result trees: `300Watts`, `300W`, `cap_300`. */
@@ -59,25 +69,37 @@ function rootOf(paths: readonly string[]): string {
   return paths.length === 1 ? paths[0]! : dirname(paths[0]!);
 }
 
+/** Files from this size up are parsed on a worker thread while this thread stores (smaller ones: the start-up costs more). */
+const WORKER_MIN_BYTES = 32 * 2 ** 20;
+
 async function parseFile(
   f: ImportFileEntry & { format: ImportFormat },
   opts: ImportOptions,
-  onBatch: (batch: ColumnBatch, report: ImportReport) => void,
+  onBatch: (batch: ColumnBatch, devices: readonly ImportDevice[]) => void,
   onBytes: (n: number) => void,
 ): Promise<{ report: ImportReport; segments: StructureSegment[]; hash: string }> {
+  const hash = createHash('sha256');
+  const thread = opts.parse_thread ?? 'auto';
+  // The parse thread reads files by path; a zip member is inflated here and parsed on this thread.
+  if (!f.open && (thread === 'worker' || (thread === 'auto' && f.bytes >= WORKER_MIN_BYTES))) {
+    const { report, segments } = await parseInWorker(f, opts, {
+      onBatch,
+      onChunk: (bytes) => {
+        hash.update(bytes);
+        onBytes(bytes.length);
+      },
+    });
+    return { report, segments, hash: hash.digest('hex') };
+  }
   const parser: StreamParser = createParser(f.format, {
     file: f.path,
     zone: opts.zone,
-    emit: (b) => onBatch(b, parser.report),
+    emit: (b) => onBatch(b, parser.report.devices),
     fields: opts.fields,
     interval_s: opts.interval_s,
   });
-  const hash = createHash('sha256');
-  // Numeric logs are ASCII: latin1 decoding is several times cheaper than UTF-8 and maps every byte, so garbage
-  // bytes cannot split a character across chunks. Text formats with names in them decode as UTF-8.
-  const decoder = new StringDecoder(f.format === 'nvidia-smi' || f.format === 'wattameter' ? 'latin1' : 'utf8');
-  for await (const chunk of createReadStream(f.path, { highWaterMark: 1 << 20 })) {
-    const buf = chunk as Buffer;
+  const decoder = new StringDecoder(textEncodingOf(f.format));
+  for await (const buf of readChunks(f, CHUNK_BYTES)) {
     hash.update(buf);
     parser.push(decoder.write(buf));
     onBytes(buf.length);
@@ -88,10 +110,10 @@ async function parseFile(
 }
 
 /** Throughput of a per-cap directory from the logs beside the power logs, read with the throughput adapters. */
-function throughputOf(files: readonly ImportFileEntry[]): { units: string; count: number | null; rate: number; file: string } | null {
+async function throughputOf(files: readonly ImportFileEntry[]): Promise<{ units: string; count: number | null; rate: number; file: string } | null> {
   for (const f of files) {
     if (f.format !== null || f.bytes > 64 * 1024 * 1024) continue;
-    const text = readFileSync(f.path, 'utf8');
+    const text = await readEntryText(f);
     const a = detectAdapter(text);
     if (!a) continue;
     try {
@@ -110,25 +132,50 @@ function throughputOf(files: readonly ImportFileEntry[]): { units: string; count
  */
 export async function importPaths(db: Db, paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
   if (paths.length === 0) throw new Error('nothing to import: give one or more files or directories');
-  const all = listImportFiles(paths, opts.format);
-  const power = all.filter((f): f is ImportFileEntry & { format: ImportFormat } => f.format !== null);
-  if (power.length === 0) {
+  const list = await listImportFiles(paths, opts.format);
+  try {
+    return await importFiles(db, paths, list.files, list.archives, opts);
+  } finally {
+    list.close();
+  }
+}
+
+async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntry[], archives: ImportOutcome['archives'], opts: ImportOptions): Promise<ImportOutcome> {
+  const bundles = all.filter((f) => f.format === 'caplab-json');
+  const power = all.filter((f): f is ImportFileEntry & { format: ImportFormat } => f.format !== null && f.format !== 'caplab-json');
+  if (power.length === 0 && bundles.length === 0) {
     const empty = all.find((f) => f.bytes === 0);
     if (empty) throw new ImportError(empty.path, null, 'empty file');
-    throw new ImportError(all[0]?.path ?? paths[0]!, null, `no importer recognises ${all.length === 1 ? 'this file' : 'any of these files'}; name the format with --format (${'nvidia-smi, wattameter, dcgm-dmon, prometheus, zeus, codecarbon, facility-csv'})`);
+    if (all.length === 0) throw new ImportError(paths[0]!, null, 'no files to import (an empty directory or archive)');
+    throw new ImportError(all[0]!.path, null, `no importer recognises ${all.length === 1 ? 'this file' : 'any of these files'}; name the format with --format (${ImportFormat.options.join(', ')})`);
   }
   const root = rootOf(paths);
-  const bytesTotal = power.reduce((s, f) => s + f.bytes, 0);
+  const bytesTotal = [...bundles, ...power].reduce((s, f) => s + f.bytes, 0);
   const formats = [...new Set(power.map((f) => f.format))];
   const name = opts.name ?? basename(root.replace(/[/\\]+$/, ''));
-  const progress: ImportProgress = { file: '', files_done: 0, files_total: power.length, bytes_done: 0, bytes_total: bytesTotal, samples: 0 };
+  const progress: ImportProgress = { file: '', files_done: 0, files_total: bundles.length + power.length, bytes_done: 0, bytes_total: bytesTotal, samples: 0 };
 
+  const nlr = await nlrLayout(power, all);
   db.exec('BEGIN IMMEDIATE');
   try {
+    // CapLab's own exports become sweeps again, in the same transaction as the rest.
+    const sweeps: ImportedSweep[] = [];
+    for (const f of bundles) {
+      progress.file = f.path;
+      sweeps.push(await importBundleFile(db, f));
+      progress.bytes_done += f.bytes;
+      progress.files_done++;
+    }
+    if (power.length === 0) {
+      db.exec('COMMIT');
+      opts.onProgress?.({ ...progress, files_done: progress.files_total, bytes_done: bytesTotal });
+      return { dataset: null, duplicate_of: null, reports: [], ignored: all.filter((x) => x.format === null).map((x) => x.path), sweeps, archives };
+    }
     const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
     const sink = new DatasetSampleSink(db, datasetId);
     const deviceRows = new Map<string, number>();
     const reports: ImportReport[] = [];
+    const skippedReports = new Set<number>();
     const structure: SegmentInput[] = [];
     let duplicate: ImportOutcome['duplicate_of'] = null;
     let imported = 0;
@@ -138,16 +185,19 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
       // A file's samples are written under a savepoint: if its content turns out to be imported already, they go.
       db.exec('SAVEPOINT file');
       const rowsOf: number[] = [];
-      const parsed = await parseFile(
+      const added: string[] = [];
+      const parse = f.format === 'nlr-parquet' ? (...a: Parameters<typeof parseFile>) => parseNlrParquet(nlr, ...a) : parseFile;
+      const parsed = await parse(
         f,
         opts,
-        (batch, report) => {
-          for (let i = rowsOf.length; i < report.devices.length; i++) {
-            const d = report.devices[i]!;
+        (batch, devices) => {
+          for (let i = rowsOf.length; i < devices.length; i++) {
+            const d = devices[i]!;
             let row = deviceRows.get(d.key);
             if (row === undefined) {
               row = insertDatasetDevice(db, datasetId, f.format, d, deviceRows.size);
               deviceRows.set(d.key, row);
+              added.push(d.key);
             }
             rowsOf.push(row);
           }
@@ -169,6 +219,10 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
       const dup = datasetWithFile(db, parsed.hash);
       if (dup) {
         db.exec('ROLLBACK TO file');
+        // The devices this file added went with it: a later file naming the same device adds it again.
+        for (const k of added) deviceRows.delete(k);
+        skippedReports.add(reports.length - 1);
+        sink.forgetStreams();
         db.exec('RELEASE file');
         sink.samples -= parsed.report.rows_read;
         duplicate ??= { dataset_id: dup.id, name: dup.name, path: dup.path };
@@ -181,7 +235,7 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
       for (const s of parsed.segments)
         structure.push({ label: s.name, origin: 'structure', start: s.start, end: s.end, cap_w: s.cap_w ?? cap?.cap_w ?? null, workload: s.workload ?? null });
       if (cap && parsed.report.t_start !== null && parsed.report.t_end !== null) {
-        const tp = throughputOf(all.filter((x) => x.format === null && dirname(x.path) === dirname(f.path)));
+        const tp = await throughputOf(all.filter((x) => x.format === null && dirname(x.path) === dirname(f.path)));
         // The run under the cap is the loaded part of its log: the phases above the midpoint of idle and load.
         const phases = phasesOf(db, datasetId, parsed.report.t_start, parsed.report.t_end, 2);
         const lo = Math.min(...phases.map((p) => p.mean));
@@ -204,9 +258,10 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
     }
     if (imported === 0) {
       db.exec('ROLLBACK');
-      return { dataset: null, duplicate_of: duplicate, reports, ignored: [] };
+      return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, archives };
     }
-    const merged = mergeReports(reports.filter((_, i) => i < power.length));
+    // The dataset's report covers the files it holds (not those skipped as already imported).
+    const merged = mergeReports(reports.filter((_, i) => !skippedReports.has(i)));
     const fileHashes = (db.prepare('SELECT content_hash FROM dataset_files WHERE dataset_id = ? ORDER BY id').all(datasetId) as { content_hash: string }[]).map((r) => r.content_hash);
     const contentHash = fileHashes.length === 1 ? fileHashes[0]! : createHash('sha256').update(fileHashes.join('\n')).digest('hex');
     finishDataset(db, datasetId, { report: merged, samples: sink.samples, content_hash: contentHash });
@@ -219,6 +274,8 @@ export async function importPaths(db: Db, paths: readonly string[], opts: Import
       duplicate_of: duplicate,
       reports,
       ignored: all.filter((x) => x.format === null).map((x) => x.path),
+      sweeps,
+      archives,
     };
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -255,25 +312,24 @@ function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8
   if (!(to > from)) return [];
   const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
   const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
-  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation
-  // where no GPU reports power. Read in slices so a 10 M-sample dataset never sits in memory.
-  const bins = 4000;
-  const power = new Binner(from, to, bins);
-  const util = new Binner(from, to, bins);
-  const slices = 64;
-  const step = (to - from) / slices;
-  for (const s of streams)
-    for (let k = 0; k < slices; k++) {
-      const a = from + k * step;
-      const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, ['power_w', 'util_gpu']);
-      for (let i = 0; i < c.n; i++) {
-        power.add(c.t[i]!, (c.cols.power_w?.[i] ?? NaN) * streams.length);
-        util.add(c.t[i]!, c.cols.util_gpu?.[i] ?? NaN);
+  // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation,
+  // read only where no GPU logged power. Read in slices so a 10 M-sample dataset never sits in memory.
+  const binned = (field: 'power_w' | 'util_gpu', scale: number) => {
+    const bins = new Binner(from, to, 4000);
+    const slices = 64;
+    const step = (to - from) / slices;
+    for (const s of streams)
+      for (let k = 0; k < slices; k++) {
+        const a = from + k * step;
+        const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, [field]);
+        const v = c.cols[field];
+        if (v) for (let i = 0; i < c.n; i++) bins.add(c.t[i]!, v[i]! * scale);
       }
-    }
-  const p = power.result();
+    return bins.result();
+  };
+  const p = binned('power_w', streams.length);
   const usePower = p.v.length > 0;
-  const b = usePower ? p : util.result();
+  const b = usePower ? p : binned('util_gpu', 1);
   return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
 }
 

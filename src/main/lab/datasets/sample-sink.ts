@@ -20,6 +20,11 @@ const INSTANT = sensorKindIndex('instant');
 const AVERAGE = sensorKindIndex('average');
 const COUNTER = sensorKindIndex('counter');
 
+function hasValue(col: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (col[i] === col[i]) return true;
+  return false;
+}
+
 export class DatasetSampleSink {
   private readonly writer: SampleWriter;
   private readonly streams = new Map<number, number>();
@@ -41,31 +46,54 @@ export class DatasetSampleSink {
     return s;
   }
 
+  /** Scratch columns of one device's rows, reused for every device and batch (the writer copies what it keeps). */
+  private scratch: { t: Float64Array; kinds: Uint8Array; cols: Map<ReadingField, Float64Array>; idx: Int32Array } | null = null;
+
   /** Writes a batch (devices interleaved); deviceRows maps the batch's device index to the devices-table id. */
   write(b: ColumnBatch, deviceRows: readonly number[]): void {
-    const count = new Int32Array(deviceRows.length);
-    for (let i = 0; i < b.n; i++) count[b.device[i]!]!++;
-    for (let d = 0; d < deviceRows.length; d++) {
-      const n = count[d]!;
-      if (n === 0) continue;
-      const idx = new Int32Array(n);
-      let k = 0;
-      for (let i = 0; i < b.n; i++) if (b.device[i] === d) idx[k++] = i;
-      this.writer.append(this.stream(deviceRows[d]!), this.columns(b, idx));
+    const devices = deviceRows.length;
+    // Rows grouped by device in one pass: idx holds each device's row numbers in a region of its own.
+    const start = new Int32Array(devices + 1);
+    for (let i = 0; i < b.n; i++) start[b.device[i]! + 1]!++;
+    for (let d = 0; d < devices; d++) start[d + 1]! += start[d]!;
+    const idx = this.scratchFor(b.t.length).idx;
+    const next = start.slice(0, devices);
+    for (let i = 0; i < b.n; i++) idx[next[b.device[i]!]!++] = i;
+    // Which of the batch's channels hold any reading at all (most logs fill a few of them).
+    const present = DIRECT.filter(([from]) => hasValue(b.cols[from], b.n));
+    for (let d = 0; d < devices; d++) {
+      const n = start[d + 1]! - start[d]!;
+      if (n > 0) this.writer.append(this.stream(deviceRows[d]!), this.columns(b, idx.subarray(start[d]!, start[d + 1]!), n, present));
     }
     this.samples += b.n;
   }
 
-  /** One device's rows of a batch as the store's columns, t ascending. */
-  private columns(b: ColumnBatch, idx: Int32Array): SampleColumns {
+  private scratchFor(capacity: number): NonNullable<DatasetSampleSink['scratch']> {
+    if (!this.scratch || this.scratch.t.length < capacity)
+      this.scratch = { t: new Float64Array(capacity), kinds: new Uint8Array(capacity), cols: new Map(), idx: new Int32Array(capacity) };
+    return this.scratch;
+  }
+
+  private scratchCol(f: ReadingField): Float64Array {
+    const sc = this.scratch!;
+    let c = sc.cols.get(f);
+    if (!c) {
+      c = new Float64Array(sc.t.length);
+      sc.cols.set(f, c);
+    }
+    return c;
+  }
+
+  /** One device's rows (idx[0, n)) of a batch as the store's columns, t ascending. */
+  private columns(b: ColumnBatch, idx: Int32Array, n: number, present: typeof DIRECT): SampleColumns {
     let sorted = true;
-    for (let k = 1; k < idx.length && sorted; k++) sorted = b.t[idx[k]!]! >= b.t[idx[k - 1]!]!;
-    if (!sorted) idx = Int32Array.from([...idx].sort((x, y) => b.t[x]! - b.t[y]! || x - y));
-    const n = idx.length;
-    const t = new Float64Array(n);
-    const kinds = new Uint8Array(n);
-    const power = new Float64Array(n);
-    const avgOut = new Float64Array(n);
+    for (let k = 1; k < n && sorted; k++) sorted = b.t[idx[k]!]! >= b.t[idx[k - 1]!]!;
+    if (!sorted) idx.set(Int32Array.from(idx.subarray(0, n)).sort((x, y) => b.t[x]! - b.t[y]! || x - y));
+    const sc = this.scratch!;
+    const t = sc.t;
+    const kinds = sc.kinds;
+    const power = this.scratchCol('power_w');
+    const avgOut = this.scratchCol('power_avg_w');
     const c = b.cols;
     let anyPower = false;
     let anyAvg = false;
@@ -75,33 +103,37 @@ export class DatasetSampleSink {
       const inst = c.power_instant_w[i]!;
       const der = c.power_derived_w[i]!;
       const avg = c.power_avg_w[i]!;
-      if (!Number.isNaN(inst)) {
-        power[k] = inst;
+      let p: number;
+      let a: number;
+      if (inst === inst) {
+        p = inst;
         kinds[k] = INSTANT;
-        avgOut[k] = avg;
-      } else if (!Number.isNaN(der)) {
-        power[k] = der;
+        a = avg;
+      } else if (der === der) {
+        p = der;
         kinds[k] = COUNTER;
-        avgOut[k] = avg;
+        a = avg;
       } else {
-        power[k] = avg;
+        p = avg;
         kinds[k] = AVERAGE;
-        avgOut[k] = NaN;
+        a = NaN;
       }
-      anyPower ||= !Number.isNaN(power[k]!);
-      anyAvg ||= !Number.isNaN(avgOut[k]!);
+      power[k] = p;
+      avgOut[k] = a;
+      if (p === p) anyPower = true;
+      if (a === a) anyAvg = true;
     }
     const cols: SampleColumns['cols'] = {};
     if (anyPower) cols.power_w = power;
     if (anyAvg) cols.power_avg_w = avgOut;
-    for (const [from, to] of DIRECT) {
+    for (const [from, to] of present) {
       const src = c[from];
       let any = false;
-      const out = new Float64Array(n);
+      const out = this.scratchCol(to);
       for (let k = 0; k < n; k++) {
         const v = src[idx[k]!]!;
         out[k] = v;
-        if (!any && !Number.isNaN(v)) any = true;
+        if (v === v) any = true;
       }
       if (any) cols[to] = out;
     }
@@ -110,5 +142,10 @@ export class DatasetSampleSink {
 
   close(): void {
     this.writer.close();
+  }
+
+  /** After a rollback: the streams created since may be gone, so each is looked up again on next use. */
+  forgetStreams(): void {
+    this.streams.clear();
   }
 }

@@ -47,7 +47,7 @@ export class HereEncoder implements ParquetEncoder {
 
 /** Encodes in a worker thread, one group in flight while the next is gathered. */
 export class WorkerEncoder implements ParquetEncoder {
-  private readonly worker = new Worker(workerUrl('parquet-worker'));
+  private readonly worker = new Worker(workerUrl('parquet-export-worker'));
   private readonly waiting = new Map<number, { resolve: (g?: GatheredGroup) => void; reject: (e: Error) => void }>();
   private seq = 0;
   private dead: Error | null = null;

@@ -1,5 +1,5 @@
 // One Parquet file being written row group by row group with hyparquet-writer, through a sink that leaves in a few
-// large writes. Used on the export's own thread or inside the Parquet worker thread (parquet-worker.ts).
+// large writes. Used on the export's own thread or inside the export's worker thread (parquet-export-worker.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { columnData, type GatheredGroup } from './parquet-group';

@@ -5,7 +5,9 @@ import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import type { YearSeries } from '../../../core/facility/overheads';
 import { PlanError } from '../sweep/plan-file';
-import { issueLines, planIssuesOf } from '../sweep/plan-issues';
+import { FACILITY_WORDS, issueLines, planIssuesOf } from '../sweep/plan-issues';
+import { buildModel } from '../../../core/facility/model';
+import { FacilityInputError } from '../../../core/facility/profile';
 import { openDb, type Db } from '../store/db';
 import { getDevice } from '../store/devices';
 import { getDataset, getSegment } from '../store/datasets';
@@ -25,18 +27,37 @@ export interface LoadOptions {
   /** Folder relative paths in the config are read from (the config file's folder). */
   baseDir: string;
   env?: NodeJS.ProcessEnv;
+  /** Where the config came from (its file), named in every error: "facility config FILE: jobs[0].nodes: …". */
   where?: string;
+  /** The lab database `run` and `segment` profiles that name none are read from (default: CAPLAB_DB, else the user's). */
+  labDb?: string;
+}
+
+/** How errors name the config: "facility config FILE", or "facility config" for YAML that has no file (the page's). */
+export function configName(where: string | undefined): string {
+  return where ? `facility config ${where}` : 'facility config';
+}
+
+/** An error raised while reading or checking a config, as one naming the config (and the scenario, when several). */
+export function named(name: string, e: unknown, scenario?: string): never {
+  if (e instanceof FacilityConfigError && e.message.startsWith(name)) throw e;
+  if (e instanceof FacilityConfigError || e instanceof FacilityInputError) {
+    const message = `${name}: ${scenario ? `scenario "${scenario}": ` : ''}${e.message}`;
+    throw new FacilityConfigError(message);
+  }
+  throw e;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parse(value: unknown, where: string): FacilityConfig {
+function parse(value: unknown, name: string): FacilityConfig {
   const r = FacilityConfig.safeParse(value);
   if (!r.success) {
-    const errors = issueLines(planIssuesOf(r.error.issues, value));
-    throw new FacilityConfigError(`${where}: invalid facility config\n  ${errors.join('\n  ')}`, errors);
+    const issues = planIssuesOf(r.error.issues, value, FACILITY_WORDS);
+    const errors = issueLines(issues, FACILITY_WORDS);
+    throw new FacilityConfigError(errors.length === 1 ? `${name}: ${errors[0]}` : `${name}:\n  ${errors.join('\n  ')}`, errors, 'invalid', issues);
   }
   return r.data;
 }
@@ -45,8 +66,8 @@ function parse(value: unknown, where: string): FacilityConfig {
  * The scenarios of a config: the base alone when none are listed, else each scenario's overrides merged over the
  * base (objects one level deep) and validated on their own, errors prefixed with the scenario.
  */
-export function scenarioConfigs(raw: unknown, where: string): { name: string; config: FacilityConfig }[] {
-  const base = parse(raw, where);
+export function scenarioConfigs(raw: unknown, name: string): { name: string; config: FacilityConfig }[] {
+  const base = parse(raw, name);
   if (base.scenarios.length === 0) return [{ name: 'baseline', config: base }];
   const rawBase = { ...(raw as Record<string, unknown>) };
   delete rawBase.scenarios;
@@ -56,13 +77,13 @@ export function scenarioConfigs(raw: unknown, where: string): { name: string; co
       if (k === 'name') continue;
       merged[k] = isPlainObject(v) && isPlainObject(merged[k]) ? { ...(merged[k] as Record<string, unknown>), ...v } : v;
     }
-    return { name: sc.name, config: parse(merged, `${where}: scenarios[${i}] (${sc.name})`) };
+    return { name: sc.name, config: parse(merged, `${name}: scenarios[${i}] (${sc.name})`) };
   });
   out.forEach((sc, i) => {
     const ref = sc.config.same_load_as;
     if (ref === undefined) return;
     const target = out.find((o) => o.name === ref);
-    const field = `${where}: scenarios[${i}] (${sc.name}).same_load_as`;
+    const field = `${name}: scenarios[${i}] (${sc.name}).same_load_as`;
     if (!target) throw new FacilityConfigError(`${field}: no scenario "${ref}"`);
     if (target.config.same_load_as !== undefined) throw new FacilityConfigError(`${field}: "${ref}" takes its load from another scenario itself; name the one that searches`);
     if (target.config.mode !== sc.config.mode || JSON.stringify(target.config.targets) !== JSON.stringify(sc.config.targets))
@@ -71,46 +92,69 @@ export function scenarioConfigs(raw: unknown, where: string): { name: string; co
   return out;
 }
 
+/**
+ * A config's scenarios, self-contained and checked: the YAML validated, every CSV and recorded run it names read,
+ * and each scenario's model built once (profiles in the wrong units, empty ones, …), every error naming the config.
+ */
 export function facilityFromYaml(text: string, opts: LoadOptions): ScenarioInput[] {
-  const where = opts.where ?? 'facility config';
+  const name = configName(opts.where);
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (e) {
-    throw new FacilityConfigError(`${where}: not valid YAML: ${(e as Error).message}`);
+    throw new FacilityConfigError(`${name}: not valid YAML: ${(e as Error).message}`);
   }
-  return resolveScenarios(raw, opts);
+  const scenarios = resolveScenarios(raw, opts);
+  for (const sc of scenarios) {
+    try {
+      buildModel(sc);
+    } catch (e) {
+      named(name, e, scenarios.length > 1 ? sc.name : undefined);
+    }
+  }
+  return scenarios;
+}
+
+/** A config file's text; a missing or unreadable file is a config error naming it. */
+export function readConfigText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new FacilityConfigError(`${configName(file)}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
 }
 
 export function readFacilityFile(file: string, env?: NodeJS.ProcessEnv): ScenarioInput[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new FacilityConfigError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return facilityFromYaml(text, { baseDir: dirname(resolve(file)), env, where: file });
+  return facilityFromYaml(readConfigText(file), { baseDir: dirname(resolve(file)), env, where: file });
 }
 
 /** Reads every CSV and recorded run a config names so the scenarios are self-contained (workers, the page). */
-export function resolveScenarios(raw: unknown, opts: LoadOptions): ScenarioInput[] {
-  const where = opts.where ?? 'facility config';
-  return scenarioConfigs(raw, where).map(({ name, config }) => {
-    const inline = (src: ProfileSource, field: string): ProfileSource => readProfile(src, field, opts);
-    const jobs = config.jobs.map((j, i) => ({
-      ...j,
-      profile: inline(j.profile, `jobs[${i}].profile`),
-      at_caps: j.at_caps.map((a, k) => ({ ...a, profile: a.profile && inline(a.profile, `jobs[${i}].at_caps[${k}].profile`) })),
-    }));
-    const t = config.tariff;
-    const series: ScenarioInput['series'] = {
-      price: t.price_csv ? readYearCsv(t.price_csv, 'tariff.price_csv', opts) : undefined,
-      carbon: t.carbon_csv ? readYearCsv(t.carbon_csv, 'tariff.carbon_csv', opts) : undefined,
-      temperature: config.overheads.temperature.csv ? readYearCsv(config.overheads.temperature.csv, 'overheads.temperature.csv', opts) : undefined,
-    };
-    const services = config.services.map((sv, i) => (sv.rate_max_from ? { ...sv, rate_max: readRateMax(sv.rate_max_from, `services[${i}].rate_max_from`, opts) } : sv));
-    return { name, config: { ...config, jobs, services }, series };
+function resolveScenarios(raw: unknown, opts: LoadOptions): ScenarioInput[] {
+  const configs = scenarioConfigs(raw, configName(opts.where));
+  return configs.map(({ name, config }) => {
+    try {
+      return resolveSources(name, config, opts);
+    } catch (e) {
+      named(configName(opts.where), e, configs.length > 1 ? name : undefined);
+    }
   });
+}
+
+function resolveSources(name: string, config: FacilityConfig, opts: LoadOptions): ScenarioInput {
+  const inline = (src: ProfileSource, field: string): ProfileSource => readProfile(src, field, opts);
+  const jobs = config.jobs.map((j, i) => ({
+    ...j,
+    profile: inline(j.profile, `jobs[${i}].profile`),
+    at_caps: j.at_caps.map((a, k) => ({ ...a, profile: a.profile && inline(a.profile, `jobs[${i}].at_caps[${k}].profile`) })),
+  }));
+  const t = config.tariff;
+  const series: ScenarioInput['series'] = {
+    price: t.price_csv ? readYearCsv(t.price_csv, 'tariff.price_csv', opts) : undefined,
+    carbon: t.carbon_csv ? readYearCsv(t.carbon_csv, 'tariff.carbon_csv', opts) : undefined,
+    temperature: config.overheads.temperature.csv ? readYearCsv(config.overheads.temperature.csv, 'overheads.temperature.csv', opts) : undefined,
+  };
+  const services = config.services.map((sv, i) => (sv.rate_max_from ? { ...sv, rate_max: readRateMax(sv.rate_max_from, `services[${i}].rate_max_from`, opts) } : sv));
+  return { name, config: { ...config, jobs, services }, series };
 }
 
 /** rate_max from serving benchmark outputs read by the throughput adapters (SGLang / vLLM text or JSON). */
@@ -212,7 +256,7 @@ function summedPower(series: readonly (readonly PowerRow[])[], field: string, wh
 
 /** The database a run or segment reference names (default the user's lab database), opened read-only. */
 function withDb<T>(ref: { db?: string }, field: string, opts: LoadOptions, read: (db: Db, file: string) => T): T {
-  const file = ref.db ? pathOf(ref.db, opts) : dbPath(undefined, opts.env);
+  const file = ref.db ? pathOf(ref.db, opts) : (opts.labDb ?? dbPath(undefined, opts.env));
   let db: Db;
   try {
     db = openDb(file, { readonly: true });

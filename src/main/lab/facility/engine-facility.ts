@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { MethodInput, MethodOutput } from '../../../shared/api';
 import { resourcesDir } from '../runner/workloads';
-import { FacilityConfigError, facilityFromYaml } from './config-file';
+import { configName, FacilityConfigError, facilityFromYaml, named, readConfigText } from './config-file';
 import { runFacility } from './pool';
 
 export function facilityResourcesDir(env: NodeJS.ProcessEnv): string {
@@ -17,20 +17,52 @@ export function listFacilityConfigs(env: NodeJS.ProcessEnv): MethodOutput<'listF
     .map((f) => ({ name: f.replace(/\.ya?ml$/, ''), file: join(dir, f), yaml: readFileSync(join(dir, f), 'utf8') }));
 }
 
+/** What only the engine's own callers (the CLI) choose: none of it crosses the host. */
+export interface FacilityRunExtras {
+  /** The config's file, named in errors (default: "facility config" alone, the page's YAML). */
+  where?: string;
+  threads?: number;
+  /** Folder for replica 0's series of every level (NLR facility-profile CSV). */
+  csvDir?: string;
+  /** The engine's lab database: where `run` and `segment` profiles that name no `db` are read. */
+  labDb?: string;
+}
+
+/** Runs a facility config given as YAML (the page, and `caplab facility` through the engine). */
 export async function runFacilityYaml(
   input: MethodInput<'runFacility'>,
   env: NodeJS.ProcessEnv,
   onProgress: (done: number, total: number, label: string) => void,
+  extras: FacilityRunExtras = {},
 ): Promise<MethodOutput<'runFacility'>> {
-  let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: 'facility config' });
+  const name = configName(extras.where);
+  let scenarios = facilityFromYaml(input.yaml, { baseDir: input.base_dir ?? facilityResourcesDir(env), env, where: extras.where, labDb: extras.labDb });
   if (input.scenario !== undefined) {
     const ref = scenarios.find((s) => s.name === input.scenario)?.config.same_load_as;
     scenarios = scenarios.filter((s) => s.name === input.scenario || s.name === ref);
-    if (scenarios.length === 0) throw new FacilityConfigError(`scenario: no scenario "${input.scenario}"`);
+    if (scenarios.length === 0) throw new FacilityConfigError(`${name}: no scenario "${input.scenario}"`);
   }
   scenarios = scenarios.map((s) => ({
     ...s,
     config: { ...s.config, replicas: input.replicas ?? s.config.replicas, horizon_days: input.horizon_days ?? s.config.horizon_days },
   }));
-  return runFacility(scenarios, { onProgress });
+  if (extras.csvDir) mkdirSync(extras.csvDir, { recursive: true });
+  try {
+    return await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir });
+  } catch (e) {
+    // Found while simulating (a target the pool cannot reach): named like every other config error.
+    named(name, e);
+  }
+}
+
+/** Runs a facility config file: relative paths in it are read from its folder, errors name it. */
+export async function runFacilityFile(
+  file: string,
+  input: Omit<MethodInput<'runFacility'>, 'yaml' | 'base_dir'>,
+  env: NodeJS.ProcessEnv,
+  onProgress: (done: number, total: number, label: string) => void,
+  extras: Omit<FacilityRunExtras, 'where'> = {},
+): Promise<MethodOutput<'runFacility'>> {
+  const yaml = readConfigText(file);
+  return runFacilityYaml({ ...input, yaml, base_dir: dirname(resolve(file)) }, env, onProgress, { ...extras, where: file });
 }

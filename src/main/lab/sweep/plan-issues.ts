@@ -21,11 +21,44 @@ function shown(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
+/**
+ * How a kind of document names itself and its fields in problem messages. A plan: the designer's labels
+ * ("Repetitions"), lines `path: message`, '(plan)' for the plan as a whole. A self-naming document (a facility
+ * config): each message names its field by path (`jobs[0].nodes`), so a line is the message alone.
+ */
+export interface DocumentWords {
+  /** The document as a whole ("The plan"). */
+  whole: string;
+  /** A field's name in messages, from its dotted path. */
+  label(path: string): string;
+  units: Record<string, string>;
+  selfNaming: boolean;
+}
+
+export const PLAN_WORDS: DocumentWords = { whole: 'The plan', label: fieldLabel, units: UNITS, selfNaming: false };
+
+/** A dotted path with list indexes in brackets: jobs.0.profile -> jobs[0].profile. */
+export function bracketPath(path: string): string {
+  return path.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+}
+
+/** A facility config's words: fields by their path in the YAML, numbers as written. */
+export const FACILITY_WORDS: DocumentWords = { whole: 'The facility config', label: bracketPath, units: {}, selfNaming: true };
+
+/** One zod issue in words at its field, naming the field as the document does. */
+function words(issue: z.core.$ZodIssue, root: unknown, doc: DocumentWords): PlanIssue {
+  const r = wordsOf(issue, root, doc);
+  // Unknown fields are named by their whole paths already.
+  if (!doc.selfNaming || r.path === '' || issue.code === 'unrecognized_keys') return r;
+  const label = doc.label(r.path);
+  return r.message.startsWith(label) ? r : { path: r.path, message: `${label}: ${r.message}` };
+}
+
 /** One zod issue in words, e.g. "Repetitions must be at least 1 (got 0)". */
-function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
+function wordsOf(issue: z.core.$ZodIssue, root: unknown, doc: DocumentWords): PlanIssue {
   const path = issue.path.map(String).join('.');
-  const label = fieldLabel(path);
-  const unit = UNITS[path] ?? '';
+  const label = doc.label(path);
+  const unit = doc.units[path] ?? '';
   const got = valueAt(root, issue.path);
   const gotText = ` (got ${shown(got)})`;
   // A bound the schema words itself ("at most 100000 W", "a step of at least 0.01 W") is kept as written.
@@ -45,8 +78,12 @@ function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
       return { path, message: `${label} must be ${issue.expected === 'number' ? 'a number' : issue.expected === 'array' ? 'a list' : issue.expected === 'boolean' ? 'true or false' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`}${gotText}` };
     case 'invalid_value':
       return { path, message: `${label} must be one of ${issue.values.map((v) => String(v)).join(', ')}${gotText}` };
-    case 'unrecognized_keys':
-      return { path, message: `${path ? `${label} has` : 'The plan has'} unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` };
+    case 'unrecognized_keys': {
+      const plural = issue.keys.length > 1 ? 's' : '';
+      // A self-naming document names each unknown field by its whole path: "unknown field jobs[0].foo".
+      if (doc.selfNaming) return { path, message: `unknown field${plural} ${issue.keys.map((k) => doc.label(path ? `${path}.${k}` : k)).join(', ')}` };
+      return { path, message: `${path ? `${label} has` : `${doc.whole} has`} unknown field${plural} ${issue.keys.join(', ')}` };
+    }
     case 'invalid_union':
       // A union with its own explanation (caps: which form was meant and what is wrong with it) keeps it.
       if (issue.message && issue.message !== 'Invalid input') return { path, message: `${label}${issue.message.startsWith('must') ? ' ' : ': '}${issue.message}` };
@@ -60,15 +97,15 @@ function words(issue: z.core.$ZodIssue, root: unknown): PlanIssue {
   }
 }
 
-/** A schema failure as plan issues in words, each at its field, without repeats. */
-export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown): PlanIssue[] {
+/** A schema failure as issues in words (a plan's unless `doc` says otherwise), each at its field, without repeats. */
+export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown, doc: DocumentWords = PLAN_WORDS): PlanIssue[] {
   const seen = new Set<string>();
-  return issues.map((i) => words(i, root)).filter((i) => !seen.has(i.path + i.message) && seen.add(i.path + i.message));
+  return issues.map((i) => words(i, root, doc)).filter((i) => !seen.has(i.path + i.message) && seen.add(i.path + i.message));
 }
 
-/** `path: message` lines (the CLI prints these; `errors` of validatePlan). */
-export function issueLines(issues: readonly PlanIssue[]): string[] {
-  return issues.map((i) => `${i.path || '(plan)'}: ${i.message}`);
+/** One line per issue (the CLI prints these; `errors` of validatePlan): `path: message` for a plan, the message itself for a self-naming document. */
+export function issueLines(issues: readonly PlanIssue[], doc: DocumentWords = PLAN_WORDS): string[] {
+  return issues.map((i) => (doc.selfNaming ? i.message : `${i.path || '(plan)'}: ${i.message}`));
 }
 
 /** `path: message` lines (the workload parameter check's) as issues at their fields. */

@@ -1,12 +1,29 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DatasetRecord } from '../../../shared/dataset';
-import { api, onEvent, transportKind } from '../../api/client';
+import { api, onEvent, transportKind, uploadFile } from '../../api/client';
 import { toast, toastError } from '../../state/toasts';
 
-/** The browser host takes files as text in one request (its body limit); bigger logs go through `caplab import`. */
-const MAX_UPLOAD = 3.5 * 1024 * 1024;
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0);
 
-/** Drag-and-drop (or pick) power logs to import; progress from the engine's import.progress events. */
+/** Streams the files to the browser host's upload folder one after another, with progress; their paths on the host. */
+async function uploadAll(files: File[], onProgress: (fraction: number, label: string) => void): Promise<string[]> {
+  const total = files.reduce((s, f) => s + f.size, 0) || 1;
+  const paths: string[] = [];
+  let before = 0;
+  for (const f of files) {
+    const up = uploadFile(f, (sent) => onProgress((before + sent) / total, `uploading ${f.name}: ${mb(before + sent)} of ${mb(total)} MB`));
+    if (!up) throw new Error('this connection takes no uploads');
+    paths.push((await up).path);
+    before += f.size;
+  }
+  return paths;
+}
+
+/**
+ * Drag-and-drop (or pick) power logs to import. In the desktop app files are imported where they are; through the
+ * browser host they are streamed to its upload folder first (any size, progress as they go), then imported by path.
+ * Import progress comes from the engine's import.progress events.
+ */
 export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | null) => void }) {
   const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<{ fraction: number; label: string } | null>(null);
@@ -27,16 +44,16 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
     setProgress({ fraction: 0, label: `reading ${files.length} file(s)…` });
     try {
       const bridge = transportKind() === 'ipc' ? window.caplab : undefined;
-      let req;
-      if (bridge?.pathForFile) req = { import_id: importId.current, paths: files.map((f) => bridge.pathForFile!(f)) };
-      else {
-        const big = files.find((f) => f.size > MAX_UPLOAD);
-        if (big) throw new Error(`${big.name} is ${(big.size / 2 ** 20).toFixed(0)} MB: the browser host takes files up to ${(MAX_UPLOAD / 2 ** 20).toFixed(1)} MB; import it with \`caplab import ${big.name}\``);
-        req = { import_id: importId.current, files: await Promise.all(files.map(async (f) => ({ name: f.name, text: await f.text() }))) };
-      }
+      const paths = bridge?.pathForFile
+        ? files.map((f) => bridge.pathForFile!(f))
+        : await uploadAll(files, (fraction, label) => setProgress({ fraction, label }));
+      if (!bridge?.pathForFile) setProgress({ fraction: 0, label: 'importing…' });
+      const req = { import_id: importId.current, paths, name: files.length === 1 ? files[0]!.name : undefined };
       const r = await api.importDataset(req);
       if (r.dataset) toast('ok', `Imported dataset #${r.dataset.id}: ${r.dataset.samples.toLocaleString('en')} samples.`);
       else if (r.duplicate_of) toast('warn', `Already imported as dataset #${r.duplicate_of.dataset_id} (${r.duplicate_of.name}); nothing written.`);
+      for (const sw of r.sweeps ?? [])
+        toast(sw.duplicate_of_sweep === null ? 'ok' : 'warn', sw.duplicate_of_sweep === null ? `Imported sweep #${sw.sweep_id} (${sw.name}) from a CapLab export: see History.` : `Already imported as sweep #${sw.duplicate_of_sweep}; nothing written.`);
       onImported(r.dataset);
     } catch (e) {
       toastError(e);
@@ -66,7 +83,7 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
         </div>
       ) : (
         <>
-          Drop power logs here (nvidia-smi CSV, WattAMeter, dcgmi dmon, Prometheus JSON, Zeus, CodeCarbon, NLR profiles) or{' '}
+          Drop power logs here (nvidia-smi CSV, WattAMeter, dcgmi dmon, Prometheus JSON, Zeus, CodeCarbon, NLR profiles and Parquet, CapLab JSON exports, zip archives of any of these; any size) or{' '}
           <button className="link" onClick={() => input.current?.click()}>
             choose files
           </button>
