@@ -10,12 +10,13 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // Worker threads are entries of their own, started from beside the bundle: the facility planner's
-        // (facility/pool.ts), the samples-CSV export's (exporters/csv-workers.ts), the importer's parse thread
-        // (datasets/parse-thread.ts) and the NLR Parquet reader's (datasets/parquet-thread.ts).
+        // (facility/pool.ts), the samples exports' (exporters/csv-workers.ts, exporters/parquet-encoder.ts), the
+        // importer's parse thread (datasets/parse-thread.ts) and the NLR Parquet reader's (datasets/parquet-thread.ts).
         input: {
           index: resolve(__dirname, 'src/main/electron/index.ts'),
           'facility-worker': resolve(__dirname, 'src/main/lab/facility/worker.ts'),
           'csv-worker': resolve(__dirname, 'src/main/lab/exporters/csv-worker.ts'),
+          'parquet-export-worker': resolve(__dirname, 'src/main/lab/exporters/parquet-export-worker.ts'),
           'import-worker': resolve(__dirname, 'src/main/lab/datasets/parse-worker.ts'),
           'parquet-worker': resolve(__dirname, 'src/main/lab/datasets/parquet-worker.ts'),
         },

@@ -51,6 +51,8 @@ interface Measured {
   wall_s: number;
   cpu_s: number;
   peak_rss_mb: number;
+  main_thread_cpu_s: number;
+  busiest_thread_cpu_s: number;
 }
 
 /** Runs one export in a child process (export-child.ts) so that its peak memory is measured alone. */
@@ -105,6 +107,7 @@ export async function runParquet(dir: string): Promise<BenchResult> {
   try {
     const small = measure('parquet', file, join(dir, 'small.parquet'), TENTH);
     const big = measure('parquet', file, join(dir, 'big.parquet'));
+    const here = measure('parquet', file, join(dir, 'big-0.parquet'), undefined, 0);
     const base = measure('base-parquet', file, join(dir, 'base.parquet'));
     return {
       name: `export: ${(ROWS / 1e6).toFixed(0)} M samples to Parquet`,
@@ -117,6 +120,14 @@ export async function runParquet(dir: string): Promise<BenchResult> {
         rows: big.rows,
         rows_per_s: Math.round(big.rows / big.wall_s),
         rows_per_cpu_s: Math.round(big.rows / big.cpu_s),
+        // what an idle machine with a core per thread would reach: rows per CPU-second of the busiest thread
+        rows_per_busiest_thread_cpu_s: Math.round(big.rows / big.busiest_thread_cpu_s),
+        main_thread_cpu_s: big.main_thread_cpu_s,
+        busiest_thread_cpu_s: big.busiest_thread_cpu_s,
+        no_worker_rows_per_s: Math.round(here.rows / here.wall_s),
+        no_worker_rows_per_cpu_s: Math.round(here.rows / here.cpu_s),
+        no_worker_rows_per_busiest_thread_cpu_s: Math.round(here.rows / here.busiest_thread_cpu_s),
+        no_worker_peak_rss_mb: here.peak_rss_mb,
         baseline_rows_per_s: Math.round(base.rows / base.wall_s),
         baseline_rows_per_cpu_s: Math.round(base.rows / base.cpu_s),
         rows_per_s_vs_baseline: big.rows / big.wall_s / (base.rows / base.wall_s),

@@ -18,7 +18,7 @@ const file = join(tmp.dir, 'lab.db');
 const PER_DEVICE = 160_000;
 type Row = Record<string, number | string | null>;
 
-/** Two GPUs' samples: energy missing on every 7th row, the sensor kind changing per row, temperatures below zero. */
+/** Two GPUs' samples: energy missing on every 7th row, the second GPU's temperature on every 11th, the sensor kind changing per row, temperatures below zero. */
 function makeDb(): void {
   const db = openDb(file);
   db.exec(`INSERT INTO sweeps (id, name, plan, status, host, backend, simulated, created_at) VALUES (1, 't', '{"workloads":[{"id":"x"}],"caps":[300]}', 'done', 'h', 'sim', 1, 0)`);
@@ -37,7 +37,7 @@ function makeDb(): void {
         kinds[k] = i % 5 === 0 ? 1 : 0;
         c.cols.power_w![k] = 100 + ((i * 7919) % 600_000) / 1000;
         c.cols.energy_mj![k] = i % 7 === 0 ? NaN : i * 40_512;
-        c.cols.temp_c![k] = -20 + (i % 900) / 10;
+        c.cols.temp_c![k] = d === 1 && i % 11 === 0 ? NaN : -20 + (i % 900) / 10;
         c.cols.util_gpu![k] = (i % 1001) / 10;
       }
       writer.append(stream, c);
@@ -85,12 +85,24 @@ print(json.dumps([{k: (None if (isinstance(v, float) and v != v) else v) for k, 
   it('writes Parquet of several row groups that hyparquet reads back to the stored values (missing readings as nulls)', { timeout: 180_000 }, async () => {
     const r = await exportSamplesParquet(db, join(tmp.dir, 's.parquet'), all);
     const f = await asyncBufferFromFile(r.path);
-    expect((await parquetMetadataAsync(f)).row_groups.length).toBeGreaterThan(1);
+    const meta = await parquetMetadataAsync(f);
+    expect(meta.row_groups.length).toBeGreaterThan(1);
+    // REQUIRED (no definition levels) only where the block summaries show a reading in every sample
+    const repetition = Object.fromEntries(meta.schema.slice(1).map((e) => [e.name, e.repetition_type]));
+    expect(repetition).toMatchObject({ t: 'REQUIRED', power_w: 'REQUIRED', power_kind: 'REQUIRED', device: 'REQUIRED', temp_c: 'OPTIONAL', energy_mj: 'OPTIONAL', util_gpu: 'OPTIONAL', sm_clock_mhz: 'OPTIONAL' });
+    expect(meta.row_groups[0]!.columns[0]!.meta_data!.codec).toBe('UNCOMPRESSED');
     const rows = (await parquetReadObjects({ file: f })) as Row[];
     expect(rows).toEqual(stored(db));
   });
 
-  it('fails a worker export with the codec’s error on a damaged block and leaves no file behind', { timeout: 120_000 }, async () => {
+  it('writes the same Parquet bytes encoded in a worker thread as on the export’s own thread', { timeout: 180_000 }, async () => {
+    const worker = await exportSamplesParquet(db, join(tmp.dir, 'w.parquet'), { ...all, threads: 1 });
+    const here = await exportSamplesParquet(db, join(tmp.dir, 'h.parquet'), { ...all, threads: 0 });
+    expect(worker.rows).toBe(PER_DEVICE * 2);
+    expect(readFileSync(worker.path).equals(readFileSync(here.path))).toBe(true);
+  });
+
+  it('fails a worker export with the codec’s error on a damaged block and leaves no file behind', { timeout: 180_000 }, async () => {
     const copy = join(tmp.dir, 'damaged.db');
     db.prepare('VACUUM INTO ?').run(copy);
     const bad = openDb(copy);
@@ -99,6 +111,8 @@ print(json.dumps([{k: (None if (isinstance(v, float) and v != v) else v) for k, 
       await expect(exportSamplesCsv(bad, join(tmp.dir, 'damaged.csv'), { ...all, threads: 2 })).rejects.toThrow(/sample block version 9/);
       expect(existsSync(join(tmp.dir, 'damaged.csv'))).toBe(false);
       expect(readdirSync(tmp.dir).filter((n) => n.includes('damaged.csv'))).toEqual([]);
+      await expect(exportSamplesParquet(bad, join(tmp.dir, 'damaged.parquet'), { ...all, threads: 1 })).rejects.toThrow(/sample block version 9/);
+      expect(readdirSync(tmp.dir).filter((n) => n.includes('damaged.parquet'))).toEqual([]);
     } finally {
       bad.close();
     }

@@ -3,12 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CsvJob, CsvJobResult } from './csv-rows';
-
-/** The worker entry: the TypeScript source under tsx (CLI, tests), the built file next to a bundle. */
-function workerUrl(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./csv-worker-boot.mjs', here) : new URL('./csv-worker.js', here);
-}
+import { workerUrl } from './worker-url';
 
 /** Worker threads for an export: CAPLAB_EXPORT_THREADS when set (0: format on the export's own thread), else the cores, at most 4. */
 export function exportThreads(): number {
@@ -29,7 +24,7 @@ export class CsvWorkers {
   private seq = 0;
 
   constructor(readonly threads: number) {
-    const url = workerUrl();
+    const url = workerUrl('csv-worker');
     for (let i = 0; i < threads; i++) {
       const w = new Worker(url);
       w.on('message', (m: Reply) => {

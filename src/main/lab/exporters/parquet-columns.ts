@@ -1,27 +1,56 @@
-// Row groups of a samples Parquet export, gathered column by column in typed arrays (hyparquet-writer takes a
-// Float64Array as a DOUBLE column as is), and a file sink that leaves in a few large writes.
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { ByteWriter } from 'hyparquet-writer';
+// Row groups of a samples Parquet export, gathered column by column from decoded blocks into typed arrays
+// (parquet-group.ts), so that a gathered group can be handed to a worker thread by transfer, not copy.
 import type { SampleChunk } from '../store/sample-chunk';
 import { valueAt } from '../store/sample-stream';
 import type { SampleExportColumn } from '../../../shared/export';
+import type { GatheredGroup } from './parquet-group';
 
-type ColumnData = { name: string; data: Float64Array | (number | null)[] | string[] };
+/** A text column being gathered: each distinct string gets a code once. */
+class TextGather {
+  dict: string[] = [];
+  private index = new Map<string, number>();
+  constructor(public codes: Uint32Array) {}
 
-/** One row group being gathered: a Float64Array per numeric column, the text columns as arrays of shared strings. */
+  code(s: string): number {
+    let k = this.index.get(s);
+    if (k === undefined) {
+      k = this.dict.length;
+      this.dict.push(s);
+      this.index.set(s, k);
+    }
+    return k;
+  }
+}
+
+/** One row group being gathered: a Float64Array per numeric column, the text columns (power_kind, device) as codes. */
 export class RowGroup {
-  private readonly numbers: Float64Array[];
+  private numbers: Float64Array[] = [];
+  private texts: TextGather[] = [];
+  /** The arrays of a group already written, to gather the next one into (fresh pages cost page faults). */
+  private spare: GatheredGroup | null = null;
   private readonly missing: boolean[];
-  private readonly texts: string[][];
   n = 0;
 
   constructor(
     private readonly columns: readonly SampleExportColumn[],
     readonly capacity: number,
+    /** Columns written REQUIRED (no definition levels): a missing reading in one of them is an error, not a null. */
+    private readonly required: ReadonlySet<string> = new Set(),
   ) {
-    this.numbers = columns.map((c) => (c === 'power_kind' ? new Float64Array(0) : new Float64Array(capacity)));
     this.missing = columns.map(() => false);
-    this.texts = [...columns.filter((c) => c === 'power_kind').map(() => []), []];
+    this.allocate();
+  }
+
+  private allocate(): void {
+    const spare = this.spare?.columns;
+    this.spare = null;
+    const numbers = spare?.flatMap((c) => ('values' in c ? [new Float64Array(c.values.buffer)] : []));
+    const codes = spare?.flatMap((c) => ('codes' in c ? [new Uint32Array(c.codes.buffer)] : []));
+    let k = 0;
+    this.numbers = this.columns.map((c) => (c === 'power_kind' ? new Float64Array(0) : (numbers?.[k++] ?? new Float64Array(this.capacity))));
+    this.texts = [...this.columns.filter((c) => c === 'power_kind'), 'device'].map((_, i) => new TextGather(codes?.[i] ?? new Uint32Array(this.capacity)));
+    this.missing.fill(false);
+    this.n = 0;
   }
 
   /** Copies rows [from, from + count) of a decoded chunk (count <= capacity - n). */
@@ -31,8 +60,8 @@ export class RowGroup {
       if (f === 'power_kind') {
         const out = this.texts[text++]!;
         const kind = c.cols.power_kind;
-        if (typeof kind === 'string') for (let i = 0; i < count; i++) out.push(kind);
-        else for (let i = from; i < from + count; i++) out.push(valueAt(c.cols, f, i) as string);
+        if (typeof kind === 'string') out.codes.fill(out.code(kind), this.n, this.n + count);
+        else for (let i = 0; i < count; i++) out.codes[this.n + i] = out.code(valueAt(c.cols, f, from + i) as string);
         return;
       }
       const src = f === 't' ? c.cols.t : c.cols.cols[f];
@@ -47,44 +76,30 @@ export class RowGroup {
       if (!this.missing[k]) for (let i = 0; i < count && !this.missing[k]; i++) this.missing[k] = part[i] !== part[i];
     });
     const device = this.texts[text]!;
-    for (let i = 0; i < count; i++) device.push(c.device);
+    device.codes.fill(device.code(c.device), this.n, this.n + count);
     this.n += count;
   }
 
-  /** The gathered rows as hyparquet-writer column data; a column with missing readings becomes nulls (OPTIONAL). */
-  columnData(): ColumnData[] {
+  /** Takes back the arrays of a group that has been written (same columns and capacity), for the group after next. */
+  recycle(g: GatheredGroup): void {
+    this.spare = g;
+  }
+
+  /** Hands over the gathered rows (the arrays move out with them) and starts an empty group. */
+  take(): GatheredGroup {
     let text = 0;
-    const out: ColumnData[] = this.columns.map((name, k) => {
-      if (name === 'power_kind') return { name, data: this.texts[text++]! };
-      const col = this.numbers[k]!.subarray(0, this.n);
-      return { name, data: this.missing[k] ? Array.from(col, (v) => (v === v ? v : null)) : col };
+    const n = this.n;
+    const columns: GatheredGroup['columns'] = this.columns.map((name, k) => {
+      if (name === 'power_kind') {
+        const t = this.texts[text++]!;
+        return { name, dict: t.dict, codes: t.codes.subarray(0, n) };
+      }
+      if (this.missing[k] && this.required.has(name)) throw new Error(`column ${name} has a missing reading, though the block summaries count none`);
+      return { name, values: this.numbers[k]!.subarray(0, n), missing: this.missing[k]! };
     });
-    out.push({ name: 'device', data: this.texts[text]! });
-    return out;
+    const device = this.texts[text]!;
+    columns.push({ name: 'device', dict: device.dict, codes: device.codes.subarray(0, n) });
+    this.allocate();
+    return { n, columns };
   }
-
-  clear(): void {
-    this.n = 0;
-    this.missing.fill(false);
-    for (const t of this.texts) t.length = 0;
-  }
-}
-
-/** A hyparquet-writer sink writing to a file descriptor whenever 8 MB are buffered: few, large writes. */
-export function fileSink(path: string): ByteWriter & { close(): void } {
-  const fd = openSync(path, 'w');
-  const w = new ByteWriter(1 << 23) as ByteWriter & { close(): void };
-  const flush = () => {
-    let done = 0;
-    while (done < w.index) done += writeSync(fd, new Uint8Array(w.buffer, done, w.index - done));
-    w.index = 0;
-  };
-  const grow = w.ensure.bind(w);
-  w.ensure = (size: number) => {
-    if (w.index + size > w.buffer.byteLength && w.index > 0) flush();
-    grow(size);
-  };
-  w.finish = flush;
-  w.close = () => closeSync(fd);
-  return w;
 }

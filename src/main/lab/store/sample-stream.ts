@@ -3,7 +3,7 @@
 import type { Db } from './db';
 import { decodeChunk, readingsOf, type SampleChunk } from './sample-chunk';
 import { runStream } from './samples';
-import { sampleFields, sensorKindAt, type SampleColumns, type SampleField } from '../../../shared/sample';
+import { sampleFields, sensorKindAt, summaryFields, type ReadingField, type SampleColumns, type SampleField } from '../../../shared/sample';
 
 export type { SampleChunk };
 
@@ -96,6 +96,20 @@ export function valueAt(c: SampleColumns, field: SampleField, i: number): number
 export function countSamples(db: Db, sel: SampleSelection): number {
   const q = db.prepare('SELECT COALESCE(SUM(n), 0) AS n FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ?');
   return streamRanges(db, sel).reduce((k, r) => k + (q.get(r.stream, r.from, r.to) as { n: number }).n, 0);
+}
+
+/**
+ * The fields with a reading in every selected sample, known from the block summaries alone (a summarised field's
+ * count of readings equals the block's samples); only summarised fields can be shown so, others are left out.
+ */
+export function alwaysPresent(db: Db, sel: SampleSelection, fields: readonly SampleField[]): Set<ReadingField> {
+  const ranges = streamRanges(db, sel);
+  const out = new Set<ReadingField>();
+  for (const f of summaryFields.filter((s) => fields.includes(s))) {
+    const q = db.prepare(`SELECT COUNT(*) AS short FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? AND ${f}_n < n`);
+    if (ranges.every((r) => (q.get(r.stream, r.from, r.to) as { short: number }).short === 0)) out.add(f);
+  }
+  return out;
 }
 
 export const ALL_SAMPLE_COLUMNS: readonly SampleField[] = sampleFields;
