@@ -37,7 +37,7 @@ describe('facility joint type-and-node-count draw', () => {
     const r = new Rng(4);
     const n = 200_000;
     const hits = new Float64Array(t.cum.length);
-    for (let i = 0; i < n; i++) hits[choose(r, t.cum, t.guide)]++;
+    for (let i = 0; i < n; i++) hits[choose(r, t.cum, t.guide)]! += 1;
     // 5 sd of a binomial at p = 1/3 over 200,000 draws is about 0.005.
     [0.25, 0.25, 1 / 6, 1 / 3].forEach((p, i) => expect(Math.abs(hits[i]! / n - p)).toBeLessThan(0.006));
   });
