@@ -202,6 +202,19 @@ export class Sampler {
     }
   }
 
+  /** The values a discrete distribution (fixed or choice) takes and their probabilities; null for a continuous one. */
+  outcomes(): { values: Float64Array; probs: Float64Array } | null {
+    if (this.kind === FIXED) return { values: this.xs, probs: Float64Array.of(1) };
+    if (this.kind === TABLE) return null;
+    const cum = this.cum;
+    return { values: this.xs, probs: cum.map((c, i) => c - (i > 0 ? cum[i - 1]! : 0)) };
+  }
+
+  /** The same distribution with every value multiplied by `f` (f > 0), so a unit change is folded into the table. */
+  scaled(f: number): Sampler {
+    return new Sampler(this.kind, this.xs.map((x) => x * f), this.cum, this.max * f, this.mean * f);
+  }
+
   draw(r: Rng): number {
     const xs = this.xs;
     if (this.kind === FIXED) return xs[0]!;

@@ -1,5 +1,6 @@
 import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
-import { choose, guideTable, PoissonDraws, Rng, type Sampler } from './rng';
+import { jobTable, wholeNodes } from './job-table';
+import { choose, PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
 export interface ResolvedJobType {
@@ -50,11 +51,11 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
   const acc = new Float64Array(power ? steps : 0);
   const busy = new Int32Array(steps);
   const release = new Int32Array(steps + 1);
-  const cum = cumulativeShares(m.types);
-  const guide = guideTable(cum);
+  const jobs = jobTable(m.types, pool);
+  const { cum, guide, type: jobType, nodes: jobNodes } = jobs;
   const nodeDraws = m.types.map((t) => t.nodes);
-  const durDraws = m.types.map((t) => t.durationH);
-  const stretch = Float64Array.from(m.types, (t) => t.stretch);
+  // Durations drawn straight in steps (hours x 3600 x stretch / step folded into each type's table).
+  const durDraws = m.types.map((t) => t.durationH.scaled((3600 * t.stretch) / stepS));
   const players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
   const nPlayers = players.length;
   const perStep = (jobsPerDay * stepS) / 86400;
@@ -88,10 +89,12 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     }
     const k = arrivals.draw(rng);
     for (let j = 0; j < k; j++) {
-      const t = choose(rng, cum, guide);
+      const c = choose(rng, cum, guide);
+      const t = jobType[c]!;
+      let n = jobNodes[c]!;
+      if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
       // floor(x + 0.5) equals Math.round for values far below 2^52 once clamped to >= 1, without its branch.
-      const n = Math.max(1, Math.min(pool, Math.floor(nodeDraws[t]!.draw(rng) + 0.5)));
-      const d = Math.max(1, Math.floor((durDraws[t]!.draw(rng) * 3600 * stretch[t]!) / stepS + 0.5));
+      const d = Math.max(1, Math.floor(durDraws[t]!.draw(rng) + 0.5));
       // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
       if (qHead === qLen && n <= free) {
         free -= n;
@@ -179,14 +182,6 @@ function maxDurSteps(t: ResolvedJobType, stepS: number): number {
 export function meanNodeHours(types: readonly ResolvedJobType[]): number {
   const total = types.reduce((a, t) => a + t.share, 0);
   return types.reduce((a, t) => a + (t.share / total) * t.nodes.mean * t.durationH.mean * t.stretch, 0);
-}
-
-function cumulativeShares(types: readonly ResolvedJobType[]): Float64Array {
-  const total = types.reduce((a, t) => a + t.share, 0);
-  const cum = new Float64Array(types.length);
-  let c = 0;
-  types.forEach((t, i) => (cum[i] = c += t.share / total));
-  return cum;
 }
 
 function grow(a: Int32Array, cap: number): Int32Array {
