@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -17,10 +18,29 @@ export interface FacilityRunOptions {
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
-/** Where the worker entry is: the TypeScript source under tsx (CLI, tests), the built file next to a bundle. */
-function workerUrl(): URL {
+/**
+ * What a worker thread runs: the built `facility-worker.js` next to a bundle (app, bundled CLI); from TypeScript
+ * source (CLI through tsx, tests) the worker bundled once per process with esbuild (which tsx brings), because
+ * starting tsx inside every worker cost ~0.7 CPU s each and ate the replicas' gain from a second core.
+ */
+type WorkerSource = { kind: 'file'; url: URL } | { kind: 'code'; code: string };
+
+let sourceBundle: string | null = null;
+
+function workerSource(): WorkerSource {
   const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./worker-boot.mjs', here) : new URL('./facility-worker.js', here);
+  if (!here.endsWith('.ts')) return { kind: 'file', url: new URL('./facility-worker.js', here) };
+  if (sourceBundle === null) {
+    const esbuild = createRequire(here)('esbuild') as typeof import('esbuild');
+    const out = esbuild.buildSync({ entryPoints: [fileURLToPath(new URL('./worker.ts', here))], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
+    sourceBundle = out.outputFiles[0]!.text;
+  }
+  return { kind: 'code', code: sourceBundle };
+}
+
+function hasWorker(): boolean {
+  const src = workerSource();
+  return src.kind === 'code' || existsSync(fileURLToPath(src.url));
 }
 
 type Pending = { task: FacilityTask; resolve: (r: FacilityTaskResult) => void; reject: (e: Error) => void };
@@ -33,9 +53,9 @@ class TaskPool {
   private busy = new Map<Worker, Pending>();
 
   constructor(threads: number) {
-    const url = workerUrl();
+    const src = workerSource();
     for (let i = 0; i < threads; i++) {
-      const w = new Worker(url);
+      const w = src.kind === 'file' ? new Worker(src.url) : new Worker(src.code, { eval: true });
       w.on('message', (m: { ok: boolean; result?: FacilityTaskResult; error?: string; name?: string; field?: string }) => {
         const p = this.busy.get(w)!;
         this.busy.delete(w);
@@ -92,7 +112,7 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
   let done = 0;
   const tick = (label: string) => opts.onProgress?.(++done, levelsTotal, label);
   // A bundle built without the worker entry (the single-file CLI bundle) runs the tasks on this thread.
-  const threads = existsSync(fileURLToPath(workerUrl())) ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
+  const threads = hasWorker() ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
   const pool = threads > 0 ? new TaskPool(threads) : null;
   const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
   // Each level's load: searched, or (same_load_as) the named scenario's; searches start first.
