@@ -1,6 +1,6 @@
 // Runs parquet-worker.ts for one results file and relays its messages; a decoder that makes no progress for
 // `stall_ms` (a corrupt page) is stopped and the file refused, so an import never hangs on a bad Parquet file.
-import { Worker } from 'node:worker_threads';
+import { startLabWorker } from '../lab-worker';
 import { ImportError, type ColumnBatch, type ParseResult } from '../../../core/import';
 import type { ImportReport } from '../../../shared/dataset';
 
@@ -24,18 +24,13 @@ export type ParquetMessage =
 /** Default: far longer than any row group takes to decode, short enough that a stuck import is noticed. */
 export const PARQUET_STALL_MS = 30_000;
 
-function workerUrl(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./parquet-worker-boot.mjs', here) : new URL('./parquet-worker.js', here);
-}
-
 export function readParquetInWorker(
   job: ParquetJob,
   h: { onBatch: (b: ColumnBatch, report: ImportReport) => void; onFraction: (x: number) => void },
   stall_ms = PARQUET_STALL_MS,
 ): Promise<ParseResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(workerUrl(), { workerData: job });
+    const w = startLabWorker(import.meta.url, './parquet-worker.ts', './parquet-worker.js', { workerData: job });
     let report: ImportReport | null = null;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;

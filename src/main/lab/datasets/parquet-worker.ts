@@ -10,15 +10,19 @@ import type { ParquetJob, ParquetMessage } from './parquet-thread';
 const job = workerData as ParquetJob;
 const post = (m: ParquetMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
 
-readNlrParquet(await asyncBufferFromFile(job.path), {
-  file: job.file,
-  workload: job.workload,
-  label: job.label,
-  t0: job.t0,
-  emit: (batch) => post({ type: 'batch', batch }, [batch.t.buffer as ArrayBuffer, batch.device.buffer as ArrayBuffer, ...Object.values(batch.cols).map((c) => c.buffer as ArrayBuffer)]),
-  onReport: (report) => post({ type: 'report', report }),
-  onFraction: (fraction) => post({ type: 'progress', fraction }),
-}).then(
+asyncBufferFromFile(job.path)
+  .then((buffer) =>
+    readNlrParquet(buffer, {
+      file: job.file,
+      workload: job.workload,
+      label: job.label,
+      t0: job.t0,
+      emit: (batch) => post({ type: 'batch', batch }, [batch.t.buffer as ArrayBuffer, batch.device.buffer as ArrayBuffer, ...Object.values(batch.cols).map((c) => c.buffer as ArrayBuffer)]),
+      onReport: (report) => post({ type: 'report', report }),
+      onFraction: (fraction) => post({ type: 'progress', fraction }),
+    }),
+  )
+  .then(
   (result) => post({ type: 'end', result }),
   (e: Error) =>
     post({

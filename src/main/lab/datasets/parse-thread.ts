@@ -1,15 +1,10 @@
 // Runs one file's parser on a worker thread (parse-worker.ts) and hands its batches, chunks and result to the
 // importing thread, which owns the database connection and its open transaction.
-import { Worker } from 'node:worker_threads';
+import { startLabWorker } from '../lab-worker';
 import { ImportError, type ColumnBatch, type ParseResult } from '../../../core/import';
 import type { ImportDevice, ImportFormat } from '../../../shared/dataset';
 import type { ParseJob, ParseMessage } from './parse-protocol';
 
-/** Where the worker entry is: the TypeScript source under tsx (CLI, tests), the built file next to a bundle (same extension). */
-function workerUrl(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./parse-worker-boot.mjs', here) : new URL(`./import-worker${here.slice(here.lastIndexOf('.'))}`, here);
-}
 
 export interface ParseThreadHandlers {
   onBatch: (batch: ColumnBatch, devices: readonly ImportDevice[]) => void;
@@ -27,7 +22,8 @@ export function parseInWorker(
   const job: ParseJob = { path: file.path, format: file.format, zone: opts.zone, fields: opts.fields, interval_s: opts.interval_s, inFlight };
   const devices: ImportDevice[] = [];
   return new Promise<ParseResult>((resolve, reject) => {
-    const w = new Worker(workerUrl(), { workerData: job });
+    // The built entry has this file's extension (.js in the app, .mjs in a bundle).
+    const w = startLabWorker(import.meta.url, './parse-worker.ts', `./import-worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, { workerData: job });
     let settled = false;
     const settle = (e: Error | null, r?: ParseResult) => {
       if (settled) return;

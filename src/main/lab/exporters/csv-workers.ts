@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CsvJob, CsvJobResult } from './csv-rows';
-import { workerUrl } from './worker-url';
+import { startLabWorker } from '../lab-worker';
 
 /** Worker threads for an export: CAPLAB_EXPORT_THREADS when set (0: format on the export's own thread), else the cores, at most 4. */
 export function exportThreads(): number {
@@ -24,9 +24,8 @@ export class CsvWorkers {
   private seq = 0;
 
   constructor(readonly threads: number) {
-    const url = workerUrl('csv-worker');
     for (let i = 0; i < threads; i++) {
-      const w = new Worker(url);
+      const w = startLabWorker(import.meta.url, './csv-worker.ts', './csv-worker.js');
       w.on('message', (m: Reply) => {
         const p = this.waiting.get(m.seq);
         this.waiting.delete(m.seq);

@@ -1,10 +1,9 @@
 // Where a samples Parquet export's row groups are encoded: on the export's own thread (small exports), or in a
 // worker thread, pipelined: the worker encodes and writes one group while the export reads and gathers the next
 // (two groups alive at most: memory stays flat).
-import { Worker } from 'node:worker_threads';
 import { ParquetFile, type ParquetFileOptions } from './parquet-file';
 import { transferList, type GatheredGroup } from './parquet-group';
-import { workerUrl } from './worker-url';
+import { startLabWorker } from '../lab-worker';
 
 type Request = { type: 'open'; path: string; options: ParquetFileOptions } | { type: 'group'; group: GatheredGroup } | { type: 'finish' } | { type: 'abort' };
 export type ParquetRequest = Request & { seq: number };
@@ -47,7 +46,7 @@ export class HereEncoder implements ParquetEncoder {
 
 /** Encodes in a worker thread, one group in flight while the next is gathered. */
 export class WorkerEncoder implements ParquetEncoder {
-  private readonly worker = new Worker(workerUrl('parquet-export-worker'));
+  private readonly worker = startLabWorker(import.meta.url, './parquet-export-worker.ts', './parquet-export-worker.js');
   private readonly waiting = new Map<number, { resolve: (g?: GatheredGroup) => void; reject: (e: Error) => void }>();
   private seq = 0;
   private dead: Error | null = null;

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { labWorkerExists, startLabWorker } from '../lab-worker';
 import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
 import { replicaSeed, summarize, type ReplicaResult } from '../../../core/facility/run';
@@ -18,31 +16,6 @@ export interface FacilityRunOptions {
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
-/**
- * What a worker thread runs: the built `facility-worker.js` next to a bundle (app, bundled CLI); from TypeScript
- * source (CLI through tsx, tests) the worker bundled once per process with esbuild (which tsx brings), because
- * starting tsx inside every worker cost ~0.7 CPU s each and ate the replicas' gain from a second core.
- */
-type WorkerSource = { kind: 'file'; url: URL } | { kind: 'code'; code: string };
-
-let sourceBundle: string | null = null;
-
-function workerSource(): WorkerSource {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { kind: 'file', url: new URL('./facility-worker.js', here) };
-  if (sourceBundle === null) {
-    const esbuild = createRequire(here)('esbuild') as typeof import('esbuild');
-    const out = esbuild.buildSync({ entryPoints: [fileURLToPath(new URL('./worker.ts', here))], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
-    sourceBundle = out.outputFiles[0]!.text;
-  }
-  return { kind: 'code', code: sourceBundle };
-}
-
-function hasWorker(): boolean {
-  const src = workerSource();
-  return src.kind === 'code' || existsSync(fileURLToPath(src.url));
-}
-
 type Pending = { task: FacilityTask; resolve: (r: FacilityTaskResult) => void; reject: (e: Error) => void };
 
 /** A small pool: each worker takes the next task when it posts a result. Errors carry the field they name. */
@@ -53,9 +26,8 @@ class TaskPool {
   private busy = new Map<Worker, Pending>();
 
   constructor(threads: number) {
-    const src = workerSource();
     for (let i = 0; i < threads; i++) {
-      const w = src.kind === 'file' ? new Worker(src.url) : new Worker(src.code, { eval: true });
+      const w = startLabWorker(import.meta.url, './worker.ts', './facility-worker.js');
       w.on('message', (m: { ok: boolean; result?: FacilityTaskResult; error?: string; name?: string; field?: string }) => {
         const p = this.busy.get(w)!;
         this.busy.delete(w);
@@ -112,7 +84,7 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
   let done = 0;
   const tick = (label: string) => opts.onProgress?.(++done, levelsTotal, label);
   // A bundle built without the worker entry (the single-file CLI bundle) runs the tasks on this thread.
-  const threads = hasWorker() ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
+  const threads = labWorkerExists(import.meta.url, './facility-worker.js') ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
   const pool = threads > 0 ? new TaskPool(threads) : null;
   const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
   // Each level's load: searched, or (same_load_as) the named scenario's; searches start first.
