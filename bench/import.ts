@@ -51,7 +51,7 @@ export async function run(dir: string): Promise<BenchResult[]> {
     format: 'esm',
     target: 'node20',
     external: ['better-sqlite3'],
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   const results: BenchResult[] = [];
   for (const format of ['nvidia-smi', 'wattameter'] as const) {
