@@ -1,7 +1,7 @@
 // The report's sections as HTML fragments. Every number comes from the analysis result (`caplab analyze --json`)
 // or the stored records; nothing is recomputed here except rendering and rounding.
 import type { AnalysisGroup, AnalysisResult, CapPoint, Optimum } from '../../shared/analysis';
-import { FLAG_INFO, flagDetail, groupLabel, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
+import { FLAG_INFO, flagDetail, groupLabel, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
 import { selectorInfo } from '../../shared/selectors';
@@ -32,14 +32,6 @@ function fastest(g: AnalysisGroup): CapPoint | null {
   return ok.length ? ok.reduce((a, b) => (b.cap_w > a.cap_w ? b : a)) : null;
 }
 
-function uncertainty(o: Optimum): string {
-  if (o.cap_w == null) return o.note ?? 'no eligible caps';
-  if (o.indistinguishable_caps == null) return 'not testable (fewer than 2 repetitions at the best cap)';
-  const others = o.indistinguishable_caps.filter((c) => c !== o.cap_w);
-  if (others.length === 0) return 'distinguishable from every other cap (95 %)';
-  return `${o.range_w ? `${o.range_w[0]}–${o.range_w[1]} W` : ''} (caps ${[...o.indistinguishable_caps].sort((a, b) => a - b).join(', ')} W not distinguishable, 95 %)`;
-}
-
 function scoreText(o: Optimum, units: string): string {
   return o.value == null ? '–' : selectorInfo(o.selector).score(num(o.value), units);
 }
@@ -56,7 +48,7 @@ export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string
       `${t(selectorTitle(s, r.options))}${s === r.options.selector ? ' <b>(selected)</b>' : ''}`,
       o.cap_w == null ? '–' : `<b class="best-cap" data-selector="${s}">${o.cap_w} W</b>`,
       t(scoreText(o, units)),
-      t(uncertainty(o)),
+      t(rangeText(o)),
       at ? t(`${meanCi(at.throughput)} ${units}/s`) : '–',
       cost == null ? '–' : t(`${cost >= 0 ? '+' : ''}${pct(cost)} vs ${ref!.cap_w} W`),
     ];
