@@ -29,7 +29,12 @@ function stored(db: Db, id: number) {
     const c = readWindow(db, s.stream_id, -Infinity, Infinity);
     return { n: c.n, t: Array.from(c.t), kind: typeof c.power_kind === 'string' ? c.power_kind : Array.from(c.power_kind ?? []), cols: Object.fromEntries(Object.entries(c.cols).map(([k, v]) => [k, Array.from(v!)])) };
   });
-  return { ds, files, segments, streams };
+  // The blocks byte for byte (encoding and summaries), not only the samples they decode to.
+  const blocks = db
+    .prepare('SELECT b.* FROM sample_blocks b JOIN sample_streams s ON s.id = b.stream_id WHERE s.dataset_id = ? ORDER BY b.id')
+    .all(id)
+    .map((b) => ({ ...(b as Record<string, unknown>), data: Buffer.from((b as { data: Uint8Array }).data).toString('base64') }));
+  return { ds, files, segments, streams, blocks };
 }
 
 describe('import parse thread', () => {

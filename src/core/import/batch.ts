@@ -42,9 +42,11 @@ export class BatchBuilder {
   constructor(
     private readonly emit: (batch: ColumnBatch) => void,
     rows = DEFAULT_BATCH_ROWS,
+    /** A spent batch to fill again instead of allocating (the parse thread gets its batches back once stored). */
+    private readonly spare: () => ColumnBatch | null = () => null,
   ) {
     this.rows = rows;
-    this.b = BatchBuilder.alloc(rows);
+    this.b = this.next();
     this.byIndex = CHANNELS.map((c) => this.b.cols[c]);
   }
 
@@ -52,6 +54,14 @@ export class BatchBuilder {
     const cols = {} as Record<Channel, Float64Array>;
     for (const c of CHANNELS) cols[c] = new Float64Array(rows).fill(NaN);
     return { n: 0, t: new Float64Array(rows), device: new Int32Array(rows), cols };
+  }
+
+  private next(): ColumnBatch {
+    const b = this.spare();
+    if (!b || b.t.length !== this.rows) return BatchBuilder.alloc(this.rows);
+    b.n = 0;
+    for (const c of CHANNELS) b.cols[c].fill(NaN);
+    return b;
   }
 
   /** Starts a row and returns its index in the current batch; the caller sets channels through `set`. */
@@ -83,7 +93,7 @@ export class BatchBuilder {
   flush(): void {
     if (this.b.n === 0) return;
     const full = this.b;
-    this.b = BatchBuilder.alloc(this.rows);
+    this.b = this.next();
     this.byIndex = CHANNELS.map((c) => this.b.cols[c]);
     this.emit(full);
   }

@@ -10,6 +10,8 @@ export interface ParserOptions {
   zone: string;
   emit: (batch: ColumnBatch) => void;
   batchRows?: number;
+  /** A spent batch (emitted earlier, no longer used by the receiver) to fill again, or null to allocate one. */
+  spareBatch?: () => ColumnBatch | null;
   /** Field list for headerless logs (`nvidia-smi --format=csv,noheader`): the --query-gpu list. */
   fields?: string[];
   /** Sampling interval of logs without timestamps (dcgmi dmon --delay), s. */

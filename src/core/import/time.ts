@@ -1,3 +1,5 @@
+import { sameAt } from './scan';
+
 // Wall-clock timestamps of logs in a given IANA zone, parsed by hand. Zone offsets come from Intl and are
 // cached per minute prefix, so a 10 M-row log costs one Intl call per distinct minute.
 
@@ -67,7 +69,7 @@ export class WallClock {
   parse(s: string, a: number, b: number): number {
     if (b - a < 19) return NaN;
     let base: number;
-    if (this.prefix.length === 16 && s.startsWith(this.prefix, a)) {
+    if (this.prefix.length === 16 && sameAt(s, a, this.prefix)) {
       base = this.base;
       if (!digit(s.charCodeAt(a + 17)) || !digit(s.charCodeAt(a + 18))) return NaN;
     } else {

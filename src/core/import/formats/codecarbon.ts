@@ -13,7 +13,7 @@ const PARTS = ['gpu', 'cpu', 'ram'] as const;
 
 export function codecarbonParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('codecarbon', opts.file);
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const clock = new WallClock(opts.zone);
   const segments: StructureSegment[] = [];
   const devs: Partial<Record<(typeof PARTS)[number], number>> = {};

@@ -25,7 +25,7 @@ export const DCGM_HEADER = /^#Entity\s+/;
 export function dcgmDmonParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('dcgm-dmon', opts.file);
   rep.r.clock = 'relative';
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const delay = opts.interval_s ?? 1;
   let cols: (Channel | null)[] | null = null;
   let header = '';

@@ -11,7 +11,7 @@ export const FACILITY_HEADER = /^timestamp,power_W,utilization\s*$/;
 
 export function facilityParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('facility-csv', opts.file);
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const clock = new WallClock(opts.zone);
   let dev = -1;
   const table = csvTable(

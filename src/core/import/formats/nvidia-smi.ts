@@ -4,7 +4,7 @@ import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
-import { LineSplitter, lastFieldEnd, lastNumberEnd, scanField, splitFields, trimEnd, trimStart } from '../scan';
+import { LineSplitter, lastFieldEnd, lastNumberEnd, sameAt, scanField, splitFields, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 import type { FormatModule } from '../format-module';
 
@@ -73,7 +73,7 @@ export const NVIDIA_SMI_HEADER = /^\s*(timestamp|index|name|uuid|pci\.bus_id|pow
 
 export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('nvidia-smi', opts.file);
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const clock = new WallClock(opts.zone);
   let cols: Column[] | null = null;
   let headerLine = '';
@@ -139,7 +139,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       if (!opts.fields) throw new ImportError(opts.file, line, 'no nvidia-smi header line; for --format=csv,noheader logs pass the --query-gpu field list (--fields)');
       setup(opts.fields.map((f) => ({ name: f.trim(), unit: null })), line);
     }
-    if (s.startsWith(headerLine, a) && b - a === headerLine.length) return;
+    if (b - a === headerLine.length && sameAt(s, a, headerLine)) return;
     const ncol = code.length;
     let t = NaN;
     let idx = -1;
@@ -239,8 +239,8 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   // (same GPU at the same index) is checked in place, without slicing a string per row.
   const idCache: { dev: number; id: string | null }[] = [];
   // A flat copy of the identity, not a slice of an old chunk (a V8 sliced string: slow to compare, and it pins the
-  // chunk); startsWith then compares it in place, without a string per row.
-  const sameId = (s: string, a: number, b: number, id: string) => b - a === id.length && s.startsWith(id, a);
+  // chunk); sameAt then compares it in place, without a string per row.
+  const sameId = (s: string, a: number, b: number, id: string) => b - a === id.length && sameAt(s, a, id);
   const deviceOf = (s: string, idx: number, uA: number, uB: number, bA: number, bB: number, nA: number, nB: number): number => {
     const okIdx = idx >= 0 && Number.isInteger(idx);
     const idA = uA >= 0 ? uA : bA;

@@ -32,7 +32,7 @@ const Response = z.object({
 
 export function prometheusParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('prometheus', opts.file);
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const parts: string[] = [];
   let size = 0;
   return {

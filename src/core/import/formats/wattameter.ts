@@ -33,7 +33,7 @@ export const WATTAMETER_HEADER = /^#\s*timestamp\s+.*(gpu|cpu)-\d+\[/;
 
 export function wattameterParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('wattameter', opts.file);
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const clock = new WallClock(opts.zone);
   let devices: DeviceCols[] | null = null;
   let nfields = 0;

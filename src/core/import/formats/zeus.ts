@@ -11,7 +11,7 @@ export const ZEUS_HEADER = /^start_time,window_name,elapsed_time(,gpu\d+_energy)
 
 export function zeusParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('zeus', opts.file);
-  const out = new BatchBuilder(opts.emit, opts.batchRows);
+  const out = new BatchBuilder(opts.emit, opts.batchRows, opts.spareBatch);
   const segments: StructureSegment[] = [];
   let energyCols: { name: string; dev: number }[] = [];
   const table = csvTable(

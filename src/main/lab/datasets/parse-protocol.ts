@@ -1,5 +1,6 @@
 // What the parse thread of a large import posts to the importing thread, and the flow control between them.
 import { formatModule, type ColumnBatch, type StructureSegment } from '../../../core/import';
+import type { MessagePort } from 'node:worker_threads';
 import type { ImportDevice, ImportFormat, ImportReport } from '../../../shared/dataset';
 
 export interface ParseJob {
@@ -10,6 +11,18 @@ export interface ParseJob {
   interval_s?: number;
   /** One Int32 slot: messages posted and not yet handled by the importing thread. */
   inFlight: SharedArrayBuffer;
+  /** Where the importing thread hands back what it is done with, for the parse thread to fill again. */
+  spares: MessagePort;
+}
+
+/**
+ * A batch stored, or a chunk hashed, given back (buffers transferred): reusing them spares both threads the
+ * allocation of ~3 MB a batch and the garbage collections that external memory churn sets off.
+ */
+export type SpareMessage = { type: 'batch'; batch: ColumnBatch } | { type: 'chunk'; bytes: Uint8Array };
+
+export function batchBuffers(b: ColumnBatch): ArrayBuffer[] {
+  return [b.t.buffer, b.device.buffer, ...Object.values(b.cols).map((c) => c.buffer)] as ArrayBuffer[];
 }
 
 export type ParseMessage =

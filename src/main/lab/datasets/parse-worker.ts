@@ -3,9 +3,9 @@
 // stores them. On two cores, parsing and storing then run at the same time.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { createParser, ImportError, type ColumnBatch } from '../../../core/import';
-import { MAX_IN_FLIGHT, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, textEncodingOf, type ParseJob, type ParseMessage } from './parse-protocol';
+import { MAX_IN_FLIGHT, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, batchBuffers, textEncodingOf, type ParseJob, type ParseMessage, type SpareMessage } from './parse-protocol';
 
 const job = workerData as ParseJob;
 const inFlight = new Int32Array(job.inFlight);
@@ -18,8 +18,15 @@ function post(m: ParseMessage, transfer: ArrayBuffer[] = []): void {
   parentPort!.postMessage(m, transfer);
 }
 
-function buffersOf(b: ColumnBatch): ArrayBuffer[] {
-  return [b.t.buffer, b.device.buffer, ...Object.values(b.cols).map((c) => c.buffer)] as ArrayBuffer[];
+const spareBatches: ColumnBatch[] = [];
+const spareChunks: Buffer[] = [];
+/** Takes what the importing thread gave back (this thread never yields to its event loop, so it asks). */
+function collectSpares(): void {
+  for (let r = receiveMessageOnPort(job.spares); r; r = receiveMessageOnPort(job.spares)) {
+    const m = r.message as SpareMessage;
+    if (m.type === 'batch') spareBatches.push(m.batch);
+    else if (m.bytes.byteLength === WORKER_CHUNK_BYTES) spareChunks.push(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
+  }
 }
 
 let devicesSent = 0;
@@ -30,17 +37,22 @@ try {
     fields: job.fields,
     interval_s: job.interval_s,
     batchRows: WORKER_BATCH_ROWS,
+    spareBatch: () => {
+      collectSpares();
+      return spareBatches.pop() ?? null;
+    },
     emit: (batch) => {
       const devices = parser.report.devices.slice(devicesSent);
       devicesSent += devices.length;
-      post({ type: 'batch', batch, devices }, buffersOf(batch));
+      post({ type: 'batch', batch, devices }, batchBuffers(batch));
     },
   });
   const decoder = new StringDecoder(textEncodingOf(job.format));
   const fd = openSync(job.path, 'r');
   try {
     for (;;) {
-      const buf = Buffer.allocUnsafeSlow(WORKER_CHUNK_BYTES);
+      collectSpares();
+      const buf = spareChunks.pop() ?? Buffer.allocUnsafeSlow(WORKER_CHUNK_BYTES);
       const n = readSync(fd, buf, 0, WORKER_CHUNK_BYTES, null);
       if (n === 0) break;
       const bytes = n === WORKER_CHUNK_BYTES ? buf : buf.subarray(0, n);
