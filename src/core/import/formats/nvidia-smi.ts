@@ -240,7 +240,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   const idCache: { dev: number; id: string | null }[] = [];
   // A flat copy of the identity, not a slice of an old chunk (a V8 sliced string: slow to compare, and it pins the
   // chunk); sameAt then compares it in place, without a string per row.
-  const sameId = (s: string, a: number, b: number, id: string) => b - a === id.length && sameAt(s, a, id);
+  const sameId = (s: string, a: number, b: number, id: string) => b - a === id.length && s.substring(a, b) === id;
   const deviceOf = (s: string, idx: number, uA: number, uB: number, bA: number, bB: number, nA: number, nB: number): number => {
     const okIdx = idx >= 0 && Number.isInteger(idx);
     const idA = uA >= 0 ? uA : bA;

@@ -12,7 +12,7 @@ import { ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport,
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
 import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
-import { readWindow, streamsOf } from '../store/sample-blocks';
+import { forEachInWindow, streamsOf } from '../store/sample-blocks';
 import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
 import { importBundleFile, type ImportedSweep } from './bundle-import';
@@ -322,9 +322,7 @@ function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8
     for (const s of streams)
       for (let k = 0; k < slices; k++) {
         const a = from + k * step;
-        const c = readWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, [field]);
-        const v = c.cols[field];
-        if (v) for (let i = 0; i < c.n; i++) bins.add(c.t[i]!, v[i]! * scale);
+        forEachInWindow(db, s.stream_id, a, k === slices - 1 ? to : a + step - 1e-9, field, (t, v) => bins.add(t, v * scale));
       }
     return bins.result();
   };

@@ -1,6 +1,7 @@
 // Samples are stored in blocks: one row per ~1,000 samples of one stream (one device's readings within one sweep or
 // one imported dataset), the samples packed by block-codec, with min/max/sum summaries of the plotted fields so that
 // decimating millions of samples reads the summaries only. See docs/architecture.md, "Storage".
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import { decodeBlock, encodeBlock, type EncodedBlock } from './block-codec';
 import { columnsOf, readingFields, sensorKindAt, sensorKindIndex, summaryFields, type ReadingField, type Sample, type SampleColumns, type SensorKind } from '../../../shared/sample';
@@ -217,8 +218,16 @@ interface BlockRow {
   data: Uint8Array;
 }
 
+/** One prepared statement per connection: analyses read a stream in many windows. */
+const blocksInStatement = new WeakMap<Db, Statement<[number, number, number], BlockRow>>();
+
 function blocksIn(db: Db, stream: number, from: number, to: number): BlockRow[] {
-  return db.prepare('SELECT t0, t1, n, data FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0').all(stream, from, to) as BlockRow[];
+  let st = blocksInStatement.get(db);
+  if (!st) {
+    st = db.prepare<[number, number, number], BlockRow>('SELECT t0, t1, n, data FROM sample_blocks WHERE stream_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0');
+    blocksInStatement.set(db, st);
+  }
+  return st.all(stream, from, to);
 }
 
 /** First index with t >= x in a sorted column. */
@@ -234,11 +243,16 @@ function lowerBound(t: Float64Array, n: number, x: number): number {
 }
 
 /** A stream's samples in [from, to] as columns, t ascending; `fields` limits the decoded reading columns. */
-export function readWindow(db: Db, stream: number, from: number, to: number, fields?: readonly ReadingField[]): SampleColumns {
-  const parts = blocksIn(db, stream, from, to).map((b) => {
+/** The decoded blocks of a window, each with the range [a, b) of its samples that fall in [from, to]. */
+function windowParts(db: Db, stream: number, from: number, to: number, fields?: readonly ReadingField[]): { c: SampleColumns; a: number; b: number }[] {
+  return blocksIn(db, stream, from, to).map((b) => {
     const c = decodeBlock(b.data, fields);
     return { c, a: lowerBound(c.t, c.n, from), b: lowerBound(c.t, c.n, to + Number.EPSILON * Math.abs(to)) };
   });
+}
+
+export function readWindow(db: Db, stream: number, from: number, to: number, fields?: readonly ReadingField[]): SampleColumns {
+  const parts = windowParts(db, stream, from, to, fields);
   const total = parts.reduce((k, p) => k + (p.b - p.a), 0);
   const names = (fields ?? readingFields).filter((f) => parts.some((p) => p.c.cols[f]));
   const kinds = new Set(parts.map((p) => p.c.power_kind));
@@ -260,6 +274,31 @@ export function readWindow(db: Db, stream: number, from: number, to: number, fie
   }
   // Blocks of one stream overlap only when readings arrived out of order across flushes.
   return sortedCopy(out);
+}
+
+/**
+ * Calls fn(t, value) for each of a stream's samples in [from, to] that holds `field`, in the order readWindow gives
+ * them, without building the window's columns (the import's phase detection reads every sample of a dataset).
+ */
+export function forEachInWindow(db: Db, stream: number, from: number, to: number, field: ReadingField, fn: (t: number, v: number) => void): void {
+  const parts = windowParts(db, stream, from, to, [field]);
+  // Blocks that overlap (readings out of order across flushes) are merged and sorted by readWindow.
+  let last = -Infinity;
+  for (const { c, a, b } of parts)
+    for (let i = a; i < b; i++) {
+      const t = c.t[i]!;
+      if (!(t >= last)) {
+        const w = readWindow(db, stream, from, to, [field]);
+        const col = w.cols[field];
+        if (col) for (let k = 0; k < w.n; k++) if (col[k] === col[k]) fn(w.t[k]!, col[k]!);
+        return;
+      }
+      last = t;
+    }
+  for (const { c, a, b } of parts) {
+    const col = c.cols[field];
+    if (col) for (let i = a; i < b; i++) if (col[i] === col[i]) fn(c.t[i]!, col[i]!);
+  }
 }
 
 /** A stream's samples in [from, to] as rows of the sample model (analysis series). */
