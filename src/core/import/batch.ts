@@ -50,10 +50,12 @@ export class BatchBuilder {
     this.byIndex = CHANNELS.map((c) => this.b.cols[c]);
   }
 
+  /** One ArrayBuffer holds the whole batch: a thread hands it over as one transfer (each buffer transferred costs). */
   static alloc(rows: number): ColumnBatch {
+    const buf = new ArrayBuffer(rows * (8 * (CHANNELS.length + 1) + 4));
     const cols = {} as Record<Channel, Float64Array>;
-    for (const c of CHANNELS) cols[c] = new Float64Array(rows).fill(NaN);
-    return { n: 0, t: new Float64Array(rows), device: new Int32Array(rows), cols };
+    CHANNELS.forEach((c, k) => (cols[c] = new Float64Array(buf, rows * 8 * (k + 1), rows).fill(NaN)));
+    return { n: 0, t: new Float64Array(buf, 0, rows), device: new Int32Array(buf, rows * 8 * (CHANNELS.length + 1), rows), cols };
   }
 
   private next(): ColumnBatch {
@@ -97,4 +99,9 @@ export class BatchBuilder {
     this.byIndex = CHANNELS.map((c) => this.b.cols[c]);
     this.emit(full);
   }
+}
+
+/** The buffers behind a batch, each once: the transfer list for posting it to another thread. */
+export function batchBuffers(b: ColumnBatch): ArrayBuffer[] {
+  return [...new Set([b.t.buffer, b.device.buffer, ...Object.values(b.cols).map((c) => c.buffer)])] as ArrayBuffer[];
 }

@@ -8,7 +8,7 @@ export { ImportError } from './report';
 export { formatModule } from './formats';
 export type { FormatModule, FormatReader } from './format-module';
 export type { ColumnBatch, Channel } from './batch';
-export { CHANNELS } from './batch';
+export { CHANNELS, batchBuffers } from './batch';
 export type { ParserOptions, StreamParser, ParseResult, StructureSegment } from './parser';
 
 export function createParser(format: ImportFormat, opts: ParserOptions): StreamParser {

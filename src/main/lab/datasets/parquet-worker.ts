@@ -3,7 +3,7 @@
 // (the fuzz suite found RLE runs that never finish); the importing thread stops it when it makes no progress.
 import { parentPort, workerData } from 'node:worker_threads';
 import { asyncBufferFromFile } from 'hyparquet';
-import { ImportError } from '../../../core/import';
+import { batchBuffers, ImportError } from '../../../core/import';
 import { readNlrParquet } from '../../../core/import/formats/nlr-parquet';
 import type { ParquetJob, ParquetMessage } from './parquet-thread';
 
@@ -17,7 +17,7 @@ asyncBufferFromFile(job.path)
       workload: job.workload,
       label: job.label,
       t0: job.t0,
-      emit: (batch) => post({ type: 'batch', batch }, [batch.t.buffer as ArrayBuffer, batch.device.buffer as ArrayBuffer, ...Object.values(batch.cols).map((c) => c.buffer as ArrayBuffer)]),
+      emit: (batch) => post({ type: 'batch', batch }, batchBuffers(batch)),
       onReport: (report) => post({ type: 'report', report }),
       onFraction: (fraction) => post({ type: 'progress', fraction }),
     }),

@@ -21,10 +21,6 @@ export interface ParseJob {
  */
 export type SpareMessage = { type: 'batch'; batch: ColumnBatch } | { type: 'chunk'; bytes: Uint8Array };
 
-export function batchBuffers(b: ColumnBatch): ArrayBuffer[] {
-  return [b.t.buffer, b.device.buffer, ...Object.values(b.cols).map((c) => c.buffer)] as ArrayBuffer[];
-}
-
 export type ParseMessage =
   /** Parsed rows; `devices` are the ones first seen since the previous batch (in report order). */
   | { type: 'batch'; batch: ColumnBatch; devices: ImportDevice[] }

@@ -2,9 +2,9 @@
 // importing thread, which owns the database connection and its open transaction.
 import { MessageChannel } from 'node:worker_threads';
 import { startLabWorker } from '../lab-worker';
-import { ImportError, type ColumnBatch, type ParseResult } from '../../../core/import';
+import { batchBuffers, ImportError, type ColumnBatch, type ParseResult } from '../../../core/import';
 import type { ImportDevice, ImportFormat } from '../../../shared/dataset';
-import { batchBuffers, type ParseJob, type ParseMessage, type SpareMessage } from './parse-protocol';
+import type { ParseJob, ParseMessage, SpareMessage } from './parse-protocol';
 
 export interface ParseThreadHandlers {
   onBatch: (batch: ColumnBatch, devices: readonly ImportDevice[]) => void;

@@ -4,8 +4,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { createParser, ImportError, type ColumnBatch } from '../../../core/import';
-import { MAX_IN_FLIGHT, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, batchBuffers, textEncodingOf, type ParseJob, type ParseMessage, type SpareMessage } from './parse-protocol';
+import { batchBuffers, createParser, ImportError, type ColumnBatch } from '../../../core/import';
+import { MAX_IN_FLIGHT, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, textEncodingOf, type ParseJob, type ParseMessage, type SpareMessage } from './parse-protocol';
 
 const job = workerData as ParseJob;
 const inFlight = new Int32Array(job.inFlight);
