@@ -66,7 +66,12 @@ export async function run(dir: string): Promise<BenchResult[]> {
     process.stderr.write(`  caplab import…\n`);
     const db = join(dir, `bench-${format}.db`);
     const ours = timed(process.execPath, [runner, file, db]);
-    const o = JSON.parse(ours.stdout.trim().split('\n').pop()!) as { samples: number; rows: number; wall_s: number };
+    const o = JSON.parse(ours.stdout.trim().split('\n').pop()!) as {
+      samples: number;
+      rows: number;
+      wall_s: number;
+      threads: { main_cpu_s: number; busiest_other_cpu_s: number[]; rest_cpu_s: number };
+    };
     const dbBytes = statSync(db).size;
     rmSync(db, { force: true });
     rmSync(`${db}-wal`, { force: true });
@@ -84,6 +89,10 @@ export async function run(dir: string): Promise<BenchResult[]> {
       caplab_wall_s: ours.wall_s,
       caplab_rows_per_s: Math.round(oursRate),
       caplab_cpu_s: ours.cpu_s,
+      // CPU s of the importing thread (block encoding, SQLite, hash), the parse thread, and the rest (GC helpers).
+      caplab_importing_thread_cpu_s: o.threads.main_cpu_s,
+      caplab_parse_thread_cpu_s: o.threads.busiest_other_cpu_s[0] ?? 0,
+      caplab_other_threads_cpu_s: +(o.threads.busiest_other_cpu_s.slice(1).reduce((a, b) => a + b, 0) + o.threads.rest_cpu_s).toFixed(2),
       caplab_samples_per_s: Math.round(o.samples / ours.wall_s),
       caplab_peak_mb: ours.peak_mb,
       db_mb: dbBytes / 2 ** 20,
