@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openDb, type Db } from '../../../src/main/lab/store/db';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
 import { createSweep } from '../../../src/main/lab/store/sweeps';
-import { decimateField, readSamples, readWindow, SampleWriter, streamFor, streamExtent } from '../../../src/main/lab/store/sample-blocks';
+import { decimateField, forEachInWindow, readSamples, readWindow, SampleWriter, streamFor, streamExtent } from '../../../src/main/lab/store/sample-blocks';
 import { CodecError, decodeBlock, encodeBlock } from '../../../src/main/lab/store/block-codec';
 import { decimateMinMax } from '../../../src/core/decimate';
 import { Plan } from '../../../src/shared/plan';
@@ -130,6 +130,29 @@ describe('decimation', () => {
     // A window with fewer blocks than buckets is decimated exactly from the samples.
     const small = decimateField(db, stream, 'power_w', 100, 200, 2000);
     expect(small.t.length).toBe(1001);
+    db.close();
+  });
+});
+
+describe('forEachInWindow', () => {
+  it('visits the samples readWindow gives that hold the field, in its order, also where blocks overlap in time', () => {
+    const { db, stream } = freshStream('each-in-window');
+    const w = new SampleWriter(db, 64);
+    w.appendRows(stream, Array.from({ length: 300 }, (_, i) => row(1000 + i, { power_w: i % 7 === 0 ? null : 100 + i })));
+    // A later batch that goes back in time: its blocks overlap the earlier ones.
+    w.appendRows(stream, Array.from({ length: 100 }, (_, i) => row(1100.5 + i, { power_w: 500 + i })));
+    w.flush();
+    for (const [from, to] of [[1000, 1050], [1090, 1210], [0, 5000], [1300.1, 1300.2]] as const) {
+      const seen: [number, number][] = [];
+      forEachInWindow(db, stream, from, to, 'power_w', (t, v) => seen.push([t, v]));
+      const c = readWindow(db, stream, from, to, ['power_w']);
+      const expected: [number, number][] = [];
+      for (let i = 0; i < c.n; i++) if (!Number.isNaN(c.cols.power_w![i])) expected.push([c.t[i]!, c.cols.power_w![i]!]);
+      expect(seen).toEqual(expected);
+    }
+    const all: number[] = [];
+    forEachInWindow(db, stream, 0, 5000, 'power_w', (t) => all.push(t));
+    expect(all.length).toBe(300 - 43 + 100);
     db.close();
   });
 });
