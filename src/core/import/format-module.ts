@@ -29,11 +29,22 @@ export interface DetectRule {
 /** How a format is read: a streaming text parser, or a reader of its own in the engine (`src/main/lab/datasets`). */
 export type FormatReader =
   /** Text pushed in chunks; `encoding` decodes the bytes (latin1 for ASCII-only numeric logs: cheaper, never splits a character). */
-  | { kind: 'stream'; parser: (o: ParserOptions) => StreamParser; encoding: 'latin1' | 'utf8' }
+  | { kind: 'stream'; parser: (o: ParserOptions) => StreamParser; encoding: 'latin1' | 'utf8'; chunks?: ChunkedParse }
   /** CapLab's own export: becomes a sweep again (`bundle-import.ts`), not part of the dataset. */
   | { kind: 'sweep-bundle' }
   /** Parquet profiles laid end to end with their workload's metadata (`nlr-parquet.ts`, on a worker thread). */
   | { kind: 'parquet-profiles' };
+
+/**
+ * A format whose rows stand alone once its header is read can be parsed in chunks on several threads, each chunk's
+ * parser reading the header line first; the chunks' reports are then merged in file order.
+ */
+export interface ChunkedParse {
+  /** Whether a file whose first line is `line` can be parsed so. */
+  header(line: string): boolean;
+  /** The merged warnings of the chunks' reports (in file order), as one parser of the whole file gives them. */
+  mergeWarnings(warnings: readonly string[]): string[];
+}
 
 export interface FormatModule<F extends ImportFormat = ImportFormat> {
   format: F;

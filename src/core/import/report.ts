@@ -2,7 +2,8 @@
 // time span, and the sensor kind of each power column.
 import type { ImportReport, ImportDevice, ColumnInfo } from '../../shared/dataset';
 
-const MAX_EXAMPLES = 5;
+/** Line numbers kept per skip reason. */
+export const MAX_SKIP_EXAMPLES = 5;
 
 export class ReportBuilder {
   readonly r: ImportReport;
@@ -58,7 +59,7 @@ export class ReportBuilder {
     const s = this.r.skipped.find((x) => x.reason === reason);
     if (s) {
       s.count++;
-      if (s.lines.length < MAX_EXAMPLES) s.lines.push(line);
+      if (s.lines.length < MAX_SKIP_EXAMPLES) s.lines.push(line);
     } else this.r.skipped.push({ reason, count: 1, lines: [line] });
   }
 

@@ -261,9 +261,36 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return textStream(rep.r, lines, () => out.flush(), () => {
     if (!cols) throw new ImportError(opts.file, null, 'empty file: no header and no rows');
-    if (nanCells) rep.warn(`${nanCells} cell(s) were [N/A] or [Not Supported] and are stored as missing`);
+    if (nanCells) rep.warn(nanCellWarning(nanCells));
     return [];
   });
+}
+
+const nanCellWarning = (n: number) => `${n} cell(s) were [N/A] or [Not Supported] and are stored as missing`;
+const NAN_CELLS = /^(\d+) cell\(s\) were \[N\/A\] or \[Not Supported\] and are stored as missing$/;
+
+/** The warnings of a log parsed in chunks, as one parser gives them: each once, the missing-cell counts summed (last). */
+function mergeNanCellWarnings(warnings: readonly string[]): string[] {
+  const out: string[] = [];
+  let cells = 0;
+  for (const w of warnings) {
+    const m = NAN_CELLS.exec(w);
+    if (m) cells += Number(m[1]);
+    else if (!out.includes(w)) out.push(w);
+  }
+  if (cells) out.push(nanCellWarning(cells));
+  return out;
+}
+
+/**
+ * Whether a log whose first line is `line` can be parsed in chunks: a header naming a timestamp
+ * column, so that every row stands alone (no row numbers as the clock) and replaying the header sets up any chunk.
+ */
+function shardableHeader(line: string): boolean {
+  const text = line.trim();
+  if (!NVIDIA_SMI_HEADER.test(text) || /^\d/.test(text) || text.startsWith('#')) return false;
+  const fields = splitFields(text, ',');
+  return fields.length > 1 && fields.some((f) => parseHeaderField(f).name === 'timestamp');
 }
 
 export const nvidiaSmiFormat: FormatModule<'nvidia-smi'> = {
@@ -280,5 +307,5 @@ export const nvidiaSmiFormat: FormatModule<'nvidia-smi'> = {
         (/nvidia-smi|gpu.*\.csv$/i.test(name) && first.includes(',')),
     },
   ],
-  reader: { kind: 'stream', parser: nvidiaSmiParser, encoding: 'latin1' },
+  reader: { kind: 'stream', parser: nvidiaSmiParser, encoding: 'latin1', chunks: { header: shardableHeader, mergeWarnings: mergeNanCellWarnings } },
 };

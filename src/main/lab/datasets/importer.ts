@@ -3,6 +3,8 @@
 // parsed on a worker thread meanwhile); the content hash is computed on the way, and a file already imported makes
 // the whole import roll back as a duplicate.
 import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
@@ -18,7 +20,7 @@ import { DatasetSampleSink } from './sample-sink';
 import { importBundleFile, type ImportedSweep } from './bundle-import';
 import { nlrLayout, parseNlrParquet } from './nlr-parquet';
 import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
-import { parseInWorker } from './parse-thread';
+import { parseInShards, parseInWorker } from './parse-thread';
 
 export interface ImportOptions {
   format: ImportFormat | 'auto';
@@ -27,8 +29,13 @@ export interface ImportOptions {
   fields?: string[];
   interval_s?: number;
   onProgress?: (p: ImportProgress) => void;
-  /** Where files are parsed: 'auto' puts large files on a worker thread (storing goes on meanwhile). */
-  parse_thread?: 'auto' | 'worker' | 'inline';
+  /**
+   * Where files are parsed: 'auto' puts large files on a worker thread (storing goes on meanwhile), or on two
+   * ('shards', alternate chunks) where the format's rows stand alone and there are three cores or more.
+   */
+  parse_thread?: 'auto' | 'worker' | 'inline' | 'shards';
+  /** Chunk size of a sharded parse (SHARD_CHUNK_BYTES; tests make it small to cross many chunk edges). */
+  shard_bytes?: number;
 }
 
 export interface ImportProgress {
@@ -69,6 +76,24 @@ function rootOf(paths: readonly string[]): string {
   return paths.length === 1 ? paths[0]! : dirname(paths[0]!);
 }
 
+/** The first line of a file that can be parsed in chunks on two threads (parseInShards), else null. */
+function shardHeader(f: ImportFileEntry & { format: ImportFormat }): string | null {
+  const reader = formatModule(f.format).reader;
+  if (reader.kind !== 'stream' || !reader.chunks) return null;
+  const buf = Buffer.alloc(1 << 16);
+  const fd = openSync(f.path, 'r');
+  let n: number;
+  try {
+    n = readSync(fd, buf, 0, buf.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const nl = buf.subarray(0, n).indexOf(10);
+  if (nl === -1) return null;
+  const line = buf.subarray(0, nl).toString('latin1');
+  return reader.chunks.header(line) ? line : null;
+}
+
 /** Files from this size up are parsed on a worker thread while this thread stores (smaller ones: the start-up costs more). */
 const WORKER_MIN_BYTES = 32 * 2 ** 20;
 
@@ -80,15 +105,23 @@ async function parseFile(
 ): Promise<{ report: ImportReport; segments: StructureSegment[]; hash: string }> {
   const hash = createHash('sha256');
   const thread = opts.parse_thread ?? 'auto';
-  // The parse thread reads files by path; a zip member is inflated here and parsed on this thread.
-  if (!f.open && (thread === 'worker' || (thread === 'auto' && f.bytes >= WORKER_MIN_BYTES))) {
-    const { report, segments } = await parseInWorker(f, opts, {
-      onBatch,
-      onChunk: (bytes) => {
-        hash.update(bytes);
-        onBytes(bytes.length);
-      },
-    });
+  const handlers = {
+    onBatch,
+    onChunk: (bytes: Uint8Array) => {
+      hash.update(bytes);
+      onBytes(bytes.length);
+    },
+  };
+  // Parse threads read files by path; a zip member is inflated here and parsed on this thread.
+  // Two parse threads beside this one pay off from three cores: on two, their extra CPU (a parser per chunk, a
+  // second isolate's garbage collection) costs more than the balance gains (bench/results/import.md).
+  const header = !f.open && (thread === 'shards' || (thread === 'auto' && f.bytes >= WORKER_MIN_BYTES && availableParallelism() >= 3)) ? shardHeader(f) : null;
+  if (header !== null) {
+    const { report, segments } = await parseInShards(f, { ...opts, header, chunkBytes: opts.shard_bytes }, handlers);
+    return { report, segments, hash: hash.digest('hex') };
+  }
+  if (!f.open && (thread === 'worker' || thread === 'shards' || (thread === 'auto' && f.bytes >= WORKER_MIN_BYTES))) {
+    const { report, segments } = await parseInWorker(f, opts, handlers);
     return { report, segments, hash: hash.digest('hex') };
   }
   const parser: StreamParser = createParser(f.format, {
