@@ -28,7 +28,9 @@ function pollThreads(): void {
 const poll = setInterval(pollThreads, 50);
 const db = openDb(dbFile!);
 const t0 = performance.now();
-const out = await importPaths(db, [file!], { format: 'auto', zone: 'UTC' });
+// CAPLAB_BENCH_IMPORT_THREAD=shards|worker forces where the file is parsed (default: as the CLI decides).
+const thread = process.env.CAPLAB_BENCH_IMPORT_THREAD as 'shards' | 'worker' | undefined;
+const out = await importPaths(db, [file!], { format: 'auto', zone: 'UTC', parse_thread: thread });
 const wall = (performance.now() - t0) / 1000;
 db.close();
 pollThreads();
