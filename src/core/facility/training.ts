@@ -1,6 +1,6 @@
 import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
-import { jobTable, wholeNodes } from './job-table';
-import { choose, PoissonDraws, Rng, type Sampler } from './rng';
+import { durationScale, jobTable, wholeNodes, wholeSteps } from './job-table';
+import { PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
 export interface ResolvedJobType {
@@ -51,11 +51,11 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
   const acc = new Float64Array(power ? steps : 0);
   const busy = new Int32Array(steps);
   const release = new Int32Array(steps + 1);
-  const jobs = jobTable(m.types, pool);
-  const { cum, guide, type: jobType, nodes: jobNodes } = jobs;
+  const { prob, alias, type: jobType, nodes: jobNodes, dur: jobDur } = jobTable(m.types, pool, stepS);
+  const K = prob.length;
   const nodeDraws = m.types.map((t) => t.nodes);
-  // Durations drawn straight in steps (hours x 3600 x stretch / step folded into each type's table).
-  const durDraws = m.types.map((t) => t.durationH.scaled((3600 * t.stretch) / stepS));
+  // Durations the table leaves to a draw come straight in steps (hours to steps folded into each type's table).
+  const durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
   const players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
   const nPlayers = players.length;
   const perStep = (jobsPerDay * stepS) / 86400;
@@ -89,12 +89,15 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
     }
     const k = arrivals.draw(rng);
     for (let j = 0; j < k; j++) {
-      const c = choose(rng, cum, guide);
+      // The alias draw (drawAlias) written out: one uniform picks type, node count and duration together.
+      const x = rng.next() * K;
+      let c = x | 0;
+      if (x - c >= prob[c]!) c = alias[c]!;
       const t = jobType[c]!;
       let n = jobNodes[c]!;
       if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
-      // floor(x + 0.5) equals Math.round for values far below 2^52 once clamped to >= 1, without its branch.
-      const d = Math.max(1, Math.floor(durDraws[t]!.draw(rng) + 0.5));
+      let d = jobDur[c]!;
+      if (d < 0) d = wholeSteps(durDraws[t]!.draw(rng));
       // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
       if (qHead === qLen && n <= free) {
         free -= n;
