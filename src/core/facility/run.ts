@@ -99,22 +99,15 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
   const c = sc.config;
   const ext = stepSeries(sc, r.it.length);
   const total = totalPower(r.it, c.overheads, ext.temperature);
-  let cost = 0;
-  let carbon = 0;
-  const mwhPerStep = c.step_s / 3.6e9;
-  for (let k = 0; k < total.length; k++) {
-    const mwh = total[k]! * mwhPerStep;
-    cost += mwh * (ext.price ? ext.price[k]! : c.tariff.price_per_mwh);
-    carbon += mwh * 1000 * (ext.carbon ? ext.carbon[k]! : c.tariff.carbon_g_per_kwh);
-  }
   const pIt = bucketMeans(r.it, PLOT_POINTS);
   const itStats = powerStats(r.it, c.step_s);
+  const totalStats = total === r.it ? itStats : powerStats(total, c.step_s);
   return {
     utilization: r.utilization,
     it: itStats,
-    total: total === r.it ? itStats : powerStats(total, c.step_s),
-    cost,
-    carbonT: carbon / 1e6,
+    total: totalStats,
+    cost: priced(total, ext.price, c.tariff.price_per_mwh, totalStats.energyMWh, c.step_s),
+    carbonT: priced(total, ext.carbon, c.tariff.carbon_g_per_kwh, totalStats.energyMWh, c.step_s) / 1000,
     jobsStarted: r.jobsStarted,
     waitMeanH: r.waitMeanH,
     waitMaxH: r.waitMaxH,
@@ -125,6 +118,14 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
     bucketS: pIt.size * c.step_s,
     full: keepFull ? { it: r.it, total, busy: r.busy } : undefined,
   };
+}
+
+/** Sum over steps of energy (MWh) x a per-step rate, or energy x the flat rate when no series is given. */
+function priced(power: Float64Array, rate: Float64Array | null, flat: number, energyMWh: number, stepS: number): number {
+  if (!rate) return energyMWh * flat;
+  let sum = 0;
+  for (let k = 0; k < power.length; k++) sum += power[k]! * rate[k]!;
+  return (sum * stepS) / 3.6e9;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

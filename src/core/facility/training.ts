@@ -50,9 +50,23 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
   const { steps, stepS, nodes: pool, idleW, hourly } = m;
   const acc = new Float64Array(power ? steps : 0);
   const busy = new Int32Array(steps);
-  const release = new Int32Array(steps + 1);
-  const { prob, alias, type: jobType, nodes: jobNodes, dur: jobDur } = jobTable(m.types, pool, stepS);
-  const K = prob.length;
+  // Nodes freed per step, as a ring reaching past the longest job: a release is never more steps ahead than that.
+  let ring = 1;
+  for (const t of m.types) while (ring <= maxDurSteps(t, stepS)) ring *= 2;
+  const release = new Int32Array(ring);
+  const rmask = ring - 1;
+  const jobs = jobTable(m.types, pool, stepS);
+  const K = jobs.prob.length;
+  // Interleaved copies, so a draw reads one cache line of buckets and one of triples: [prob, alias] and [type, nodes, dur].
+  const bucket = new Float64Array(2 * K);
+  const triple = new Int32Array(3 * K);
+  for (let c = 0; c < K; c++) {
+    bucket[2 * c] = jobs.prob[c]!;
+    bucket[2 * c + 1] = jobs.alias[c]!;
+    triple[3 * c] = jobs.type[c]!;
+    triple[3 * c + 1] = jobs.nodes[c]!;
+    triple[3 * c + 2] = jobs.dur[c]!;
+  }
   const nodeDraws = m.types.map((t) => t.nodes);
   // Durations the table leaves to a draw come straight in steps (hours to steps folded into each type's table).
   const durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
@@ -81,7 +95,8 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
   let hour = -1;
   const arrivals = new PoissonDraws();
   for (let s = 0; s < steps; s++) {
-    free += release[s]!;
+    free += release[s & rmask]!;
+    release[s & rmask] = 0;
     const h = Math.floor(s / stepsPerHour);
     if (h !== hour) {
       hour = h;
@@ -92,16 +107,16 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
       // The alias draw (drawAlias) written out: one uniform picks type, node count and duration together.
       const x = rng.next() * K;
       let c = x | 0;
-      if (x - c >= prob[c]!) c = alias[c]!;
-      const t = jobType[c]!;
-      let n = jobNodes[c]!;
+      if (x - c >= bucket[2 * c]!) c = bucket[2 * c + 1]!;
+      const t = triple[3 * c]!;
+      let n = triple[3 * c + 1]!;
       if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
-      let d = jobDur[c]!;
+      let d = triple[3 * c + 2]!;
       if (d < 0) d = wholeSteps(durDraws[t]!.draw(rng));
       // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
       if (qHead === qLen && n <= free) {
         free -= n;
-        if (s + d < steps) release[s + d] = release[s + d]! + n;
+        if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
         if (power) players[t]!.add(acc, s, d, n);
         jobsStarted++;
         continue;
@@ -146,7 +161,7 @@ export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: num
         const d = qDur[i]!;
         free -= n;
         done[i] = 1;
-        if (s + d < steps) release[s + d] = release[s + d]! + n;
+        if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
         if (power) players[qType[i]!]!.add(acc, s, d, n);
         const w = s - qArr[i]!;
         waitSum += w;
