@@ -189,6 +189,8 @@ export class ProfilePlayer {
     this.table = new Float64Array(this.ringOn ? B * B : 0);
     if (this.ringOn) for (let ph = 0; ph < B; ph++) for (let r = 0; r < B; r++) this.table[ph * B + r] = this.v[this.head + ((ph - r + B) % B)]!;
     this.count = new Float64Array(B);
+    // An event pool from the start: growing it first while the simulation runs changes the fields its compiled code relies on.
+    if (this.ringOn) this.growEvents();
   }
 
   /** Adds a job of `dur` steps on `nodes` nodes starting at the current step `start`. */
