@@ -110,7 +110,9 @@ export class PoissonDraws {
   private cdf = new Float64Array(64);
   /** Cumulative sums made for the current mean; after the last one the sum no longer changes. */
   private n = 0;
-  private mean = 0;
+  // NaN, not 0: the field holds fractional means, and a field first seen holding a small integer changes its
+  // representation on the first fractional one, which throws away the simulation's compiled code.
+  private mean = NaN;
 
   setMean(mean: number): void {
     this.mean = mean;

@@ -39,11 +39,12 @@ export interface TrainingRun {
 const BACKFILL_DEPTH = 256;
 
 /**
- * Steps per call of TrainingSim.advance (a multiple of PLAY_BLOCK). A year is hundreds of calls of one short
+ * Steps per call of TrainingSim.advance (a multiple of PLAY_BLOCK). A year is thousands of calls of one short
  * function, which V8 optimises once with complete feedback and then reuses for every run and replica of the process;
  * one call over the whole horizon would be compiled on-stack mid-loop and again on every run (tens of ms each).
+ * Short enough that the first calls return (storing the state fields) before the loop is compiled.
  */
-const CHUNK = 16 * PLAY_BLOCK;
+const CHUNK = 4 * PLAY_BLOCK;
 
 /**
  * Time-stepped replay of the event-driven model: Poisson arrivals per step (rate = jobs/day x calendar shape), each
@@ -84,12 +85,14 @@ class TrainingSim {
   private s = 0;
 
   // Waiting jobs as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones.
-  private cap = 1024;
-  private qType: Int32Array = new Int32Array(1024);
-  private qNodes: Int32Array = new Int32Array(1024);
-  private qDur: Int32Array = new Int32Array(1024);
-  private qArr: Int32Array = new Int32Array(1024);
-  private done: Uint8Array = new Uint8Array(1024);
+  // They start empty and the constructor grows them: stored twice from the start, these fields are never taken for
+  // constants by the compiled step loop, which would be thrown away when the queue first grows mid-run.
+  private cap = 0;
+  private qType: Int32Array = new Int32Array(0);
+  private qNodes: Int32Array = new Int32Array(0);
+  private qDur: Int32Array = new Int32Array(0);
+  private qArr: Int32Array = new Int32Array(0);
+  private done: Uint8Array = new Uint8Array(0);
   private qLen = 0;
   private qHead = 0;
 
@@ -135,6 +138,7 @@ class TrainingSim {
     this.players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
     this.perStep = (jobsPerDay * stepS) / 86400;
     this.stepsPerHour = 3600 / stepS;
+    this.makeRoom();
   }
 
   /** Simulates the steps up to `end` (exclusive), its state in locals meanwhile; the power played up to there. */
@@ -243,7 +247,7 @@ class TrainingSim {
       this.qHead = 0;
       return;
     }
-    this.cap *= 2;
+    this.cap = Math.max(1024, this.cap * 2);
     this.qType = grow(this.qType, this.cap);
     this.qNodes = grow(this.qNodes, this.cap);
     this.qDur = grow(this.qDur, this.cap);
