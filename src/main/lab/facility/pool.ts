@@ -76,9 +76,10 @@ const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
 /**
  * Runs every scenario x target: a load search per level (its tries as tasks, driven from here), then its replicas
  * (different seeds) at that load, spread over worker threads as tasks become ready. Replica 0 uses the search's own
- * seed, so it reproduces its utilisation. While fewer searches run than there are threads, a worker would idle
- * during each search: from the search's second try on (the proportional guess, usually the last), replica 1 at the
- * tried load starts beside it and is kept if that load is the one found. Results do not depend on the thread count.
+ * seed, so it reproduces its utilisation: the search's second try (the proportional guess, usually the last) runs as
+ * replica 0 at that load, power included, and is kept if that load is the one found. While fewer searches run than
+ * there are threads, a worker would idle during each search: from the second try on, replica 1 at the tried load
+ * starts beside it, kept likewise. Results do not depend on the thread count.
  */
 export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunOptions = {}): Promise<FacilityResult> {
   const t0 = performance.now();
@@ -96,24 +97,31 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
     const csvFile = r === 0 && opts.csvDir ? join(opts.csvDir, `${slug(sc.name)}_${Math.round(target * 100)}u_power.csv`) : undefined;
     return exec({ kind: 'replica', sc, load, seed: replicaSeed(sc.config.seed, r), csvFile }).then((res) => (res as Extract<FacilityTaskResult, { kind: 'replica' }>).replica);
   };
-  // Replica 1 started beside a search's try, per level and load tried.
-  const early = new Map<string, Map<number, Promise<ReplicaResult>>>();
+  // Replicas run during a level's search, by load tried and replica index.
+  const early = new Map<string, Map<string, Promise<ReplicaResult>>>();
   const levelKey = (sc: ScenarioInput, i: number) => `${sc.name}\u0000${i}`;
+  const tryKey = (load: number, r: number) => `${load}\u0000${r}`;
   const search = async (sc: ScenarioInput, target: number, i: number): Promise<number> => {
     const c = sc.config;
     const tries = loadSearch(buildModel(sc), target);
-    const spec = new Map<number, Promise<ReplicaResult>>();
+    const spec = new Map<string, Promise<ReplicaResult>>();
     early.set(levelKey(sc, i), spec);
     let step = tries.next();
     for (let k = 1; !step.done; k++) {
-      const util = exec({ kind: 'util', sc, load: step.value, seed: c.seed });
+      let util: Promise<number>;
+      if (k === 2) {
+        // The proportional guess usually ends the search: tried with power on (the same jobs), it is replica 0.
+        const r0 = replicaTask(sc, target, step.value, 0);
+        spec.set(tryKey(step.value, 0), r0);
+        util = r0.then((r) => r.utilization);
+      } else util = exec({ kind: 'util', sc, load: step.value, seed: c.seed }).then((r) => (r as Extract<FacilityTaskResult, { kind: 'util' }>).utilization);
       if (speculate && k >= 2 && c.replicas >= 2) {
         const p = replicaTask(sc, target, step.value, 1);
         // A replica at a load the search moves on from is dropped: its failure is not the run's.
         p.catch(() => undefined);
-        spec.set(step.value, p);
+        spec.set(tryKey(step.value, 1), p);
       }
-      step = tries.next(((await util) as Extract<FacilityTaskResult, { kind: 'util' }>).utilization);
+      step = tries.next(await util);
     }
     tick(`${sc.name} ${Math.round(target * 100)} %: load found`);
     return step.value.load;
@@ -139,10 +147,10 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
         const levels: FacilityLevel[] = await Promise.all(
           c.targets.map(async (target, i) => {
             const found = { load: await loadOf(sc, i) };
-            const started = early.get(levelKey(sc, i))?.get(found.load);
+            const started = early.get(levelKey(sc, i));
             const reps = await Promise.all(
               Array.from({ length: c.replicas }, async (_, r) => {
-                const replica = await (r === 1 && started ? started : replicaTask(sc, target, found.load, r));
+                const replica = await (started?.get(tryKey(found.load, r)) ?? replicaTask(sc, target, found.load, r));
                 tick(`${sc.name} ${Math.round(target * 100)} %: replica ${r + 1}/${c.replicas}`);
                 return replica;
               }),
