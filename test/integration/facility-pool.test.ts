@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFacilityFile } from '../../src/main/lab/facility/config-file';
+import { runScenarioInline } from '../../src/core/facility/run';
 import { runFacility } from '../../src/main/lab/facility/pool';
 
 // The NLR colocation reconstruction, cut to one week so each replica is quick (its search at 60 % takes two tries, so replica 1 starts beside the second).
@@ -9,11 +10,13 @@ const level = () => {
 };
 
 describe('facility runs on worker threads', () => {
-  it('give the same levels on this thread, on 1 worker and on 3 (where replica 1 starts beside the load search)', async () => {
+  it('give the same levels as the plain search-then-replicas on this thread, on 1 worker and on 3 (replicas 0 and 1 run during the search)', async () => {
     const progress: string[] = [];
     const inline = await runFacility([level()], { threads: 0 });
     const one = await runFacility([level()], { threads: 1 });
     const three = await runFacility([level()], { threads: 3, onProgress: (_d, _t, label) => progress.push(label) });
+    // The plain path: the whole search, then every replica (runScenarioInline).
+    expect(inline.levels).toEqual(runScenarioInline(level()));
     expect(one.levels).toEqual(inline.levels);
     expect(three.levels).toEqual(inline.levels);
     const l = three.levels[0]!;
