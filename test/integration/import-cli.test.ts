@@ -113,12 +113,12 @@ describe('caplab import', () => {
     const semi = join(tmp.dir, 'semicolon.csv');
     writeFileSync(semi, 'timestamp; index; power.draw [W]\n2026/11/30 08:45:57.673; 0; 250.1\n');
     const r1 = await runCli(['import', semi, '--format', 'nvidia-smi'], env);
-    expect(r1.code).toBe(1);
+    expect(r1.code).toBe(2);
     expect(r1.stderr).toContain(`${semi}:1: wrong delimiter`);
     const garbage = join(tmp.dir, 'garbage.bin');
     writeFileSync(garbage, Buffer.from([0, 1, 2, 255, 254, 10, 0, 0, 7]));
     const r2 = await runCli(['import', garbage], env);
-    expect(r2.code).toBe(1);
+    expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/garbage\.bin: no importer recognises this file; name the format with --format/);
     const nowhere = join(tmp.dir, 'no-such-log.csv');
     const absent = await runCli(['import', fx('dcgmi-dmon.txt'), nowhere], env);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
-import type { DatasetRecord, Segment } from '../../shared/dataset';
+import { DatasetDeviceKind, deviceKindWords, type DatasetRecord, type Segment } from '../../shared/dataset';
 import type { AnalysisResult } from '../../shared/analysis';
 import type { MethodOutput } from '../../shared/api';
 import { api } from '../api/client';
@@ -15,6 +15,12 @@ import { toastError } from '../state/toasts';
 type Trace = MethodOutput<'getDatasetTrace'>;
 
 const span = (d: DatasetRecord) => (d.t_start !== null && d.t_end !== null ? d.t_end - d.t_start : null);
+
+/** A device kind in words: a node-level series says it holds GPU + CPU power, not a GPU's. */
+function kindWords(kind: string): string {
+  const k = DatasetDeviceKind.safeParse(kind);
+  return k.success ? deviceKindWords[k.data] : kind;
+}
 
 export function DatasetsPage({ param }: { param: string | null }) {
   const id = param !== null && /^\d+$/.test(param) ? Number(param) : null;
@@ -187,7 +193,7 @@ function DatasetDetail({ id }: { id: number }) {
           {ds.devices.map((d) => (
             <tr key={d.id}>
               <td>{d.key.replace(/^dataset:\d+\//, '')}</td>
-              <td>{d.kind}</td>
+              <td>{kindWords(d.kind)}</td>
               <td>{d.name}</td>
             </tr>
           ))}

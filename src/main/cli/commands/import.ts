@@ -5,6 +5,7 @@ import { fixed, progressBar, table } from '../format';
 import { ImportError } from '../../../core/import';
 import { checkZone, localZone } from '../../../core/import/time';
 import { ImportFormat } from '../../../shared/dataset';
+import { exitCodeOf } from '../../../shared/errors';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString());
 
@@ -57,7 +58,8 @@ export const importCommand: CliCommand = {
           },
         });
       } catch (e) {
-        if (e instanceof ImportError) throw new CliError(`cannot import ${e.message}`, 1);
+        // Bad input, as every command's: the engine's `invalid` code (src/shared/errors.ts).
+        if (e instanceof ImportError) throw new CliError(`cannot import ${e.message}`, exitCodeOf.invalid);
         throw e;
       } finally {
         if (tty) io.stderr.write('\n');

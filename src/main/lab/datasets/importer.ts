@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
-import { ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
+import { energyKindOf, ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
 import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
@@ -308,10 +308,13 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
   return out;
 }
 
-/** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
+/** Load phases of a dataset's summed GPU (else node-level) power (utilisation where there is no power), optionally within a range. */
 function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
   if (!(to > from)) return [];
-  const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
+  // GPUs; a dataset of node-level power only (NLR aggregated profiles) by that power.
+  const rows = db.prepare('SELECT id, kind FROM devices WHERE host = ?').all(`dataset:${datasetId}`) as { id: number; kind: string }[];
+  const kind = energyKindOf(rows.map((r) => r.kind));
+  const gpuRows = new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
   const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
   // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation,
   // read only where no GPU logged power. Read in slices so a 10 M-sample dataset never sits in memory.
