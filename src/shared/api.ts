@@ -164,6 +164,8 @@ export const methods = {
       reports: z.array(ImportReport),
       /** CapLab JSON exports among the inputs: each became a sweep again (duplicate_of_sweep: already imported, nothing written). */
       sweeps: z.array(z.object({ sweep_id: z.number().int(), name: z.string(), file: z.string(), duplicate_of_sweep: z.number().int().nullable() })).default([]),
+      /** CapLab JSON exports of datasets among the inputs: each became a dataset again (duplicate_of_dataset: already imported). */
+      datasets: z.array(z.object({ dataset_id: z.number().int(), name: z.string(), file: z.string(), duplicate_of_dataset: z.number().int().nullable() })).default([]),
     }),
   },
   /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */

@@ -261,6 +261,58 @@ describe("CapLab's own JSON export", () => {
     db.close();
   });
 
+  it('a dataset export (caplab export json --dataset) re-imports: the same samples, segments and analyze --dataset', { timeout: 120_000 }, async () => {
+    // The hpc-ai-perf-bench tree: per-cap segments with units, so the analysis includes the per-cap sweep answer.
+    const src = { ...env, CAPLAB_DB: join(dir.dir, 'tree.db') };
+    const imported = json<Outcome>((await runCli(['import', fx('hpcai-tree'), '--tz', 'UTC', '--json'], src)).stdout);
+    const id = String(imported.dataset!.id);
+    const file = join(dir.dir, 'dataset.json');
+    const ex = await runCli(['export', 'json', '--dataset', id, '--out', file, '--json'], src);
+    expect(ex.code).toBe(0);
+    expect(json<{ written: { source: string }[] }>(ex.stdout).written).toEqual([expect.objectContaining({ kind: 'json', source: `dataset ${id}` })]);
+    const fresh = { ...env, CAPLAB_DB: join(dir.dir, 'fresh-dataset.db') };
+    // Another dataset first, so the new dataset's id and device rows differ from the original's (ids are remapped).
+    expect((await runCli(['import', fx('dcgmi-dmon.txt'), '--tz', 'UTC'], fresh)).code).toBe(0);
+    const r = await runCli(['import', file, '--json'], fresh);
+    expect(r.code).toBe(0);
+    const o = json<Outcome & { datasets: { dataset_id: number; duplicate_of_dataset: number | null }[] }>(r.stdout);
+    expect(o.datasets).toEqual([expect.objectContaining({ duplicate_of_dataset: null })]);
+    const newId = String(o.dataset!.id);
+    expect(newId).not.toBe(id);
+    // Samples: every column of every device, the same values.
+    const samples = async (e: typeof env, ds: string, out: string) => {
+      expect((await runCli(['export', 'samples', '--dataset', ds, '--csv', join(dir.dir, out)], e)).code).toBe(0);
+      return readFileSync(join(dir.dir, out), 'utf8').replaceAll(/dataset:\d+\//g, 'dataset:N/');
+    };
+    const before = await samples(src, id, 'a.csv');
+    expect(before.split('\n').length).toBeGreaterThan(10);
+    expect(await samples(fresh, newId, 'b.csv')).toBe(before);
+    // Segments and devices, ids aside.
+    const shown = async (e: typeof env, ds: string) => {
+      const d = json<{ segments: Record<string, unknown>[]; devices: Record<string, unknown>[]; samples: number; t_start: number; t_end: number; report: unknown }>((await runCli(['datasets', ds, '--json'], e)).stdout);
+      return {
+        segments: d.segments.map(({ id: _i, dataset_id: _d, ...x }) => x),
+        devices: d.devices.map(({ id: _i, key, ...x }) => ({ ...x, key: String(key).replace(/^dataset:\d+\//, '') })),
+        samples: d.samples,
+        span: [d.t_start, d.t_end],
+        report: d.report,
+      };
+    };
+    expect(await shown(fresh, newId)).toEqual(await shown(src, id));
+    // The same analysis, segment ids and the dataset id aside.
+    const ids = new Set(['dataset_id', 'id', 'segment_id', 'run_id', 'run_ids']);
+    const analysis = async (e: typeof env, ds: string) =>
+      JSON.parse((await runCli(['analyze', '--dataset', ds, '--json'], e)).stdout.replaceAll(/dataset:\d+\//g, 'dataset:N/'), (k, v) => (ids.has(k) ? (Array.isArray(v) ? v.length : 0) : v));
+    const a1 = await analysis(src, id);
+    expect(a1.sweep.groups[0].caps.map((c: { cap_w: number }) => c.cap_w)).toEqual([300, 500]);
+    expect(await analysis(fresh, newId)).toEqual(a1);
+    // The bundle carries that analysis too; the same file again is found, not duplicated.
+    expect(JSON.parse(readFileSync(file, 'utf8')).analysis.segments).toHaveLength(2);
+    const dup = json<Outcome & { datasets: { duplicate_of_dataset: number | null }[] }>((await runCli(['import', file, '--json'], fresh)).stdout);
+    expect(dup.datasets).toEqual([expect.objectContaining({ duplicate_of_dataset: Number(newId) })]);
+    expect(dup.dataset).toBeNull();
+  });
+
   it('refuses a truncated or foreign JSON file, naming it, with nothing written', { timeout: 60_000 }, async () => {
     const file = join(dir.dir, 'sweep.json');
     const cut = join(dir.dir, 'cut.json');

@@ -15,7 +15,7 @@ import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, ins
 import { readWindow, streamsOf } from '../store/sample-blocks';
 import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
-import { importBundleFile, type ImportedSweep } from './bundle-import';
+import { importBundleFile, type ImportedDataset, type ImportedSweep } from './bundle-import';
 import { nlrLayout, parseNlrParquet } from './nlr-parquet';
 import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
 import { parseInWorker } from './parse-thread';
@@ -49,6 +49,8 @@ export interface ImportOutcome {
   ignored: string[];
   /** CapLab JSON exports among the inputs: each became a sweep again (or was found imported before). */
   sweeps: ImportedSweep[];
+  /** CapLab JSON exports of datasets among the inputs: each became a dataset again (or was found imported before). */
+  datasets: ImportedDataset[];
   /** Zip archives among the inputs, with the members each held. */
   archives: { path: string; members: number }[];
 }
@@ -161,16 +163,23 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
   try {
     // CapLab's own exports become sweeps again, in the same transaction as the rest.
     const sweeps: ImportedSweep[] = [];
+    const datasets: ImportedDataset[] = [];
     for (const f of bundles) {
       progress.file = f.path;
-      sweeps.push(await importBundleFile(db, f));
+      const b = await importBundleFile(db, f);
+      if (b.kind === 'sweep') sweeps.push(b.sweep);
+      else datasets.push(b.dataset);
       progress.bytes_done += f.bytes;
       progress.files_done++;
     }
     if (power.length === 0) {
       db.exec('COMMIT');
       opts.onProgress?.({ ...progress, files_done: progress.files_total, bytes_done: bytesTotal });
-      return { dataset: null, duplicate_of: null, reports: [], ignored: all.filter((x) => x.format === null).map((x) => x.path), sweeps, archives };
+      // One dataset export alone is reported as the dataset this import made (or found).
+      const only = datasets.length === 1 ? datasets[0]! : null;
+      const dup = only && only.duplicate_of_dataset !== null ? { dataset_id: only.dataset_id, name: only.name, path: only.file } : null;
+      const made = only && !dup ? (datasetRecord(db, only.dataset_id) ?? null) : null;
+      return { dataset: made, duplicate_of: dup, reports: made?.report ? [made.report] : [], ignored: all.filter((x) => x.format === null).map((x) => x.path), sweeps, datasets, archives };
     }
     const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
     const sink = new DatasetSampleSink(db, datasetId);
@@ -259,7 +268,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     }
     if (imported === 0) {
       db.exec('ROLLBACK');
-      return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, archives };
+      return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, datasets, archives };
     }
     // The dataset's report covers the files it holds (not those skipped as already imported).
     const merged = mergeReports(reports.filter((_, i) => !skippedReports.has(i)));
@@ -276,6 +285,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       reports,
       ignored: all.filter((x) => x.format === null).map((x) => x.path),
       sweeps,
+      datasets,
       archives,
     };
   } catch (e) {
