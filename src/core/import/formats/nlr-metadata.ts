@@ -40,6 +40,8 @@ export function parseNlrMetadata(text: string, file: string): NlrMetadata {
     .filter((x) => x.l.trim() !== '');
   if (lines.length === 0) throw new ImportError(file, null, 'empty file: expected a header and one row per results file');
   const names = splitFields(lines[0]!.l, ',').map((n, i) => n.trim() || `column ${i + 1}`);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) throw new ImportError(file, 1, `column ${twice} is named twice in the header (${names.join(', ')})`);
   const body = lines.slice(1).map((x) => ({ line: x.line, cells: splitFields(x.l, ',').map((v) => v.trim()) }));
   if (body.length === 0) throw new ImportError(file, 2, `no rows under the header (${names.join(', ')}): expected one row per results file`);
   // Extra cells beyond the header are kept under their position's name.

@@ -9,6 +9,7 @@ import { EXPORT_SCHEMA, ExportBundle } from '../../../shared/export';
 import type { Db } from '../store/db';
 import { importDatasetBundle, importSweepBundle } from '../store/bundle-io';
 import { datasetWithFile } from '../store/dataset-records';
+import { CodecError } from '../store/block-codec';
 import { readEntryText, type ImportFileEntry } from './files';
 
 /** JSON text larger than this cannot become one string in V8. */
@@ -68,7 +69,9 @@ export async function importBundleFile(db: Db, f: ImportFileEntry): Promise<{ ki
     const id = importSweepBundle(db, { ...bundle, environment: { ...bundle.environment, imported_from: { file: f.path, content_hash: hash, exported_at: bundle.exported_at } } });
     return { kind: 'sweep', sweep: { sweep_id: id, name: bundle.sweep!.name, file: f.path, duplicate_of_sweep: null } };
   } catch (e) {
-    // Parts that do not fit together (samples of a device the bundle does not list, a run that is not there).
+    // A value the sample store cannot hold (a time of 1e308: found by the fuzz suite); parts that do not fit
+    // together (samples of a device the bundle does not list, a run that is not there).
+    if (e instanceof CodecError) throw new ImportError(f.path, null, `a sample the store cannot hold: ${e.message}`);
     if (isBundleMismatch(e)) throw new ImportError(f.path, null, `the bundle's parts do not fit together: ${(e as Error).message}`);
     throw e;
   }
