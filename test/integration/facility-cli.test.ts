@@ -119,4 +119,30 @@ describe('caplab facility', () => {
       tmp.cleanup();
     }
   }, 120_000);
+
+  it('a node profile from an NLR aggregated profile (node-level power of 2 nodes, divided by its node count)', async () => {
+    const tmp = tempDir();
+    try {
+      const env = { CAPLAB_DB: join(tmp.dir, 'lab.db'), CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
+      const imp = await runCli(['import', 'test/fixtures/import/nlr-aggregated', '--json'], env);
+      expect(imp.code).toBe(0);
+      const segment = (JSON.parse(imp.stdout).dataset.segments as { id: number; label: string }[]).find((x) => x.label.includes('nodes=2'))!;
+      const site = {
+        mode: 'training', seed: 3, horizon_days: 2, step_s: 60, nodes: 50, idle_w: 400, rated_w: 3520, targets: [0.5],
+        jobs: [{ name: 'llama', share: 1, nodes: { dist: 'fixed', value: 2 }, duration_h: { dist: 'fixed', value: 2 }, profile: { segment: { segment_id: segment.id }, nodes: 2, node_overhead_w: 0 } }],
+      };
+      writeFileSync(join(tmp.dir, 'site.yaml'), stringify(site));
+      const r = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json'], env);
+      expect(r.stderr).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      const l = JSON.parse(r.stdout).levels[0];
+      // The profile per node: 10 s at 420 W, 30 s at 2,800 W, 5 s at 420 W (the fixture's generator): ~2,007 W mean.
+      const perNode = (15 * 420 + 30 * 2800) / 45;
+      const expected = l.utilization * 50 * perNode + (1 - l.utilization) * 50 * 400;
+      expect(l.mean_w).toBeGreaterThan(0.9 * expected);
+      expect(l.mean_w).toBeLessThan(1.1 * expected);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 120_000);
 });
