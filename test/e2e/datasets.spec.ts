@@ -1,6 +1,6 @@
 // The Datasets page: import by drop (file input), the trace re-queried on zoom, a brushed segment, History's list.
 // With CAPLAB_SCREENSHOTS=1 it also imports a 10-million-sample nvidia-smi log and takes docs/screenshots.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -55,6 +55,9 @@ test('a 20 MB log chosen in the browser streams to the host with upload progress
     await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 160,000 samples · 8 devices', { timeout: 90_000 });
     const seen = await app.evaluate<string[]>('window.progressSeen');
     expect(seen.some((t) => /uploading big-nvidia-smi\.csv: [\d.]+ of 2\d MB/.test(t)), seen.join(' | ')).toBe(true);
+    // The host's copy is gone once the import ended (the dataset holds the samples).
+    const uploads = join(process.env.CAPLAB_E2E_DIR!, 'data', 'uploads');
+    expect(readdirSync(uploads).filter((n) => n.endsWith('-big-nvidia-smi.csv'))).toEqual([]);
     if (process.env.CAPLAB_SCREENSHOTS) {
       await go(app, 'datasets');
       await app.screenshot({ path: `${process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots'}/datasets-upload.png` });
