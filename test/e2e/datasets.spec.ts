@@ -69,6 +69,22 @@ test('a 20 MB log chosen in the browser streams to the host with upload progress
   }
 });
 
+test('an NLR aggregated dataset lists its series as node-level power (GPU + CPU), its profiles as segments', async ({ app }) => {
+  const r = await callApi<{ dataset: { id: number } }>(app, 'importDataset', { import_id: 'e2e-nlr', paths: [join(process.cwd(), 'test/fixtures/import/nlr-aggregated')], name: 'NLR llama2-70b-lora (fixture)' });
+  await app.setViewportSize({ width: 1440, height: 1000 });
+  await app.goto(`${app.url().split('#')[0]}#/datasets/${r.dataset.id}`);
+  await expect(app.getByTestId('dataset-devices')).toContainText('node-level (GPU + CPU, summed over the nodes)');
+  await expect(app.getByTestId('dataset-facts')).toContainText('0.0 – 99.6 s (no wall clock)');
+  // Segment labels are editable fields.
+  await expect(app.getByTestId('segments-table').locator('input').filter({ visible: true })).not.toHaveCount(0);
+  const labels = await app.getByTestId('segments-table').locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  expect(labels).toEqual(expect.arrayContaining(['llama2-70b-lora 000001 (nodes=1)', 'llama2-70b-lora 000002 (nodes=2)']));
+  if (process.env.CAPLAB_SCREENSHOTS) {
+    await app.waitForTimeout(1500);
+    await app.screenshot({ path: `${process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots'}/dataset-nlr.png`, fullPage: true });
+  }
+});
+
 test('a 10-million-sample dataset stays interactive (screenshots)', async ({ app }, info) => {
   test.skip(!process.env.CAPLAB_SCREENSHOTS || info.project.name !== 'chromium', 'set CAPLAB_SCREENSHOTS=1 to import 10 M samples and refresh docs/screenshots');
   test.setTimeout(900_000);

@@ -157,7 +157,9 @@ function DatasetDetail({ id }: { id: number }) {
         </button>
       </header>
       <p className="muted" data-testid="dataset-facts">
-        {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices · {dateTime(ds.t_start)} – {dateTime(ds.t_end)} ({ds.timezone ?? 'zone unknown'}) ·{' '}
+        {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices ·{' '}
+        {/* Profiles without a wall clock (NLR aggregated) are seconds from their start, not 1970. */}
+        {ds.report?.clock === 'relative' ? `${fmt(ds.t_start ?? 0, 1)} – ${fmt(ds.t_end ?? 0, 1)} s (no wall clock)` : `${dateTime(ds.t_start)} – ${dateTime(ds.t_end)} (${ds.timezone ?? 'zone unknown'})`} ·{' '}
         {ds.files.length} file(s)
       </p>
       <div className="row">
