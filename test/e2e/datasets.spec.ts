@@ -77,7 +77,7 @@ test('an NLR aggregated dataset lists its series as node-level power (GPU + CPU)
   await expect(app.getByTestId('dataset-facts')).toContainText('0.0 – 99.6 s (no wall clock)');
   // Segment labels are editable fields.
   await expect(app.getByTestId('segments-table').locator('input').filter({ visible: true })).not.toHaveCount(0);
-  const labels = await app.getByTestId('segments-table').locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  const labels = await app.getByTestId('segments-table').locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
   expect(labels).toEqual(expect.arrayContaining(['llama2-70b-lora 000001 (nodes=1)', 'llama2-70b-lora 000002 (nodes=2)']));
   if (process.env.CAPLAB_SCREENSHOTS) {
     await app.waitForTimeout(1500);

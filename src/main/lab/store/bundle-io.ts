@@ -176,6 +176,7 @@ export function importDatasetBundle(db: Db, b: ExportBundle, file: { path: strin
   for (const m of b.metrics) for (let i = 0; i < m.t.length; i++) insMetric.run(id, m.t[i], m.name, m.value[i]);
   for (const seg of b.segments) {
     const s = seg as typeof seg & Record<string, unknown>;
+    if (!(seg.end >= seg.start)) throw new Error(`segment ${seg.id} ends (${seg.end}) before it starts (${seg.start})`);
     const deviceKeys = Array.isArray(s.device_keys) ? (s.device_keys as string[]).map((k) => keys.get(k) ?? k) : null;
     const origin = SegmentOrigin.safeParse(s.origin);
     insertSegment(db, id, {
