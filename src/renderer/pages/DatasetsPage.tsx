@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
-import type { DatasetRecord, Segment } from '../../shared/dataset';
+import type { DatasetRecord } from '../../shared/dataset';
 import type { AnalysisResult } from '../../shared/analysis';
 import type { MethodOutput } from '../../shared/api';
 import { api } from '../api/client';
@@ -9,6 +9,7 @@ import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
 import { colorFor, dateTime, fmt } from '../lib/format';
+import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
 import { toastError } from '../state/toasts';
 
@@ -74,11 +75,11 @@ export function DatasetTable({ list }: { list: readonly DatasetRecord[] }) {
   );
 }
 
-const SEGMENT_FILL: Record<Segment['origin'], string> = { auto: 'rgba(78,154,241,0.10)', brush: 'rgba(242,142,43,0.16)', structure: 'rgba(89,161,79,0.14)' };
-
 function DatasetDetail({ id }: { id: number }) {
   const [ds, setDs] = useState<DatasetRecord | null>(null);
   const [trace, setTrace] = useState<Trace | null>(null);
+  // The range whose trace is being read from the store (null: none in flight): a 10 M-sample dataset takes a moment.
+  const [loading, setLoading] = useState(false);
   const [range, setRange] = useState<[number, number] | null>(null);
   const [brush, setBrush] = useState(false);
   const [analysis, setAnalysis] = useState<AnalysisResult | null>(null);
@@ -87,9 +88,11 @@ function DatasetDetail({ id }: { id: number }) {
   // Re-queried on every zoom: the store decimates the visible range to ~2,000 points per device.
   useEffect(() => {
     let stale = false;
+    setLoading(true);
     api
       .getDatasetTrace({ dataset_id: id, max_points: 2000, ...(range ? { from: range[0], to: range[1] } : {}) })
-      .then((t) => !stale && setTrace(t), toastError);
+      .then((t) => !stale && setTrace(t), toastError)
+      .finally(() => !stale && setLoading(false));
     return () => {
       stale = true;
     };
@@ -109,9 +112,7 @@ function DatasetDetail({ id }: { id: number }) {
       yaxis: { title: { text: 'power W' } },
       dragmode: brush ? 'select' : 'zoom',
       selectdirection: 'h',
-      shapes: (ds?.segments ?? []).map((s) => ({ type: 'rect', xref: 'x', yref: 'paper', x0: s.start - t0, x1: s.end - t0, y0: 0, y1: 1, line: { width: 0 }, fillcolor: SEGMENT_FILL[s.origin], layer: 'below' })),
-      // Labels only while they fit; many auto phases are told apart by their shading and the table.
-      annotations: (ds && ds.segments.length <= 24 ? ds.segments : []).map((s) => ({ x: (s.start + s.end) / 2 - t0, y: 1, xref: 'x', yref: 'paper', yanchor: 'bottom', text: s.label ?? `#${s.id}`, showarrow: false, font: { size: 9 } })),
+      ...segmentDecorations(ds?.segments ?? [], t0, range),
       showlegend: true,
     }),
     [ds, range, brush, t0],
@@ -161,7 +162,8 @@ function DatasetDetail({ id }: { id: number }) {
         <button className="small" onClick={() => setRange(null)} disabled={!range}>
           Reset zoom
         </button>
-        <span className="muted small" data-testid="trace-points">
+        <span className="muted small" data-testid="trace-points" aria-busy={loading}>
+          {loading ? 'reading the trace from the store… · ' : ''}
           {visible.toLocaleString('en')} points shown of {ds.samples.toLocaleString('en')} samples{trace ? ` · ${fmt(trace.to - trace.from, 0)} s visible` : ''}
         </span>
       </div>
