@@ -1,5 +1,4 @@
 // The dataset page's trace decorations: segment windows as shaded bands and their labels, for the visible range.
-import type { Layout } from 'plotly.js-strict-dist-min';
 import type { Segment } from '../../shared/dataset';
 
 /** Per origin, two shades: neighbouring segments alternate so the boundary between adjacent phases shows. */
@@ -16,7 +15,7 @@ export const MAX_LABELS = 24;
  * Shapes (one band per segment, x in seconds since `t0`) and labels for the segments that overlap the visible range
  * (`range` in epoch seconds; null: all). Labels only while at most MAX_LABELS segments are in view.
  */
-export function segmentDecorations(segments: readonly Segment[], t0: number, range: [number, number] | null): Pick<Layout, 'shapes' | 'annotations'> {
+export function segmentDecorations(segments: readonly Segment[], t0: number, range: [number, number] | null) {
   const sorted = [...segments].sort((a, b) => a.start - b.start);
   const shapes = sorted.map((s, i) => ({
     type: 'rect' as const,
