@@ -29,4 +29,12 @@ describe('dataset trace decorations', () => {
     expect(segmentDecorations(phases, t0, [t0, t0 + MAX_LABELS * 10]).annotations).toHaveLength(MAX_LABELS);
     expect(segmentDecorations(phases, t0, [t0, t0 + (MAX_LABELS + 1) * 10]).annotations).toEqual([]);
   });
+
+  it('leaves short segments (transitions between phases) unlabelled', () => {
+    // Long phases of 500 s with 10 s transitions between them.
+    const segs = [seg(1, t0, t0 + 500), seg(2, t0 + 500, t0 + 510), seg(3, t0 + 510, t0 + 1010)];
+    expect(segmentDecorations(segs, t0, null).annotations!.map((a) => a.text)).toEqual(['phase 1', 'phase 3']);
+    // Zoomed in on the transition it is wide enough to hold its label.
+    expect(segmentDecorations(segs, t0, [t0 + 490, t0 + 520]).annotations!.map((a) => a.text)).toEqual(['phase 1', 'phase 2', 'phase 3']);
+  });
 });

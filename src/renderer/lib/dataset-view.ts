@@ -10,10 +10,13 @@ const FILL: Record<Segment['origin'], [string, string]> = {
 
 /** More labels than this in view overlap into an unreadable strip; the shading and the table tell them apart. */
 export const MAX_LABELS = 24;
+/** A segment is labelled when its visible part is at least 1/MIN_LABEL_SHARE of the visible range. */
+export const MIN_LABEL_SHARE = 40;
 
 /**
  * Shapes (one band per segment, x in seconds since `t0`) and labels for the segments that overlap the visible range
- * (`range` in epoch seconds; null: all). Labels only while at most MAX_LABELS segments are in view.
+ * (`range` in epoch seconds; null: all). Labels only while at most MAX_LABELS segments are in view, and only on
+ * segments wide enough to hold one.
  */
 export function segmentDecorations(segments: readonly Segment[], t0: number, range: [number, number] | null) {
   const sorted = [...segments].sort((a, b) => a.start - b.start);
@@ -29,9 +32,12 @@ export function segmentDecorations(segments: readonly Segment[], t0: number, ran
     fillcolor: FILL[s.origin][i % 2],
     layer: 'below' as const,
   }));
-  const inView = range ? sorted.filter((s) => s.end > range[0] && s.start < range[1]) : sorted;
-  const annotations = (inView.length <= MAX_LABELS ? inView : []).map((s) => ({
-    x: (Math.max(s.start, range?.[0] ?? s.start) + Math.min(s.end, range?.[1] ?? s.end)) / 2 - t0,
+  const [lo, hi] = range ?? [sorted[0]?.start ?? 0, sorted[sorted.length - 1]?.end ?? 0];
+  const inView = sorted.filter((s) => s.end > lo && s.start < hi);
+  // Short ones (transitions between phases) stay unlabelled: their labels would overlap their neighbours'.
+  const wide = inView.filter((s) => Math.min(s.end, hi) - Math.max(s.start, lo) >= (hi - lo) / MIN_LABEL_SHARE);
+  const annotations = (inView.length <= MAX_LABELS ? wide : []).map((s) => ({
+    x: (Math.max(s.start, lo) + Math.min(s.end, hi)) / 2 - t0,
     y: 1,
     xref: 'x' as const,
     yref: 'paper' as const,
