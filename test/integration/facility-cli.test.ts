@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -48,6 +48,46 @@ describe('caplab facility', () => {
       tmp.cleanup();
     }
   }, 180_000);
+
+  it('carbon from an hourly grid-intensity CSV and cooling from an outdoor-temperature CSV, step by step', async () => {
+    const tmp = tempDir();
+    try {
+      const fx = (f: string) => resolve('test/fixtures/facility', f);
+      const site = {
+        mode: 'training', name: 'csv site', seed: 5, start: '2025-01-01T00:00:00Z', horizon_days: 2, step_s: 300, replicas: 1, nodes: 64, idle_w: 420, rated_w: 3520, targets: [0.5],
+        jobs: [{ name: 'ft', share: 1, nodes: { dist: 'choice', values: [1, 2, 4] }, duration_h: { dist: 'fixed', value: 1 }, profile: { csv: fx('profile.csv'), time_col: 't', power_col: 'node_W' } }],
+        overheads: { cooling: { base_fraction: 0.12, per_degc: 0.01, ref_c: 18 }, temperature: { csv: fx('temperature.csv') } },
+        tariff: { price_per_mwh: 50, carbon_csv: fx('carbon.csv') },
+      };
+      writeFileSync(join(tmp.dir, 'site.yaml'), stringify(site));
+      const out = join(tmp.dir, 'csv');
+      const r = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json', '--csv', out, '--threads', '0'], {});
+      expect(r.code, r.stderr).toBe(0);
+      const l = JSON.parse(r.stdout).levels[0];
+      const hourly = (f: string) => new Map(readFileSync(fx(f), 'utf8').trim().split('\n').slice(1).map((line) => [line.slice(0, 13), Number(line.split(',')[1])] as const));
+      const temp = hourly('temperature.csv');
+      const carbon = hourly('carbon.csv');
+      const rows = readFileSync(join(out, 'baseline_50u_power.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+      expect(rows).toHaveLength((2 * 86400) / 300);
+      let grams = 0;
+      let warmest = 0;
+      for (const [ts, it, , total] of rows) {
+        const hour = `${ts!.slice(0, 10)}T${ts!.slice(11, 13)}`;
+        // Total = IT x (1 + 0.12 + 1 %/degC above 18 degC) with the temperature of that hour.
+        const ratio = 1.12 + 0.01 * Math.max(0, temp.get(hour)! - 18);
+        expect(Number(total) / Number(it)).toBeCloseTo(ratio, 3);
+        warmest = Math.max(warmest, ratio);
+        grams += ((Number(total) * 300) / 3.6e6) * carbon.get(hour)!;
+      }
+      expect(warmest).toBeCloseTo(1.24, 6);
+      // Carbon weighs each step's energy by that hour's intensity (not the mean intensity x energy).
+      expect(l.carbon_t).toBeCloseTo(grams / 1e6, 3);
+      expect(l.carbon_t / (l.energy_total_mwh * 1000) * 1e6).not.toBeCloseTo((100 * 8 + 450 * 12 + 300 * 4) / 24, 0);
+      expect(l.cost).toBeCloseTo(l.energy_total_mwh * 50, 6);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 120_000);
 
   it('is deterministic: the same seed gives the same numbers, on threads or not', async () => {
     const a = await runCli(['facility', FIXTURE, '--json', '--scenario', 'baseline', '--replicas', '1', '--threads', '0'], {});
