@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -88,6 +89,48 @@ describe('caplab facility', () => {
       tmp.cleanup();
     }
   }, 120_000);
+
+  it('writes the facility report as HTML and PDF (Chromium): the run\'s figures, charts per scenario and the config with its assumptions', async () => {
+    const tmp = tempDir();
+    try {
+      const html = join(tmp.dir, 'site.html');
+      const pdf = join(tmp.dir, 'site.pdf');
+      const r = await runCli(['facility', FIXTURE, '--json', '--html', html, '--pdf', pdf, '--author', 'Grace Hopper', '--paper', 'letter', '--threads', '0'], {});
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(j.written.map((f: { kind: string; path: string }) => [f.kind, f.path])).toEqual([
+        ['html', html],
+        ['pdf', pdf],
+      ]);
+      const doc = readFileSync(html, 'utf8');
+      expect(doc).toContain('CapLab facility report');
+      expect(doc).toContain('Grace Hopper');
+      // Every scenario's table holds the numbers --json gives (4 significant digits, MW).
+      for (const s of j.scenarios as { name: string; levels: { mean_w: number; peak_w: number; p99_w: number }[] }[]) {
+        expect(doc).toContain(`Scenario ${s.name}`);
+        for (const l of s.levels) for (const w of [l.mean_w, l.peak_w, l.p99_w]) expect(doc).toContain(String(Number((w / 1e6).toPrecision(4))));
+      }
+      // LDC and power series per scenario, each level's series; the scenarios side by side.
+      expect(doc.match(/<svg[^>]*data-chart="facility-ldc"/g)).toHaveLength(2);
+      expect(doc.match(/<svg[^>]*data-chart="facility-power"/g)).toHaveLength(4);
+      expect(doc.match(/<svg[^>]*data-chart="facility-scenarios"/g)).toHaveLength(1);
+      // The config as written, comments (the assumptions) included.
+      expect(doc).toContain('# A small training site for the CLI tests');
+      const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+      expect(text).toContain('CapLab facility report');
+      expect(text).toMatch(/Scenario pue-1\.4/);
+      expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(/Page size:\s+612 x 792/);
+      // A report path that cannot be written is refused before the simulation runs.
+      const bad = await runCli(['facility', FIXTURE, '--html', join(tmp.dir, 'no-such-folder', 'x.html')], {});
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/cannot write .*x\.html: folder .*no-such-folder does not exist/);
+      const stray = await runCli(['facility', FIXTURE, '--author', 'x'], {});
+      expect(stray.code).toBe(2);
+      expect(stray.stderr).toContain('--author goes with --html FILE or --pdf FILE');
+    } finally {
+      tmp.cleanup();
+    }
+  }, 180_000);
 
   it('is deterministic: the same seed gives the same numbers, on threads or not', async () => {
     const a = await runCli(['facility', FIXTURE, '--json', '--scenario', 'baseline', '--replicas', '1', '--threads', '0'], {});
