@@ -22,7 +22,7 @@ export interface FacilityReportInput {
   paper: Paper;
 }
 
-const MW = (w: number | null) => (w === null ? null : num(w / 1e6, 4));
+const MW = (w: number | null, digits = 4) => (w === null ? null : num(w / 1e6, digits));
 const target = (l: FacilityLevel) => `${Math.round(l.target_utilization * 100)} %`;
 const axis = (label: string, unit: string, zero = false): ChartAxis => ({ label, unit, min: null, max: null, zero, ticks: null });
 const point = (x: number, y: number): ChartPoint => ({ x, y, err: null, label: null, state: 'ok', excluded: false, note: null });
@@ -103,8 +103,8 @@ function levelsTable(r: FacilityResult, levels: FacilityLevel[]): string {
     levels.map((l) => [
       target(l),
       `${pct(l.utilization)}${l.replicas > 1 ? ` ± ${pct(l.sd.utilization, 2)}` : ''}`,
-      `${MW(l.mean_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.mean_w)}` : ''}`,
-      `${MW(l.peak_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.peak_w)}` : ''}`,
+      `${MW(l.mean_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.mean_w, 2)}` : ''}`,
+      `${MW(l.peak_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.peak_w, 2)}` : ''}`,
       MW(l.p99_w),
       MW(l.mean_total_w),
       MW(l.peak_total_w),
