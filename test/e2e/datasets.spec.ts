@@ -1,6 +1,6 @@
 // The Datasets page: import by drop (file input), the trace re-queried on zoom, a brushed segment, History's list.
 // With CAPLAB_SCREENSHOTS=1 it also imports a 10-million-sample nvidia-smi log and takes docs/screenshots.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -33,6 +33,22 @@ test('import a log by drop, zoom the trace, brush a segment, see it in History',
   await expect(app.getByTestId('segments-table')).toContainText('brush');
   await go(app, 'history');
   await expect(app.getByTestId('datasets-table')).toContainText('gpu_power.csv');
+});
+
+test('a log dropped onto the drop zone is imported (a real drop event with the file in its DataTransfer)', async ({ app }) => {
+  await go(app, 'datasets');
+  const text = readFileSync('test/fixtures/import/nvidia-smi-units.csv', 'utf8');
+  const dropped = await app.evaluateHandle((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'dropped-nvidia-smi.csv', { type: 'text/csv' }));
+    return dt;
+  }, text);
+  const zone = app.getByTestId('import-drop');
+  await zone.dispatchEvent('dragover', { dataTransfer: dropped });
+  await expect(zone).toHaveClass(/\bover\b/);
+  await zone.dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 4 samples · 1 devices', { timeout: 60_000 });
+  await expect(app.locator('#dataset-title')).toContainText('dropped-nvidia-smi.csv');
 });
 
 test('a 20 MB log chosen in the browser streams to the host with upload progress and imports as a dataset', async ({ app }, info) => {
