@@ -38,11 +38,12 @@ test('import a log by drop, zoom the trace, brush a segment, see it in History',
 test('a log dropped onto the drop zone is imported (a real drop event with the file in its DataTransfer)', async ({ app }) => {
   await go(app, 'datasets');
   const text = readFileSync('test/fixtures/import/nvidia-smi-units.csv', 'utf8');
-  const dropped = await app.evaluateHandle((t) => {
+  // Built in the page (a browser DataTransfer holding a File), as a drag from the desktop delivers it.
+  const dropped = await app.evaluateHandle(`(() => {
     const dt = new DataTransfer();
-    dt.items.add(new File([t], 'dropped-nvidia-smi.csv', { type: 'text/csv' }));
+    dt.items.add(new File([${JSON.stringify(text)}], 'dropped-nvidia-smi.csv', { type: 'text/csv' }));
     return dt;
-  }, text);
+  })()`);
   const zone = app.getByTestId('import-drop');
   await zone.dispatchEvent('dragover', { dataTransfer: dropped });
   await expect(zone).toHaveClass(/\bover\b/);
