@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { test, expect, go, callApi } from './fixtures';
 
@@ -50,6 +51,47 @@ test('a log dropped onto the drop zone is imported (a real drop event with the f
   await zone.dispatchEvent('drop', { dataTransfer: dropped });
   await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 4 samples · 1 devices', { timeout: 60_000 });
   await expect(app.locator('#dataset-title')).toContainText('dropped-nvidia-smi.csv');
+});
+
+test('segments given a workload, cap and work done on the page are analysed like a sweep: the CLI gives the same best caps', async ({ app }, info) => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'caplab-e2e-segments-'));
+  try {
+    // 8 GPUs at 10 Hz for 1,000 s: the generator's load phases become automatic segments.
+    const file = join(dir, 'phases-nvidia-smi.csv');
+    await nvidiaSmiLog(file, 80_000);
+    const r = await callApi<{ dataset: { id: number; segments: { id: number; start: number }[] } }>(app, 'importDataset', { import_id: 'e2e-segments', paths: [file], tz: 'UTC', name: 'phases for segments' });
+    const segs = [...r.dataset.segments].sort((a, b) => a.start - b.start);
+    expect(segs.length).toBeGreaterThanOrEqual(2);
+    await app.goto(`${app.url().split('#')[0]}#/datasets/${r.dataset.id}`);
+    await expect(app.getByTestId('segments-table')).toContainText('auto');
+    // Two phases as two caps of one workload, typed in place (saved on leaving each field).
+    const typed: [number, string, string][] = [
+      [segs[0]!.id, '300', '52000'],
+      [segs[segs.length - 1]!.id, '500', '40000'],
+    ];
+    for (const [id, cap, work] of typed) {
+      for (const [field, value] of [['workload', 'llm-ft'], ['cap_w', cap], ['units', 'tokens'], ['units_in_window', work]] as const) {
+        await app.getByTestId(`segment-${id}-${field}`).fill(value);
+        await app.getByTestId(`segment-${id}-${field}`).press('Tab');
+      }
+    }
+    // Kept in the store: a reload shows them.
+    await expect.poll(async () => (await callApi<{ segments: { cap_w: number | null }[] }>(app, 'getDataset', { dataset_id: r.dataset.id })).segments.filter((x) => x.cap_w !== null).length).toBe(2);
+    await app.reload();
+    await expect(app.getByTestId(`segment-${typed[1]![0]}-cap_w`)).toHaveValue('500');
+    await app.getByTestId('analyse-segments').click();
+    const shown = app.getByTestId('dataset-analysis');
+    await expect(shown).toContainText('llm-ft');
+    const cli = JSON.parse(
+      execFileSync(process.execPath, ['bin/caplab.mjs', 'analyze', '--dataset', String(r.dataset.id), '--json', '--db', join(process.env.CAPLAB_E2E_DIR!, info.project.name === 'electron' ? 'electron.db' : 'lab.db')], { encoding: 'utf8' }),
+    ) as { sweep: { groups: { optima: Record<string, { cap_w: number | null }> }[] } };
+    const optima = cli.sweep.groups[0]!.optima;
+    expect(optima['max-efficiency']!.cap_w).not.toBeNull();
+    for (const [selector, o] of Object.entries(optima)) await expect(shown).toContainText(`${selector} ${o.cap_w ?? '–'} W`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a 20 MB log chosen in the browser streams to the host with upload progress and imports as a dataset', async ({ app }, info) => {
