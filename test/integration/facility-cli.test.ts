@@ -45,6 +45,12 @@ describe('caplab facility', () => {
       expect(lines[1]).toMatch(/^2025-01-01 00:00:00,[\d.]+,[\d.]+,[\d.]+$/);
       const util = lines.slice(1).reduce((a, l) => a + Number(l.split(',')[2]), 0) / (lines.length - 1);
       expect(Math.abs(util - j.levels[1].utilization)).toBeLessThan(0.03);
+      // The NLR facility-profile format: CapLab's own importer (auto-detected) reads it back, every row.
+      const imp = await runCli(['import', join(out, 'baseline_70u_power.csv'), '--tz', 'UTC', '--json'], { CAPLAB_DB: join(tmp.dir, 'lab.db') });
+      expect(imp.code, imp.stderr).toBe(0);
+      const d = JSON.parse(imp.stdout);
+      expect(d.dataset).toMatchObject({ format: 'facility-csv', samples: lines.length - 1 });
+      expect(d.reports[0].warnings).toContain('column(s) not imported: total_power_W (a facility profile is power_W and utilization)');
     } finally {
       tmp.cleanup();
     }
