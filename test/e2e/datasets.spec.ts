@@ -89,6 +89,16 @@ test('segments given a workload, cap and work done on the page are analysed like
     const optima = cli.sweep.groups[0]!.optima;
     expect(optima['max-efficiency']!.cap_w).not.toBeNull();
     for (const [selector, o] of Object.entries(optima)) await expect(shown).toContainText(`${selector} ${o.cap_w ?? '–'} W`);
+    // The per-cap curves the results page draws: efficiency with its two caps, and the Pareto front.
+    await expect(app.getByTestId('dataset-efficiency').locator('.main-svg').first()).toBeVisible();
+    await expect(app.getByTestId('dataset-pareto').locator('.main-svg').first()).toBeVisible();
+    await expect(app.getByTestId('dataset-efficiency').locator('.xtick')).not.toHaveCount(0);
+    if (process.env.CAPLAB_SCREENSHOTS && info.project.name === 'chromium') {
+      await app.setViewportSize({ width: 1440, height: 1100 });
+      await app.getByTestId('dataset-analysis').scrollIntoViewIfNeeded();
+      await app.waitForTimeout(1000);
+      await app.screenshot({ path: `${process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots'}/dataset-segments-analysis.png` });
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

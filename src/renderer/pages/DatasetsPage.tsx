@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
 import type { DatasetRecord } from '../../shared/dataset';
-import type { AnalysisResult } from '../../shared/analysis';
+import type { AnalysisGroup, AnalysisResult } from '../../shared/analysis';
+import { efficiencyChart, paretoChart } from '../../shared/charts';
+import { ChartCard } from '../components/ChartCard';
 import type { MethodOutput } from '../../shared/api';
 import { api } from '../api/client';
 import { Plot } from '../components/Plot';
@@ -175,7 +177,7 @@ function DatasetDetail({ id }: { id: number }) {
           Analyse segments with cap and units
         </button>
       </div>
-      {analysis && <AnalysisSummary a={analysis} />}
+      {analysis && <AnalysisSummary a={analysis} name={ds.name} />}
       <h3>Devices</h3>
       <table className="table" data-testid="dataset-devices">
         <thead>
@@ -209,15 +211,35 @@ function DatasetDetail({ id }: { id: number }) {
   );
 }
 
-function AnalysisSummary({ a }: { a: AnalysisResult }) {
+function AnalysisSummary({ a, name }: { a: AnalysisResult; name: string }) {
   return (
     <div data-testid="dataset-analysis">
       {a.groups.map((g) => (
-        <p key={`${g.workload}-${g.device_model}`}>
-          <strong>{g.workload}</strong> on {g.device_model}: best cap{' '}
-          {Object.values(g.optima).map((o) => `${o.selector} ${o.cap_w ?? '–'} W`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
-        </p>
+        <GroupAnalysis key={`${g.workload}-${g.device_model}`} g={g} name={name} />
       ))}
     </div>
+  );
+}
+
+/** A workload's segments analysed as a sweep's runs: best caps, Pareto, and the per-cap curves the results page draws. */
+function GroupAnalysis({ g, name }: { g: AnalysisGroup; name: string }) {
+  const inputs = useMemo(() => [{ name, group: g }], [g, name]);
+  const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
+  const par = useMemo(() => paretoChart(inputs), [inputs]);
+  return (
+    <>
+      <p>
+        <strong>{g.workload}</strong> on {g.device_model}: best cap{' '}
+        {Object.values(g.optima).map((o) => `${o.selector} ${o.cap_w ?? '–'} W`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
+      </p>
+      <div className="plots">
+        <div className="card">
+          <ChartCard spec={eff} testId="dataset-efficiency" />
+        </div>
+        <div className="card">
+          <ChartCard spec={par} testId="dataset-pareto" />
+        </div>
+      </div>
+    </>
   );
 }
