@@ -11,8 +11,18 @@ test('facility page: runs the NLR colocation reconstruction with replicas and pl
   await expect(app.getByTestId('facility-yaml')).toHaveValue(/mode: training/);
   await app.getByTestId('facility-replicas').fill('3');
   await app.getByTestId('facility-horizon').fill('42');
+  // Every progress line the page shows while it runs (users see progress on anything over a second).
+  await app.evaluate(`(() => {
+    const seen = (window.facilityProgress = []);
+    new MutationObserver(() => {
+      const t = document.querySelector('[data-testid="facility-progress"]')?.textContent;
+      if (t && seen[seen.length - 1] !== t) seen.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  })()`);
   await app.getByTestId('facility-run').click();
   await expect(app.getByTestId('facility-done')).toBeVisible({ timeout: 280_000 });
+  const progress = await app.evaluate<string[]>('window.facilityProgress');
+  expect(progress.length, progress.join(' | ')).toBeGreaterThan(1);
   const summary = app.getByTestId('facility-summary');
   // 3 scenarios x 4 targets.
   await expect(summary.locator('tbody tr')).toHaveCount(12);
