@@ -45,6 +45,17 @@ export type PagedSample = z.infer<typeof PagedSample>;
  * Every method has an input and output schema; both transports validate inputs with them.
  * Adding a method: one entry here plus one engine function in src/main/lab/engine.ts.
  */
+/** A facility config to run: its YAML, and what the page may override. */
+const FacilityRunInput = z
+  .object({
+    yaml: z.string().max(5_000_000),
+    base_dir: z.string().max(4096).optional(),
+    scenario: z.string().max(200).optional(),
+    replicas: z.number().int().min(1).max(64).optional(),
+    horizon_days: z.number().positive().max(366).optional(),
+  })
+  .strict();
+
 export const methods = {
   health: { input: z.object({}).strict(), output: z.object({ ok: z.literal(true), version: z.string(), backend: z.string() }) },
   listDevices: {
@@ -226,16 +237,16 @@ export const methods = {
    * the shipped resources/facility). Progress streams as `facility.progress`.
    */
   runFacility: {
-    input: z
-      .object({
-        yaml: z.string().max(5_000_000),
-        base_dir: z.string().max(4096).optional(),
-        scenario: z.string().max(200).optional(),
-        replicas: z.number().int().min(1).max(64).optional(),
-        horizon_days: z.number().positive().max(366).optional(),
-      })
-      .strict(),
+    input: FacilityRunInput,
     output: FacilityResult,
+  },
+  /**
+   * The facility report (`caplab facility --pdf/--html`) of a config run as runFacility runs it (same seed, same
+   * numbers as the page shows), as a file to save. Progress streams as `facility.progress`.
+   */
+  facilityReport: {
+    input: FacilityRunInput.extend({ format: z.enum(['pdf', 'html']), paper: z.enum(['a4', 'letter']).default('a4'), author: z.string().max(200).optional() }).strict(),
+    output: ExportedFile,
   },
 } as const;
 
