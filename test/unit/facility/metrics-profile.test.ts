@@ -114,11 +114,17 @@ describe('facility overheads and calendar', () => {
     expect(v[23]).toBe(30);
   });
 
-  it('calendar shape has mean 1 and follows weekday weights', () => {
+  it('calendar shape has mean 1 and follows weekday and month weights', () => {
     const start = Date.UTC(2025, 0, 6); // a Monday
     const h = hourlyShape(start, 24 * 14, Array(24).fill(1), [1, 1, 1, 1, 1, 0.5, 0.5], Array(12).fill(1));
     expect(h.reduce((a, x) => a + x, 0) / h.length).toBeCloseTo(1, 9);
     expect(h[0]! / h[24 * 5]!).toBeCloseTo(2, 9);
+    // Month weights: a quiet August at half of July, across the month boundary (UTC).
+    const months = Array(12).fill(1);
+    months[7] = 0.5;
+    const y = hourlyShape(Date.UTC(2025, 6, 31), 48, Array(24).fill(1), Array(7).fill(1), months);
+    expect(y[23]! / y[24]!).toBeCloseTo(2, 9);
+    expect(y.reduce((a, x) => a + x, 0) / y.length).toBeCloseTo(1, 9);
   });
 });
 
