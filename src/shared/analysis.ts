@@ -210,6 +210,11 @@ export const RangeEnergy = z.object({
   sensor: z.string().nullable(),
   devices: z.array(EnergyResult.extend({ index: z.number().int(), name: z.string(), device_key: z.string() })),
   warnings: z.array(z.string()),
+  /**
+   * What the energy is of (a dataset's device kind): `gpu`, or `node` (GPU + CPU summed over the nodes, e.g. NLR
+   * aggregated profiles), `facility`, `cpu`; absent for runs (always GPUs).
+   */
+  power_of: z.enum(['gpu', 'cpu', 'node', 'facility']).optional(),
 });
 export type RangeEnergy = z.infer<typeof RangeEnergy>;
 

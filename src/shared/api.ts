@@ -45,6 +45,17 @@ export type PagedSample = z.infer<typeof PagedSample>;
  * Every method has an input and output schema; both transports validate inputs with them.
  * Adding a method: one entry here plus one engine function in src/main/lab/engine.ts.
  */
+/** A facility config to run: its YAML, and what the page may override. */
+const FacilityRunInput = z
+  .object({
+    yaml: z.string().max(5_000_000),
+    base_dir: z.string().max(4096).optional(),
+    scenario: z.string().max(200).optional(),
+    replicas: z.number().int().min(1).max(64).optional(),
+    horizon_days: z.number().positive().max(366).optional(),
+  })
+  .strict();
+
 export const methods = {
   health: { input: z.object({}).strict(), output: z.object({ ok: z.literal(true), version: z.string(), backend: z.string() }) },
   listDevices: {
@@ -164,6 +175,8 @@ export const methods = {
       reports: z.array(ImportReport),
       /** CapLab JSON exports among the inputs: each became a sweep again (duplicate_of_sweep: already imported, nothing written). */
       sweeps: z.array(z.object({ sweep_id: z.number().int(), name: z.string(), file: z.string(), duplicate_of_sweep: z.number().int().nullable() })).default([]),
+      /** CapLab JSON exports of datasets among the inputs: each became a dataset again (duplicate_of_dataset: already imported). */
+      datasets: z.array(z.object({ dataset_id: z.number().int(), name: z.string(), file: z.string(), duplicate_of_dataset: z.number().int().nullable() })).default([]),
     }),
   },
   /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */
@@ -224,16 +237,16 @@ export const methods = {
    * the shipped resources/facility). Progress streams as `facility.progress`.
    */
   runFacility: {
-    input: z
-      .object({
-        yaml: z.string().max(5_000_000),
-        base_dir: z.string().max(4096).optional(),
-        scenario: z.string().max(200).optional(),
-        replicas: z.number().int().min(1).max(64).optional(),
-        horizon_days: z.number().positive().max(366).optional(),
-      })
-      .strict(),
+    input: FacilityRunInput,
     output: FacilityResult,
+  },
+  /**
+   * The facility report (`caplab facility --pdf/--html`) of a config run as runFacility runs it (same seed, same
+   * numbers as the page shows), as a file to save. Progress streams as `facility.progress`.
+   */
+  facilityReport: {
+    input: FacilityRunInput.extend({ format: z.enum(['pdf', 'html']), paper: z.enum(['a4', 'letter']).default('a4'), author: z.string().max(200).optional() }).strict(),
+    output: ExportedFile,
   },
 } as const;
 

@@ -53,7 +53,7 @@ export interface ChartBand {
 }
 
 export interface ChartSpec {
-  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity';
+  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity' | 'facility-power' | 'facility-ldc' | 'facility-scenarios';
   title: string;
   x: ChartAxis;
   y: ChartAxis;

@@ -7,10 +7,34 @@ import { SegmentFacts } from './source';
 export const ImportFormat = z.enum(importFormatIds);
 export type ImportFormat = z.infer<typeof ImportFormat>;
 
+/**
+ * What an imported device's power covers: one GPU, one CPU (package), a node's or job's nodes' whole power (GPU + CPU
+ * summed, as the NLR aggregated profiles hold), or a whole facility. Stored as the device row's kind.
+ */
+export const DatasetDeviceKind = z.enum(['gpu', 'cpu', 'node', 'facility']);
+export type DatasetDeviceKind = z.infer<typeof DatasetDeviceKind>;
+
+/** Each kind's power in words, for the Datasets page and the energy warnings. */
+export const deviceKindWords: Record<DatasetDeviceKind, string> = {
+  gpu: 'GPU',
+  cpu: 'CPU',
+  node: 'node-level (GPU + CPU, summed over the nodes)',
+  facility: 'whole-facility',
+};
+
+/**
+ * Which devices a dataset's energy is of: its GPUs; without GPUs its node-level power; else its facility power.
+ * Null: none of these (CPU-only logs).
+ */
+export function energyKindOf(kinds: readonly string[]): 'gpu' | 'node' | 'facility' | null {
+  for (const k of ['gpu', 'node', 'facility'] as const) if (kinds.includes(k)) return k;
+  return null;
+}
+
 export const ImportDevice = z.object({
   /** Key within the dataset: `gpu:0`, `cpu:1`, `node:host`, ... */
   key: z.string(),
-  kind: z.enum(['gpu', 'cpu', 'node', 'facility']),
+  kind: DatasetDeviceKind,
   index: z.number().int().nullable(),
   name: z.string().nullable(),
   uuid: z.string().nullable(),

@@ -183,6 +183,8 @@ export const ExportBundle = z.object({
   metrics: z.array(MetricBlock),
   /** `caplab analyze --json` of the same source with default options; null where nothing could be analysed. */
   results: AnalysisResult.nullable(),
+  /** A dataset bundle: `caplab analyze --dataset ID --json` of it (energy per segment, warnings, sweep analysis). */
+  analysis: z.unknown().optional(),
 });
 export type ExportBundle = z.infer<typeof ExportBundle>;
 

@@ -26,7 +26,7 @@ export const exportList = [
   { id: 'segments-csv', ext: 'csv', mime: 'text/csv', labels: { dataset: 'Segments (CSV)' }, instead: { sweep: 'its runs are runs-csv', compare: 'its runs are runs-csv' } },
   { id: 'samples-csv', ext: 'csv', mime: 'text/csv', labels: { sweep: 'Samples (CSV)', dataset: 'Samples (CSV)' }, instead: { compare: 'export each sweep’s samples from its own page' } },
   { id: 'samples-parquet', ext: 'parquet', mime: 'application/vnd.apache.parquet', labels: { sweep: 'Samples (Parquet)', dataset: 'Samples (Parquet)' }, instead: { compare: 'export each sweep’s samples from its own page' } },
-  { id: 'json', ext: 'json', mime: 'application/json', labels: { sweep: 'Whole sweep (JSON)', compare: 'Comparison (JSON)', dataset: 'Dataset analysis (JSON)' } },
+  { id: 'json', ext: 'json', mime: 'application/json', labels: { sweep: 'Whole sweep (JSON)', compare: 'Comparison (JSON)', dataset: 'Whole dataset (JSON)' } },
 ] as const satisfies readonly ({ id: string } & ExportFormatInfo)[];
 
 export type ExportFormatId = (typeof exportList)[number]['id'];

@@ -31,7 +31,9 @@ export const ProfileSource = z
     run: z.object({ db: z.string().optional(), run_id: z.number().int().positive() }).strict().optional(),
     /**
      * An imported dataset's segment (`docs/datasets.md`): a stored segment by id, or a window of a dataset; node power =
-     * its GPUs and CPU packages (or the listed device keys) summed + node_overhead_w.
+     * its GPUs and CPU packages (or the listed device keys) summed + node_overhead_w. A dataset of node-level power
+     * only (NLR aggregated profiles: GPU + CPU summed over the job's nodes) gives that series: set `nodes` to its node
+     * count and node_overhead_w to 0.
      */
     segment: z
       .object({

@@ -8,7 +8,7 @@ const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 describe('caplab compare', () => {
-  it('aligns an H100 and an H200 sweep cap by cap, relative to the first', { timeout: 180_000 }, async () => {
+  it('aligns an H100 and an H200 sweep cap by cap, relative to the first; an imported dataset compares beside a sweep', { timeout: 180_000 }, async () => {
     const env = { CAPLAB_SIM_STATE_DIR: join(tmp.dir, 'sim'), CAPLAB_DATA_DIR: tmp.dir, CAPLAB_DB: join(tmp.dir, 'lab.db') };
     const engine = await Engine.open({ dbPath: env.CAPLAB_DB, env: { ...process.env, ...env } });
     const ids: number[] = [];
@@ -47,5 +47,24 @@ describe('caplab compare', () => {
     const bad = await runCli(['compare', String(ids[0])], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('give at least two sweep ids');
+
+    // An imported dataset (hpc-ai-perf-bench per-cap logs of ViT-L/16 on an H100) beside the recorded H100 sweep.
+    const imp = await runCli(['import', 'test/fixtures/import/hpcai-tree', '--tz', 'UTC', '--json'], env);
+    expect(imp.code).toBe(0);
+    const datasetId = JSON.parse(imp.stdout).dataset.id as number;
+    const mixed = await runCli(['compare', String(ids[0]), '--dataset', String(datasetId), '--json'], env);
+    expect(mixed.code, mixed.stderr).toBe(0);
+    const m = JSON.parse(mixed.stdout);
+    expect(m.sweeps.map((s: { label: string }) => s.label)).toEqual([`#${ids[0]} ${c.sweeps[0].device_model}`, expect.stringMatching(new RegExp(`^dataset ${datasetId} .*H100`))]);
+    expect(m.rows.map((row: { cap_w: number }) => row.cap_w)).toEqual([300, 500]);
+    // The dataset's figures are those `caplab analyze --dataset` gives for its per-cap segments.
+    const a = JSON.parse((await runCli(['analyze', '--dataset', String(datasetId), '--json'], env)).stdout);
+    const eff = a.sweep.groups[0].caps.map((cap: { efficiency: { mean: number } }) => cap.efficiency.mean);
+    expect(m.rows.map((row: { entries: { efficiency: number }[] }) => row.entries[1]!.efficiency)).toEqual(eff);
+    // Workload ids differ between the sweep's catalogue and the log tree's folder name: said, not hidden.
+    expect(m.notes).toContain('different workloads compared: vit_l_16, vit_l16');
+    const none = await runCli(['compare', String(ids[0]), '--dataset', '99'], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no dataset 99/);
   });
 });

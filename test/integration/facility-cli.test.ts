@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
@@ -44,6 +45,94 @@ describe('caplab facility', () => {
       expect(lines[1]).toMatch(/^2025-01-01 00:00:00,[\d.]+,[\d.]+,[\d.]+$/);
       const util = lines.slice(1).reduce((a, l) => a + Number(l.split(',')[2]), 0) / (lines.length - 1);
       expect(Math.abs(util - j.levels[1].utilization)).toBeLessThan(0.03);
+      // The NLR facility-profile format: CapLab's own importer (auto-detected) reads it back, every row.
+      const imp = await runCli(['import', join(out, 'baseline_70u_power.csv'), '--tz', 'UTC', '--json'], { CAPLAB_DB: join(tmp.dir, 'lab.db') });
+      expect(imp.code, imp.stderr).toBe(0);
+      const d = JSON.parse(imp.stdout);
+      expect(d.dataset).toMatchObject({ format: 'facility-csv', samples: lines.length - 1 });
+      expect(d.reports[0].warnings).toContain('column(s) not imported: total_power_W (a facility profile is power_W and utilization)');
+    } finally {
+      tmp.cleanup();
+    }
+  }, 180_000);
+
+  it('carbon from an hourly grid-intensity CSV and cooling from an outdoor-temperature CSV, step by step', async () => {
+    const tmp = tempDir();
+    try {
+      const fx = (f: string) => resolve('test/fixtures/facility', f);
+      const site = {
+        mode: 'training', name: 'csv site', seed: 5, start: '2025-01-01T00:00:00Z', horizon_days: 2, step_s: 300, replicas: 1, nodes: 64, idle_w: 420, rated_w: 3520, targets: [0.5],
+        jobs: [{ name: 'ft', share: 1, nodes: { dist: 'choice', values: [1, 2, 4] }, duration_h: { dist: 'fixed', value: 1 }, profile: { csv: fx('profile.csv'), time_col: 't', power_col: 'node_W' } }],
+        overheads: { cooling: { base_fraction: 0.12, per_degc: 0.01, ref_c: 18 }, temperature: { csv: fx('temperature.csv') } },
+        tariff: { price_per_mwh: 50, carbon_csv: fx('carbon.csv') },
+      };
+      writeFileSync(join(tmp.dir, 'site.yaml'), stringify(site));
+      const out = join(tmp.dir, 'csv');
+      const r = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json', '--csv', out, '--threads', '0'], {});
+      expect(r.code, r.stderr).toBe(0);
+      const l = JSON.parse(r.stdout).levels[0];
+      const hourly = (f: string) => new Map(readFileSync(fx(f), 'utf8').trim().split('\n').slice(1).map((line) => [line.slice(0, 13), Number(line.split(',')[1])] as const));
+      const temp = hourly('temperature.csv');
+      const carbon = hourly('carbon.csv');
+      const rows = readFileSync(join(out, 'baseline_50u_power.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+      expect(rows).toHaveLength((2 * 86400) / 300);
+      let grams = 0;
+      let warmest = 0;
+      for (const [ts, it, , total] of rows) {
+        const hour = `${ts!.slice(0, 10)}T${ts!.slice(11, 13)}`;
+        // Total = IT x (1 + 0.12 + 1 %/degC above 18 degC) with the temperature of that hour.
+        const ratio = 1.12 + 0.01 * Math.max(0, temp.get(hour)! - 18);
+        expect(Number(total) / Number(it)).toBeCloseTo(ratio, 3);
+        warmest = Math.max(warmest, ratio);
+        grams += ((Number(total) * 300) / 3.6e6) * carbon.get(hour)!;
+      }
+      expect(warmest).toBeCloseTo(1.24, 6);
+      // Carbon weighs each step's energy by that hour's intensity (not the mean intensity x energy).
+      expect(l.carbon_t).toBeCloseTo(grams / 1e6, 3);
+      expect(l.carbon_t / (l.energy_total_mwh * 1000) * 1e6).not.toBeCloseTo((100 * 8 + 450 * 12 + 300 * 4) / 24, 0);
+      expect(l.cost).toBeCloseTo(l.energy_total_mwh * 50, 6);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 120_000);
+
+  it('writes the facility report as HTML and PDF (Chromium): the run\'s figures, charts per scenario and the config with its assumptions', async () => {
+    const tmp = tempDir();
+    try {
+      const html = join(tmp.dir, 'site.html');
+      const pdf = join(tmp.dir, 'site.pdf');
+      const r = await runCli(['facility', FIXTURE, '--json', '--html', html, '--pdf', pdf, '--author', 'Grace Hopper', '--paper', 'letter', '--threads', '0'], {});
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(j.written.map((f: { kind: string; path: string }) => [f.kind, f.path])).toEqual([
+        ['html', html],
+        ['pdf', pdf],
+      ]);
+      const doc = readFileSync(html, 'utf8');
+      expect(doc).toContain('CapLab facility report');
+      expect(doc).toContain('Grace Hopper');
+      // Every scenario's table holds the numbers --json gives (4 significant digits, MW).
+      for (const s of j.scenarios as { name: string; levels: { mean_w: number; peak_w: number; p99_w: number }[] }[]) {
+        expect(doc).toContain(`Scenario ${s.name}`);
+        for (const l of s.levels) for (const w of [l.mean_w, l.peak_w, l.p99_w]) expect(doc).toContain(String(Number((w / 1e6).toPrecision(4))));
+      }
+      // LDC and power series per scenario, each level's series; the scenarios side by side.
+      expect(doc.match(/<svg[^>]*data-chart="facility-ldc"/g)).toHaveLength(2);
+      expect(doc.match(/<svg[^>]*data-chart="facility-power"/g)).toHaveLength(4);
+      expect(doc.match(/<svg[^>]*data-chart="facility-scenarios"/g)).toHaveLength(1);
+      // The config as written, comments (the assumptions) included.
+      expect(doc).toContain('# A small training site for the CLI tests');
+      const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+      expect(text).toContain('CapLab facility report');
+      expect(text).toMatch(/Scenario pue-1\.4/);
+      expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(/Page size:\s+612 x 792/);
+      // A report path that cannot be written is refused before the simulation runs.
+      const bad = await runCli(['facility', FIXTURE, '--html', join(tmp.dir, 'no-such-folder', 'x.html')], {});
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/cannot write .*x\.html: folder .*no-such-folder does not exist/);
+      const stray = await runCli(['facility', FIXTURE, '--author', 'x'], {});
+      expect(stray.code).toBe(2);
+      expect(stray.stderr).toContain('--author goes with --html FILE or --pdf FILE');
     } finally {
       tmp.cleanup();
     }
@@ -115,6 +204,32 @@ describe('caplab facility', () => {
       const bad = await runCli(['facility', join(tmp.dir, 'bad.yaml')], env);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/facility config \S*bad\.yaml: jobs\[0\]\.profile\.segment\.segment_id: no dataset segment 42/);
+    } finally {
+      tmp.cleanup();
+    }
+  }, 120_000);
+
+  it('a node profile from an NLR aggregated profile (node-level power of 2 nodes, divided by its node count)', async () => {
+    const tmp = tempDir();
+    try {
+      const env = { CAPLAB_DB: join(tmp.dir, 'lab.db'), CAPLAB_DATA_DIR: tmp.dir, CAPLAB_SIM_STATE_DIR: tmp.dir };
+      const imp = await runCli(['import', 'test/fixtures/import/nlr-aggregated', '--json'], env);
+      expect(imp.code).toBe(0);
+      const segment = (JSON.parse(imp.stdout).dataset.segments as { id: number; label: string }[]).find((x) => x.label.includes('nodes=2'))!;
+      const site = {
+        mode: 'training', seed: 3, horizon_days: 2, step_s: 60, nodes: 50, idle_w: 400, rated_w: 3520, targets: [0.5],
+        jobs: [{ name: 'llama', share: 1, nodes: { dist: 'fixed', value: 2 }, duration_h: { dist: 'fixed', value: 2 }, profile: { segment: { segment_id: segment.id }, nodes: 2, node_overhead_w: 0 } }],
+      };
+      writeFileSync(join(tmp.dir, 'site.yaml'), stringify(site));
+      const r = await runCli(['facility', join(tmp.dir, 'site.yaml'), '--json'], env);
+      expect(r.stderr).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      const l = JSON.parse(r.stdout).levels[0];
+      // The profile per node: 10 s at 420 W, 30 s at 2,800 W, 5 s at 420 W (the fixture's generator): ~2,007 W mean.
+      const perNode = (15 * 420 + 30 * 2800) / 45;
+      const expected = l.utilization * 50 * perNode + (1 - l.utilization) * 50 * 400;
+      expect(l.mean_w).toBeGreaterThan(0.9 * expected);
+      expect(l.mean_w).toBeLessThan(1.1 * expected);
     } finally {
       tmp.cleanup();
     }

@@ -1,5 +1,9 @@
 // The facility planner through the engine contract on a real browser host: a run returns its levels, and bad
 // facility input (a field out of range, a dataset segment that is not there) is a 400 'invalid' naming the field.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { openFixtureHost, type FixtureHost } from '../helpers/fixture-host';
@@ -21,6 +25,29 @@ describe('facility through the host', () => {
     expect(r.json.levels[0]!.utilization).toBeGreaterThan(0.4);
     expect(r.json.levels[0]!.mean_w).toBeGreaterThan(200 * 420);
   }, 60_000);
+
+  it('facilityReport makes the PDF report (headless Chromium behind the host) of the same run runFacility gives', async () => {
+    const input = { yaml: stringify(smallTraining), horizon_days: 3, replicas: 2 };
+    const run = await host.post<{ levels: { mean_w: number }[] }>('runFacility', input);
+    const r = await host.post<{ filename: string; mime: string; bytes: number; data_base64: string }>('facilityReport', { ...input, format: 'pdf', paper: 'letter' });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ mime: 'application/pdf', filename: expect.stringMatching(/^caplab-facility-.*\.pdf$/) });
+    const dir = mkdtempSync(join(tmpdir(), 'caplab-facility-report-'));
+    try {
+      const pdf = join(dir, r.json.filename);
+      writeFileSync(pdf, Buffer.from(r.json.data_base64, 'base64'));
+      expect(statSync(pdf).size).toBe(r.json.bytes);
+      const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+      expect(text).toContain('CapLab facility report');
+      // Same seed, same numbers: the run's mean (MW, 4 significant digits) is in the report.
+      expect(text).toContain(String(Number((run.json.levels[0]!.mean_w / 1e6).toPrecision(4))));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bad = await host.post<{ code: string; error: string }>('facilityReport', { ...input, format: 'docx' });
+    expect(bad).toMatchObject({ status: 400, json: { code: 'invalid' } });
+    expect(bad.json.error).toMatch(/facilityReport: input\.format/);
+  }, 120_000);
 
   it('bad input is 400 invalid naming the field: a target over 100 %, a missing dataset segment', async () => {
     const over = await host.post<{ code: string; error: string }>('runFacility', { yaml: stringify({ ...smallTraining, targets: [1.5] }) });

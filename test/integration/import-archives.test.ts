@@ -99,6 +99,41 @@ describe('NLR aggregated Parquet profiles with metadata.csv', () => {
     const watts = rows.map((r) => Number(r[1]));
     expect(watts.length).toBeGreaterThan(100);
     expect(watts.every((w) => Math.abs(w - 5600) <= 20)).toBe(true);
+    // Stored as what it is: node-level power (GPU + CPU summed over the nodes), not a GPU; its energy says so.
+    const shown = json<{ devices: { kind: string; name: string }[] }>((await runCli(['datasets', String(o.dataset!.id), '--json'], env)).stdout);
+    expect(shown.devices).toEqual([expect.objectContaining({ kind: 'node', name: 'llama2-70b-lora' })]);
+    const en = await runCli(['energy', '--dataset', String(o.dataset!.id), '--from', '65', '--to', '94', '--json'], env);
+    expect(en.code).toBe(0);
+    const energy = json<{ power_of: string; energy_j: number; warnings: string[] }>(en.stdout);
+    expect(energy.power_of).toBe('node');
+    expect(Math.abs(energy.energy_j / (5600 * 29) - 1)).toBeLessThan(0.01);
+    expect(energy.warnings).toContain('no GPU series in this dataset: the energy is of its node-level (GPU + CPU, summed over the nodes) power, not of GPUs alone');
+    const an = json<{ warnings: string[]; segments: { energy: { power_of: string } }[] }>((await runCli(['analyze', '--dataset', String(o.dataset!.id), '--json'], env)).stdout);
+    expect(an.segments.map((x) => x.energy.power_of)).toEqual(['node', 'node']);
+    expect(an.warnings).toContain("the dataset's power is node-level (GPU + CPU, summed over the nodes): efficiency is work per joule of that power, with no node overhead added");
+  });
+
+  it('reads metadata.csv of other documented columns (extras kept); one naming no results file fails naming it and the missing column', async () => {
+    const tree = join(tmp.dir, 'nlr-meta', 'stable-diffusion');
+    mkdirSync(join(tree, 'results'), { recursive: true });
+    cpSync(join(results, '000001.parquet'), join(tree, 'results', '000001.parquet'));
+    cpSync(join(results, '000002.parquet'), join(tree, 'results', '000002.parquet'));
+    writeFileSync(join(tree, 'metadata.csv'), 'num_nodes,replicate,file,comment\n1,1,000001.parquet,warm start\n2,1,000002.parquet,\n');
+    const env = freshDb();
+    const ok = await runCli(['import', tree, '--json'], env);
+    expect(ok.code).toBe(0);
+    expect(json<Outcome>(ok.stdout).dataset!.segments.map((s) => s.label)).toEqual([
+      'stable-diffusion 000001 (num_nodes=1, replicate=1, comment=warm start)',
+      'stable-diffusion 000002 (num_nodes=2, replicate=1, comment=)',
+    ]);
+    const bad = join(tmp.dir, 'nlr-meta-bad', 'stable-diffusion');
+    cpSync(tree, bad, { recursive: true });
+    writeFileSync(join(bad, 'metadata.csv'), 'workload,nodes\nsd,1\nsd,1\n');
+    const fresh = freshDb();
+    const r = await runCli(['import', bad], fresh);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(bad, 'metadata.csv')}:1: no column names the results files: expected one (such as id)`);
+    expect(counts(fresh.CAPLAB_DB)).toEqual({ datasets: 0, samples: 0, files: 0, devices: 0 });
   });
 
   it('names the file when a Parquet file is truncated or holds other columns, writing nothing', async () => {
@@ -107,12 +142,12 @@ describe('NLR aggregated Parquet profiles with metadata.csv', () => {
     cpSync(fx('nlr-aggregated/llama2-70b-lora/results/000001.parquet'), bad);
     truncateSync(bad, 1000);
     const r = await runCli(['import', bad], env);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${bad}: unreadable Parquet`);
     const foreign = join(tmp.dir, 'foreign.parquet');
     parquetWriteFile({ filename: foreign, columnData: [{ name: 't', data: [0, 1], type: 'DOUBLE' }, { name: 'watts', data: [1, 2], type: 'DOUBLE' }] });
     const r2 = await runCli(['import', foreign], env);
-    expect(r2.code).toBe(1);
+    expect(r2.code).toBe(2);
     expect(r2.stderr).toContain(`${foreign}: not an NLR aggregated profile: expected columns timestep[s] and power[W], found t, watts`);
     expect(counts(env.CAPLAB_DB)).toEqual({ datasets: 0, samples: 0, files: 0, devices: 0 });
   });
@@ -183,7 +218,7 @@ describe('zip archives', () => {
     ];
     for (const [path, msg] of cases) {
       const r = await runCli(['import', path, '--tz', 'UTC'], env);
-      expect(r.code, path).toBe(1);
+      expect(r.code, path).toBe(2);
       expect(r.stderr, path).toMatch(msg);
       expect(counts(env.CAPLAB_DB), path).toEqual(before);
     }
@@ -226,6 +261,58 @@ describe("CapLab's own JSON export", () => {
     db.close();
   });
 
+  it('a dataset export (caplab export json --dataset) re-imports: the same samples, segments and analyze --dataset', { timeout: 120_000 }, async () => {
+    // The hpc-ai-perf-bench tree: per-cap segments with units, so the analysis includes the per-cap sweep answer.
+    const src = { ...env, CAPLAB_DB: join(dir.dir, 'tree.db') };
+    const imported = json<Outcome>((await runCli(['import', fx('hpcai-tree'), '--tz', 'UTC', '--json'], src)).stdout);
+    const id = String(imported.dataset!.id);
+    const file = join(dir.dir, 'dataset.json');
+    const ex = await runCli(['export', 'json', '--dataset', id, '--out', file, '--json'], src);
+    expect(ex.code).toBe(0);
+    expect(json<{ written: { source: string }[] }>(ex.stdout).written).toEqual([expect.objectContaining({ kind: 'json', source: `dataset ${id}` })]);
+    const fresh = { ...env, CAPLAB_DB: join(dir.dir, 'fresh-dataset.db') };
+    // Another dataset first, so the new dataset's id and device rows differ from the original's (ids are remapped).
+    expect((await runCli(['import', fx('dcgmi-dmon.txt'), '--tz', 'UTC'], fresh)).code).toBe(0);
+    const r = await runCli(['import', file, '--json'], fresh);
+    expect(r.code).toBe(0);
+    const o = json<Outcome & { datasets: { dataset_id: number; duplicate_of_dataset: number | null }[] }>(r.stdout);
+    expect(o.datasets).toEqual([expect.objectContaining({ duplicate_of_dataset: null })]);
+    const newId = String(o.dataset!.id);
+    expect(newId).not.toBe(id);
+    // Samples: every column of every device, the same values.
+    const samples = async (e: typeof env, ds: string, out: string) => {
+      expect((await runCli(['export', 'samples', '--dataset', ds, '--csv', join(dir.dir, out)], e)).code).toBe(0);
+      return readFileSync(join(dir.dir, out), 'utf8').replaceAll(/dataset:\d+\//g, 'dataset:N/');
+    };
+    const before = await samples(src, id, 'a.csv');
+    expect(before.split('\n').length).toBeGreaterThan(10);
+    expect(await samples(fresh, newId, 'b.csv')).toBe(before);
+    // Segments and devices, ids aside.
+    const shown = async (e: typeof env, ds: string) => {
+      const d = json<{ segments: Record<string, unknown>[]; devices: Record<string, unknown>[]; samples: number; t_start: number; t_end: number; report: unknown }>((await runCli(['datasets', ds, '--json'], e)).stdout);
+      return {
+        segments: d.segments.map(({ id: _i, dataset_id: _d, ...x }) => x),
+        devices: d.devices.map(({ id: _i, key, ...x }) => ({ ...x, key: String(key).replace(/^dataset:\d+\//, '') })),
+        samples: d.samples,
+        span: [d.t_start, d.t_end],
+        report: d.report,
+      };
+    };
+    expect(await shown(fresh, newId)).toEqual(await shown(src, id));
+    // The same analysis, segment ids and the dataset id aside.
+    const ids = new Set(['dataset_id', 'id', 'segment_id', 'run_id', 'run_ids']);
+    const analysis = async (e: typeof env, ds: string) =>
+      JSON.parse((await runCli(['analyze', '--dataset', ds, '--json'], e)).stdout.replaceAll(/dataset:\d+\//g, 'dataset:N/'), (k, v) => (ids.has(k) ? (Array.isArray(v) ? v.length : 0) : v));
+    const a1 = await analysis(src, id);
+    expect(a1.sweep.groups[0].caps.map((c: { cap_w: number }) => c.cap_w)).toEqual([300, 500]);
+    expect(await analysis(fresh, newId)).toEqual(a1);
+    // The bundle carries that analysis too; the same file again is found, not duplicated.
+    expect(JSON.parse(readFileSync(file, 'utf8')).analysis.segments).toHaveLength(2);
+    const dup = json<Outcome & { datasets: { duplicate_of_dataset: number | null }[] }>((await runCli(['import', file, '--json'], fresh)).stdout);
+    expect(dup.datasets).toEqual([expect.objectContaining({ duplicate_of_dataset: Number(newId) })]);
+    expect(dup.dataset).toBeNull();
+  });
+
   it('refuses a truncated or foreign JSON file, naming it, with nothing written', { timeout: 60_000 }, async () => {
     const file = join(dir.dir, 'sweep.json');
     const cut = join(dir.dir, 'cut.json');
@@ -234,10 +321,10 @@ describe("CapLab's own JSON export", () => {
     writeFileSync(other, JSON.stringify({ schema: 'caplab.export/9', kind: 'sweep' }));
     const fresh = { ...env, CAPLAB_DB: join(dir.dir, 'bad.db') };
     const r1 = await runCli(['import', cut, '--format', 'caplab-json'], fresh);
-    expect(r1.code).toBe(1);
+    expect(r1.code).toBe(2);
     expect(r1.stderr).toContain(`${cut}: not valid JSON`);
     const r2 = await runCli(['import', other], fresh);
-    expect(r2.code).toBe(1);
+    expect(r2.code).toBe(2);
     expect(r2.stderr).toContain(`${other}: not a CapLab export of schema caplab.export/1 (schema: "caplab.export/9")`);
     const db = new Database(fresh.CAPLAB_DB, { readonly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM sweeps').get()).toEqual({ n: 0 });

@@ -75,6 +75,22 @@ describe('caplab import', () => {
     // gpu-0 counter: 4124800 - 2651053 mJ over the file's span.
     expect(e.devices[0]).toMatchObject({ sensor: 'counter', method: 'energy-counter delta' });
     expect(e.devices[0]!.energy_j).toBeCloseTo((4124800 - 2651053) / 1000, 3);
+    // --from/--to (ISO-8601, read to the millisecond) across the log's 2 s flush gap: the counters bridge it.
+    const range = await runCli(['energy', '--dataset', '1', '--from', '2026-11-30T08:45:57.873398Z', '--to', '2026-11-30T08:45:59.873402Z', '--json'], env);
+    expect(range.code, range.stderr).toBe(0);
+    const inRange = json<{ from: number; to: number; devices: { method: string; energy_j: number }[] }>(range.stdout);
+    expect(inRange.to - inRange.from).toBeCloseTo(2, 2);
+    expect(inRange.devices.map((d) => d.method)).toEqual(['energy-counter delta', 'energy-counter delta']);
+    expect(inRange.devices[0]!.energy_j).toBeCloseTo((4058700 - 2736690) / 1000, 1);
+    expect(inRange.devices[1]!.energy_j).toBeCloseTo((3988024 - 2684637) / 1000, 1);
+    // --segment N: the segment's window (the automatic one spans the whole log).
+    const seg = await runCli(['energy', '--dataset', '1', '--segment', '1', '--json'], env);
+    expect(seg.code, seg.stderr).toBe(0);
+    const segment = json<{ energy_j: number; from: number; to: number }>(seg.stdout);
+    const whole = json<{ from: number; to: number }>(r.stdout);
+    expect(segment.from).toBeLessThanOrEqual(whole.from);
+    expect(segment.to).toBeGreaterThanOrEqual(whole.to);
+    expect(segment.energy_j).toBeGreaterThan(e.energy_j * 0.99);
     const missing = await runCli(['energy', '--dataset', '9'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no dataset 9/);
@@ -113,12 +129,12 @@ describe('caplab import', () => {
     const semi = join(tmp.dir, 'semicolon.csv');
     writeFileSync(semi, 'timestamp; index; power.draw [W]\n2026/11/30 08:45:57.673; 0; 250.1\n');
     const r1 = await runCli(['import', semi, '--format', 'nvidia-smi'], env);
-    expect(r1.code).toBe(1);
+    expect(r1.code).toBe(2);
     expect(r1.stderr).toContain(`${semi}:1: wrong delimiter`);
     const garbage = join(tmp.dir, 'garbage.bin');
     writeFileSync(garbage, Buffer.from([0, 1, 2, 255, 254, 10, 0, 0, 7]));
     const r2 = await runCli(['import', garbage], env);
-    expect(r2.code).toBe(1);
+    expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/garbage\.bin: no importer recognises this file; name the format with --format/);
     const nowhere = join(tmp.dir, 'no-such-log.csv');
     const absent = await runCli(['import', fx('dcgmi-dmon.txt'), nowhere], env);

@@ -1,7 +1,7 @@
 // The browser host's bulk path: a log streamed to PUT /api/upload lands on disk byte for byte within the size
 // limit (413 and nothing left over it), and imports through importDataset by path like a local file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Engine } from '../../src/main/lab/engine';
@@ -38,6 +38,12 @@ function put(name: string, chunks: Buffer[], token = server.token): Promise<{ st
       req.end();
     })().catch(reject);
   });
+}
+
+/** POST /api/NAME with a JSON body, as the page calls the contract. */
+async function call(name: string, input: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const r = await fetch(`http://127.0.0.1:${server.port}/api/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(input) });
+  return { status: r.status, json: (await r.json()) as Record<string, unknown> };
 }
 
 beforeAll(async () => {
@@ -100,6 +106,47 @@ describe('PUT /api/upload', () => {
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--interval is the sampling interval of --metrics: give --metrics with it');
     expect(existsSync(env.CAPLAB_DB)).toBe(false);
+  });
+
+  it('removes an upload once its import through the host ended, imported or refused; a refusal names the file as uploaded', async () => {
+    const csv = readFileSync(join(process.cwd(), 'test/fixtures/import/dcgmi-dmon.txt'));
+    const up = await put('dmon.txt', [csv]);
+    expect(up.status).toBe(200);
+    const path = up.json.path as string;
+    expect(existsSync(path)).toBe(true);
+    const ok = await call('importDataset', { import_id: 'u2', paths: [path], format: 'auto' });
+    expect(ok.status).toBe(200);
+    expect((ok.json as { dataset: { samples: number } }).dataset.samples).toBeGreaterThan(0);
+    expect(existsSync(path)).toBe(false);
+
+    const bad = await put('semicolon.csv', [Buffer.from('timestamp; index; power.draw [W]\n2026/11/30 08:45:57.673; 0; 250.1\n')]);
+    const badPath = bad.json.path as string;
+    const refused = await call('importDataset', { import_id: 'u3', paths: [badPath], format: 'nvidia-smi' });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ code: 'invalid' });
+    expect(refused.json.error).toMatch(/^cannot import uploaded semicolon\.csv:1: wrong delimiter/);
+    expect(existsSync(badPath)).toBe(false);
+    // Nothing else in the upload folder is touched by an import.
+    const other = await put('other.csv', [csv]);
+    await call('importDataset', { import_id: 'u4', paths: [join(tmp.dir, 'not-an-upload.csv')], format: 'auto' });
+    expect(existsSync(other.json.path as string)).toBe(true);
+  });
+
+  it('a host starting removes uploads left over a day ago (never imported), keeping recent ones', async () => {
+    const dir = join(tmp.dir, 'stale-uploads');
+    mkdirSync(dir);
+    const old = join(dir, '0123456789ab-old.csv');
+    const recent = join(dir, 'abcdef012345-recent.csv');
+    writeFileSync(old, 'x');
+    writeFileSync(recent, 'y');
+    const dayAndMore = Date.now() / 1000 - 25 * 3600;
+    utimesSync(old, dayAndMore, dayAndMore);
+    const host = await startServer({ engine, port: 0, staticDir: null, uploadDir: dir });
+    try {
+      expect(readdirSync(dir)).toEqual(['abcdef012345-recent.csv']);
+    } finally {
+      await host.close();
+    }
   });
 
   it('keeps only a safe base name', () => {

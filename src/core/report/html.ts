@@ -4,7 +4,7 @@ import type { AnalysisGroup } from '../../shared/analysis';
 import { matchGroup } from '../../shared/analysis-view';
 import type { ChartInput } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
-import type { ReportInput, ReportSource } from './model';
+import type { Paper, ReportInput, ReportSource } from './model';
 import { REPORT_CSS } from './style';
 import {
   answerSection,
@@ -26,13 +26,6 @@ interface Unit {
   g: AnalysisGroup;
   src: ReportSource;
   inputs: ChartInput[];
-}
-
-interface Section {
-  id: string;
-  title: string;
-  body: string;
-  appendix?: boolean;
 }
 
 /** Each workload group of each source, with the matching groups of the other sources (compare reports). */
@@ -98,40 +91,56 @@ function sections(input: ReportInput): Section[] {
   return out;
 }
 
-function toc(list: Section[]): string {
-  return `<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${list.map((s) => `<li><a href="#${s.id}">${h(s.title)}</a></li>`).join('')}</ol></nav>`;
+/** A section of a report document: numbered, or an appendix (lettered, on a new page). */
+export interface Section {
+  id: string;
+  title: string;
+  body: string;
+  appendix?: boolean;
 }
 
-function cover(input: ReportInput): string {
-  const simulated = input.sources.some((s) => s.sweep?.simulated || s.devices.some((d) => d.simulated));
-  const date = input.generated_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
-  const sources = input.sources.map((s) => `${s.label}: ${s.name}`).join(' · ');
-  return `<header class="cover">
-<p class="kicker">CapLab lab report</p>
-<h1>${h(input.title)}</h1>
+/** The document every report shares: cover (kicker, title, facts, a note), contents, numbered sections. */
+export function reportDocument(d: { title: string; paper: Paper; kicker: string; facts: [string, string][]; note?: string; sections: Section[] }): string {
+  const body = d.sections
+    .map((s, i) => `<section id="${s.id}" class="${s.appendix ? 'appendix' : ''}"><h2><span class="num">${s.appendix ? 'A' : i + 1}</span> ${h(s.title)}</h2>${s.body}</section>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${h(d.title)}</title>
+<style>${REPORT_CSS(d.paper)}</style></head>
+<body class="paper-${d.paper}">
+<header class="cover">
+<p class="kicker">${h(d.kicker)}</p>
+<h1>${h(d.title)}</h1>
 <table class="kv cover-kv"><tbody>
-<tr><th>date</th><td>${h(date)}</td></tr>
-<tr><th>author</th><td>${h(input.author ?? '—')}</td></tr>
-<tr><th>source</th><td>${h(sources)}</td></tr>
-<tr><th>paper</th><td>${input.paper === 'a4' ? 'A4' : 'Letter'}</td></tr>
+${d.facts.map(([k, v]) => `<tr><th>${h(k)}</th><td>${h(v)}</td></tr>`).join('\n')}
 </tbody></table>
-${simulated ? '<p class="sim-note">Simulated GPUs: these numbers come from CapLab’s GPU model, not from hardware.</p>' : ''}
-</header>`;
+${d.note ?? ''}
+</header>
+<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>${d.sections.map((s) => `<li><a href="#${s.id}">${h(s.title)}</a></li>`).join('')}</ol></nav>
+${body}
+</body></html>
+`;
+}
+
+/** "2026-11-30 23:31:05 UTC" from an ISO-8601 time. */
+export function reportDate(iso: string): string {
+  return iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 }
 
 /** The report as a complete HTML document. */
 export function renderReport(input: ReportInput): string {
-  const list = sections(input);
-  const body = list
-    .map((s, i) => `<section id="${s.id}" class="${s.appendix ? 'appendix' : ''}"><h2><span class="num">${s.appendix ? 'A' : i + 1}</span> ${h(s.title)}</h2>${s.body}</section>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${h(input.title)}</title>
-<style>${REPORT_CSS(input.paper)}</style></head>
-<body class="paper-${input.paper}">
-${cover(input)}
-${toc(list)}
-${body}
-</body></html>
-`;
+  const simulated = input.sources.some((s) => s.sweep?.simulated || s.devices.some((d) => d.simulated));
+  return reportDocument({
+    title: input.title,
+    paper: input.paper,
+    kicker: 'CapLab lab report',
+    facts: [
+      ['date', reportDate(input.generated_at)],
+      ['author', input.author ?? '—'],
+      ['source', input.sources.map((s) => `${s.label}: ${s.name}`).join(' · ')],
+      ['paper', input.paper === 'a4' ? 'A4' : 'Letter'],
+    ],
+    note: simulated ? '<p class="sim-note">Simulated GPUs: these numbers come from CapLab’s GPU model, not from hardware.</p>' : '',
+    sections: sections(input),
+  });
 }

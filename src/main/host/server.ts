@@ -8,7 +8,7 @@ import type { EventName } from '../../shared/api';
 import { WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
 import type { EngineHandle } from './engine-handle';
 import { callError, dispatch, type CallResult } from './dispatch';
-import { DEFAULT_MAX_UPLOAD_BYTES, receiveUpload, UploadTooLarge } from './upload';
+import { DEFAULT_MAX_UPLOAD_BYTES, receiveUpload, removeStaleUploads, removeUploads, uploadedAs, uploadsNamed, UploadTooLarge } from './upload';
 
 /** The page CSP: no inline or eval'd script, no plugins, no framing; sockets only back to loopback. */
 export const CONTENT_SECURITY_POLICY = [
@@ -109,6 +109,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const engine = opts.engine;
   let port = 0;
   let dropped = 0;
+  // Uploads that no import took (a page closed between upload and import, a host stopped): gone after a day.
+  const uploadSweep = opts.uploadDir ? setInterval((dir: string) => removeStaleUploads(dir), 3600 * 1000, opts.uploadDir).unref() : undefined;
+  if (opts.uploadDir) removeStaleUploads(opts.uploadDir);
 
   const allowedNames = new Set<string>(['127.0.0.1', 'localhost', '[::1]']);
   if (host !== '0.0.0.0' && host !== '::') allowedNames.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
@@ -224,7 +227,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return sendResult(res, callError('invalid', `body is not JSON: ${(e as Error).message}`));
       }
     }
+    if (name === 'importDataset' && opts.uploadDir) return sendResult(res, await importUploads(opts.uploadDir, input));
     sendResult(res, await dispatch(engine, name, input));
+  }
+
+  /** An import of uploaded files: they are removed once it ends, failed or not; its error names them as uploaded. */
+  async function importUploads(dir: string, input: unknown): Promise<CallResult> {
+    const uploaded = uploadsNamed(dir, input);
+    let result: CallResult;
+    try {
+      result = await dispatch(engine, 'importDataset', input);
+    } finally {
+      removeUploads(uploaded);
+    }
+    if (result.ok) return result;
+    let message = result.error.error;
+    for (const p of uploaded) message = message.replaceAll(p, `uploaded ${uploadedAs(p)}`);
+    return { ...result, error: { ...result.error, error: message } };
   }
 
   async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: NonNullable<ServerOptions['metrics']>): Promise<void> {
@@ -436,6 +455,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       closed = true;
       unsubscribe();
       clearInterval(heartbeat);
+      clearInterval(uploadSweep);
       for (const ws of clients) ws.terminate();
       clients.clear();
       wss.close();

@@ -1,9 +1,11 @@
 // Streaming uploads for the browser host: a multi-GB log goes to a file in the upload folder as it arrives (never
 // whole in memory), within a size limit; the page then imports it by path (importDataset {paths}), the same
-// contract method the desktop app and the CLI use with files already on this machine.
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+// contract method the desktop app and the CLI use with files already on this machine. An upload lives only until
+// its import ends (the dataset holds the samples, the file is a copy); leftovers of an upload never imported (a
+// page closed in between, a host stopped mid-import) are removed once a day old.
+import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { LabError } from '../../shared/errors';
 
@@ -60,6 +62,50 @@ export async function receiveUpload(req: IncomingMessage, dir: string, name: str
     rmSync(path, { force: true });
     throw e;
   }
+}
+
+/** Uploads older than this that no import took are removed (at host start and hourly). */
+export const STALE_UPLOAD_MS = 24 * 3600 * 1000;
+
+/** The paths an importDataset call names that are files of the upload folder (they go once the import ends). */
+export function uploadsNamed(dir: string, input: unknown): string[] {
+  const paths = (input as { paths?: unknown } | null)?.paths;
+  if (!Array.isArray(paths)) return [];
+  const root = resolve(dir);
+  return paths.filter((p): p is string => typeof p === 'string' && dirname(resolve(p)) === root);
+}
+
+/** The name the client gave an upload (its file name without the random prefix), for messages once it is gone. */
+export function uploadedAs(path: string): string {
+  return basename(path).replace(/^[0-9a-f]{12}-/, '');
+}
+
+export function removeUploads(paths: readonly string[]): void {
+  for (const p of paths) rmSync(p, { force: true });
+}
+
+/** Removes the upload folder's files last written over `maxAgeMs` ago; returns how many. */
+export function removeStaleUploads(dir: string, maxAgeMs = STALE_UPLOAD_MS, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const n of names) {
+    const p = join(dir, n);
+    try {
+      const st = statSync(p);
+      if (st.isFile() && now - st.mtimeMs > maxAgeMs) {
+        rmSync(p, { force: true });
+        removed++;
+      }
+    } catch {
+      // Gone meanwhile (its import ended): nothing to do.
+    }
+  }
+  return removed;
 }
 
 export class UploadTooLarge extends LabError {

@@ -47,6 +47,7 @@ import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from 
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
 import { listFacilityConfigs, runFacilityFile, runFacilityYaml } from './facility/engine-facility';
+import { facilityReportFile } from './facility/report-file';
 
 export interface EngineOptions {
   dbPath: string;
@@ -433,13 +434,15 @@ export class Engine implements LabApi {
     return analyzeSweepNodes(this.db, input.sweep_id);
   }
 
+  /** The PDF printer of app exports: the one the app gave (Electron), else headless Chromium. */
+  private async pdfPrinter(): Promise<PdfPrinter> {
+    if (this.opts.printPdf) return this.opts.printPdf;
+    const browser = await findBrowser(undefined, this.env);
+    return (html, o) => printPdfWithChromium(browser, html, o);
+  }
+
   async exportFile(input: MethodInput<'exportFile'>): Promise<MethodOutput<'exportFile'>> {
-    const printer = async (): Promise<PdfPrinter> => {
-      if (this.opts.printPdf) return this.opts.printPdf;
-      const browser = await findBrowser(undefined, this.env);
-      return (html, o) => printPdfWithChromium(browser, html, o);
-    };
-    return exportForApp(this.db, input, { printPdf: printer, progress: (format, done, total) => this.emit('export.progress', { format, done, total }) });
+    return exportForApp(this.db, input, { printPdf: () => this.pdfPrinter(), progress: (format, done, total) => this.emit('export.progress', { format, done, total }) });
   }
 
   async listWorkloads(_input: MethodInput<'listWorkloads'>): Promise<MethodOutput<'listWorkloads'>> {
@@ -452,6 +455,12 @@ export class Engine implements LabApi {
 
   async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
     return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile() });
+  }
+
+  async facilityReport(input: MethodInput<'facilityReport'>): Promise<MethodOutput<'facilityReport'>> {
+    const { format, paper, author, ...run } = input;
+    const result = await this.runFacility(run);
+    return facilityReportFile(result, { format, paper: paper ?? 'a4', author, yaml: run.yaml }, () => this.pdfPrinter());
   }
 
   /** This engine's database file, where facility `run` / `segment` profiles are read (none for an in-memory one). */

@@ -3,23 +3,9 @@ import type { ExportRequest } from '../../shared/export';
 import { exportItems, type ExportSubject } from '../../shared/exports';
 import { api, onEvent } from '../api/client';
 import { toast, toastError } from '../state/toasts';
+import { saveFile } from '../lib/save-file';
 
 type Format = ExportRequest['format'];
-
-/** Hands bytes to the browser as a download (the desktop app shows its save dialog). */
-function save(filename: string, mime: string, base64: string): void {
-  const bin = atob(base64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /**
  * The Export button: a report or export of what the page shows, with the page's analysis options, so the PDF's
@@ -38,7 +24,7 @@ export function ExportMenu({ request, subject = 'sweep' }: { request: Omit<Expor
     setBusy(format);
     try {
       const f = await api.exportFile({ ...request, format });
-      save(f.filename, f.mime, f.data_base64);
+      saveFile(f.filename, f.mime, f.data_base64);
       toast('ok', `Exported ${f.filename} (${Math.max(1, Math.round(f.bytes / 1024))} KB)`);
     } catch (e) {
       toastError(e);

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
-import type { DatasetRecord, Segment } from '../../shared/dataset';
-import type { AnalysisResult } from '../../shared/analysis';
+import { DatasetDeviceKind, deviceKindWords, type DatasetRecord } from '../../shared/dataset';
+import type { AnalysisGroup, AnalysisResult } from '../../shared/analysis';
+import { efficiencyChart, paretoChart } from '../../shared/charts';
+import { ChartCard } from '../components/ChartCard';
 import type { MethodOutput } from '../../shared/api';
 import { api } from '../api/client';
 import { Plot } from '../components/Plot';
@@ -9,12 +11,19 @@ import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
 import { colorFor, dateTime, fmt } from '../lib/format';
+import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
 import { toastError } from '../state/toasts';
 
 type Trace = MethodOutput<'getDatasetTrace'>;
 
 const span = (d: DatasetRecord) => (d.t_start !== null && d.t_end !== null ? d.t_end - d.t_start : null);
+
+/** A device kind in words: a node-level series says it holds GPU + CPU power, not a GPU's. */
+function kindWords(kind: string): string {
+  const k = DatasetDeviceKind.safeParse(kind);
+  return k.success ? deviceKindWords[k.data] : kind;
+}
 
 export function DatasetsPage({ param }: { param: string | null }) {
   const id = param !== null && /^\d+$/.test(param) ? Number(param) : null;
@@ -74,11 +83,11 @@ export function DatasetTable({ list }: { list: readonly DatasetRecord[] }) {
   );
 }
 
-const SEGMENT_FILL: Record<Segment['origin'], string> = { auto: 'rgba(78,154,241,0.10)', brush: 'rgba(242,142,43,0.16)', structure: 'rgba(89,161,79,0.14)' };
-
 function DatasetDetail({ id }: { id: number }) {
   const [ds, setDs] = useState<DatasetRecord | null>(null);
   const [trace, setTrace] = useState<Trace | null>(null);
+  // The range whose trace is being read from the store (null: none in flight): a 10 M-sample dataset takes a moment.
+  const [loading, setLoading] = useState(false);
   const [range, setRange] = useState<[number, number] | null>(null);
   const [brush, setBrush] = useState(false);
   const [analysis, setAnalysis] = useState<AnalysisResult | null>(null);
@@ -87,9 +96,11 @@ function DatasetDetail({ id }: { id: number }) {
   // Re-queried on every zoom: the store decimates the visible range to ~2,000 points per device.
   useEffect(() => {
     let stale = false;
+    setLoading(true);
     api
       .getDatasetTrace({ dataset_id: id, max_points: 2000, ...(range ? { from: range[0], to: range[1] } : {}) })
-      .then((t) => !stale && setTrace(t), toastError);
+      .then((t) => !stale && setTrace(t), toastError)
+      .finally(() => !stale && setLoading(false));
     return () => {
       stale = true;
     };
@@ -109,9 +120,7 @@ function DatasetDetail({ id }: { id: number }) {
       yaxis: { title: { text: 'power W' } },
       dragmode: brush ? 'select' : 'zoom',
       selectdirection: 'h',
-      shapes: (ds?.segments ?? []).map((s) => ({ type: 'rect', xref: 'x', yref: 'paper', x0: s.start - t0, x1: s.end - t0, y0: 0, y1: 1, line: { width: 0 }, fillcolor: SEGMENT_FILL[s.origin], layer: 'below' })),
-      // Labels only while they fit; many auto phases are told apart by their shading and the table.
-      annotations: (ds && ds.segments.length <= 24 ? ds.segments : []).map((s) => ({ x: (s.start + s.end) / 2 - t0, y: 1, xref: 'x', yref: 'paper', yanchor: 'bottom', text: s.label ?? `#${s.id}`, showarrow: false, font: { size: 9 } })),
+      ...segmentDecorations(ds?.segments ?? [], t0, range),
       showlegend: true,
     }),
     [ds, range, brush, t0],
@@ -151,7 +160,9 @@ function DatasetDetail({ id }: { id: number }) {
         </button>
       </header>
       <p className="muted" data-testid="dataset-facts">
-        {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices · {dateTime(ds.t_start)} – {dateTime(ds.t_end)} ({ds.timezone ?? 'zone unknown'}) ·{' '}
+        {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices ·{' '}
+        {/* Profiles without a wall clock (NLR aggregated) are seconds from their start, not 1970. */}
+        {ds.report?.clock === 'relative' ? `${fmt(ds.t_start ?? 0, 1)} – ${fmt(ds.t_end ?? 0, 1)} s (no wall clock)` : `${dateTime(ds.t_start)} – ${dateTime(ds.t_end)} (${ds.timezone ?? 'zone unknown'})`} ·{' '}
         {ds.files.length} file(s)
       </p>
       <div className="row">
@@ -161,7 +172,8 @@ function DatasetDetail({ id }: { id: number }) {
         <button className="small" onClick={() => setRange(null)} disabled={!range}>
           Reset zoom
         </button>
-        <span className="muted small" data-testid="trace-points">
+        <span className="muted small" data-testid="trace-points" aria-busy={loading}>
+          {loading ? 'reading the trace from the store… · ' : ''}
           {visible.toLocaleString('en')} points shown of {ds.samples.toLocaleString('en')} samples{trace ? ` · ${fmt(trace.to - trace.from, 0)} s visible` : ''}
         </span>
       </div>
@@ -173,7 +185,7 @@ function DatasetDetail({ id }: { id: number }) {
           Analyse segments with cap and units
         </button>
       </div>
-      {analysis && <AnalysisSummary a={analysis} />}
+      {analysis && <AnalysisSummary a={analysis} name={ds.name} />}
       <h3>Devices</h3>
       <table className="table" data-testid="dataset-devices">
         <thead>
@@ -187,7 +199,7 @@ function DatasetDetail({ id }: { id: number }) {
           {ds.devices.map((d) => (
             <tr key={d.id}>
               <td>{d.key.replace(/^dataset:\d+\//, '')}</td>
-              <td>{d.kind}</td>
+              <td>{kindWords(d.kind)}</td>
               <td>{d.name}</td>
             </tr>
           ))}
@@ -207,15 +219,35 @@ function DatasetDetail({ id }: { id: number }) {
   );
 }
 
-function AnalysisSummary({ a }: { a: AnalysisResult }) {
+function AnalysisSummary({ a, name }: { a: AnalysisResult; name: string }) {
   return (
     <div data-testid="dataset-analysis">
       {a.groups.map((g) => (
-        <p key={`${g.workload}-${g.device_model}`}>
-          <strong>{g.workload}</strong> on {g.device_model}: best cap{' '}
-          {Object.values(g.optima).map((o) => `${o.selector} ${o.cap_w ?? '–'} W`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
-        </p>
+        <GroupAnalysis key={`${g.workload}-${g.device_model}`} g={g} name={name} />
       ))}
     </div>
+  );
+}
+
+/** A workload's segments analysed as a sweep's runs: best caps, Pareto, and the per-cap curves the results page draws. */
+function GroupAnalysis({ g, name }: { g: AnalysisGroup; name: string }) {
+  const inputs = useMemo(() => [{ name, group: g }], [g, name]);
+  const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
+  const par = useMemo(() => paretoChart(inputs), [inputs]);
+  return (
+    <>
+      <p>
+        <strong>{g.workload}</strong> on {g.device_model}: best cap{' '}
+        {Object.values(g.optima).map((o) => `${o.selector} ${o.cap_w ?? '–'} W`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
+      </p>
+      <div className="plots">
+        <div className="card">
+          <ChartCard spec={eff} testId="dataset-efficiency" />
+        </div>
+        <div className="card">
+          <ChartCard spec={par} testId="dataset-pareto" />
+        </div>
+      </div>
+    </>
   );
 }

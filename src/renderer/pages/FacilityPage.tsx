@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { FacilityResult } from '../../shared/facility';
-import type { MethodOutput } from '../../shared/api';
+import type { MethodInput, MethodOutput } from '../../shared/api';
 import { api, onEvent } from '../api/client';
 import { ProgressBar } from '../components/Badges';
 import { Plot } from '../components/Plot';
 import { comparisonTraces, ldcTraces, seriesTraces, summaryRows, SUMMARY_HEADERS } from '../lib/facility-view';
-import { toastError } from '../state/toasts';
+import { toast, toastError } from '../state/toasts';
+import { saveFile } from '../lib/save-file';
 
 type Configs = MethodOutput<'listFacilityConfigs'>;
 
@@ -22,6 +23,9 @@ export function FacilityPage() {
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number; label: string } | null>(null);
   const [result, setResult] = useState<FacilityResult | null>(null);
+  // What the shown result was run with: the report runs exactly that again (same seed, same numbers).
+  const [ran, setRan] = useState<MethodInput<'runFacility'> | null>(null);
+  const [reporting, setReporting] = useState<'pdf' | 'html' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [scenario, setScenario] = useState(0);
   const [level, setLevel] = useState(0);
@@ -45,14 +49,31 @@ export function FacilityPage() {
     setError(null);
     setProgress(null);
     try {
-      const r = await api.runFacility({ yaml, replicas, ...(horizon === '' ? {} : { horizon_days: horizon }) });
+      const input = { yaml, replicas, ...(horizon === '' ? {} : { horizon_days: horizon }) };
+      const r = await api.runFacility(input);
       setResult(r);
+      setRan(input);
       setScenario(0);
       setLevel(Math.min(level, r.levels.length - 1));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setRunning(false);
+    }
+  }
+
+  async function report(format: 'pdf' | 'html') {
+    if (!ran) return;
+    setReporting(format);
+    setProgress(null);
+    try {
+      const f = await api.facilityReport({ ...ran, format });
+      saveFile(f.filename, f.mime, f.data_base64);
+      toast('ok', `Exported ${f.filename} (${Math.max(1, Math.round(f.bytes / 1024))} KB)`);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setReporting(null);
     }
   }
 
@@ -103,11 +124,16 @@ export function FacilityPage() {
             <input type="number" min={1} max={366} value={horizon} onChange={(e) => setHorizon(e.target.value === '' ? '' : Math.max(1, Math.min(366, Number(e.target.value))))} data-testid="facility-horizon" />
           </label>
           <p>
-            <button className="primary" onClick={() => void run()} disabled={running || yaml.trim() === ''} data-testid="facility-run">
+            <button className="primary" onClick={() => void run()} disabled={running || reporting !== null || yaml.trim() === ''} data-testid="facility-run">
               {running ? 'Running…' : 'Run'}
-            </button>
+            </button>{' '}
+            {(['pdf', 'html'] as const).map((f) => (
+              <button key={f} className="small" onClick={() => void report(f)} disabled={!ran || running || reporting !== null} data-testid={`facility-report-${f}`}>
+                {reporting === f ? 'Making the report…' : `Report (${f.toUpperCase()})`}
+              </button>
+            ))}
           </p>
-          {running && progress && (
+          {(running || reporting) && progress && (
             <div data-testid="facility-progress">
               <ProgressBar fraction={progress.done / progress.total} label="facility progress" />
               <span className="muted small">{progress.label}</span>

@@ -6,13 +6,14 @@ import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
 import { ExportMenu } from '../components/ExportMenu';
+import { ChartCard } from '../components/ChartCard';
 import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
 import { plotlyFigure } from './results/charts';
-import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
+import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
 import { NoSweepsYet } from '../components/EmptyState';
 import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
@@ -273,17 +274,6 @@ function GroupView({
         </div>
       </div>
       <CapTable caps={g.caps} units={units} runsById={runsById} best={effBest.cap_w} onDrill={onDrill} />
-    </>
-  );
-}
-
-/** A chart spec's title and its Plotly figure. */
-function ChartCard({ spec, testId }: { spec: ChartSpec; testId: string }) {
-  const fig = useMemo(() => plotlyFigure(spec), [spec]);
-  return (
-    <>
-      <h3>{spec.title}</h3>
-      <Plot testId={testId} data={fig.data} layout={fig.layout} />
     </>
   );
 }

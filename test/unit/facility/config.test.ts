@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { facilityFromYaml, FacilityConfigError } from '../../../src/main/lab/facility/config-file';
 import { buildModel } from '../../../src/core/facility/model';
+import { runScenarioInline } from '../../../src/core/facility/run';
 import { openDb } from '../../../src/main/lab/store/db';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
 import { writeSamples } from '../../../src/main/lab/store/samples';
@@ -80,6 +81,19 @@ describe('facility config: bad input names the config file and the field', () =>
       'facility config site.yaml: scenario "capped": jobs[0].at_caps: "ft" has no profile measured at fleet_cap_w 400 W (add at_caps: [{cap_w: 400, throughput, profile}])',
     );
   });
+
+  it('time step from 1 s to 1 h and a horizon up to a year (366 days): both ends run, beyond them is named', () => {
+    for (const [step_s, horizon_days] of [[1, 0.25], [3600, 366]] as const) {
+      const [sc] = load({ ...smallTraining, step_s, horizon_days, targets: [0.3] });
+      const levels = runScenarioInline(sc!);
+      expect(levels[0]!.ldc_w).toHaveLength(101);
+      expect(Math.abs(levels[0]!.utilization - 0.3)).toBeLessThan(0.03);
+      // Ramps over windows shorter than the step are not defined.
+      expect(levels[0]!.ramp_1min_w === null).toBe(step_s > 60);
+    }
+    expect(errorOf(() => load({ ...smallTraining, step_s: 3601 }))).toBe('facility config site.yaml: step_s must be <= 3600 (got 3601)');
+    expect(errorOf(() => load({ ...smallTraining, horizon_days: 367 }))).toBe('facility config site.yaml: horizon_days is at most 366 (got 367)');
+  }, 60_000);
 
   it('a plan keeps its own wording: labels and "(plan)" for the plan as a whole', () => {
     const r = Plan.safeParse({ name: 'x', backend: 'sim', workloads: [{ id: 'w' }], caps: [300], repetitions: 0, foo: 1 });

@@ -45,6 +45,24 @@ describe('facility inference mode', () => {
     expect(r.requests).toBeCloseTo(12 * 60 * 60, 6);
   });
 
+  it('demand follows the day and week profiles: instances (and nodes busy) track peak_rps x day x week', () => {
+    // Monday 2025-01-06; weekends at half demand; 08:00-20:00 at full, nights at a quarter; no noise.
+    const day = Array.from({ length: 24 }, (_, h) => (h >= 8 && h < 20 ? 1 : 0.25));
+    const cfg: FacilityConfigInput = {
+      mode: 'inference', start: '2025-01-06T00:00:00Z', horizon_days: 7, step_s: 3600, nodes: 100, idle_w: 420, rated_w: 3520, targets: [0.2],
+      services: [{ name: 'chat', peak_rps: 80, day, week: [1, 1, 1, 1, 1, 0.5, 0.5], noise_sigma: 0, rate_max: 4, nodes_per_instance: 1, max_instances: 100, power: { builtin: 'llama3-70b-serving' } }],
+    };
+    const b = buildModel(scenario({}, cfg));
+    if (b.kind !== 'inference') throw new Error('expected an inference model');
+    const r = simulateInference(b.m, 1, 1, true);
+    const at = (dayIndex: number, hour: number) => r.busy[dayIndex * 24 + hour]!;
+    expect(at(0, 12)).toBe(20); // Monday noon: 80 req/s / 4 = 20 instances
+    expect(at(0, 3)).toBe(5); // Monday night: a quarter
+    expect(at(5, 12)).toBe(10); // Saturday noon: half
+    expect(at(6, 3)).toBe(3); // Sunday night: ceil(80 x 0.25 x 0.5 / 4) = 3 (2.5 rounded up to whole instances)
+    expect(r.incomplete).toBe(0);
+  });
+
   it('scales demand to reach a target utilisation and is deterministic per seed', () => {
     const cfg: FacilityConfigInput = {
       mode: 'inference',

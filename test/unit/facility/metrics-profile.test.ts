@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxRamp, powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
+import { powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
 import { addPlayed, checkProfile, ProfilePlayer, toSteps } from '../../../src/core/facility/profile';
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
@@ -44,10 +44,15 @@ describe('facility power statistics', () => {
     for (let i = 100; i < 160; i++) x[i] = 1e6 + (i - 100) * 1e4;
     for (let i = 160; i < 1000; i++) x[i] = 1.6e6;
     for (let i = 1000; i < 2000; i++) x[i] = -0.4e6 + 1e6;
-    expect(maxRamp(x, 10, 60)).toBeCloseTo(2.2e6 - 1.2e6, 0);
     expect(powerStats(x, 10).ramp1min).toBeCloseTo(1e6, 0);
     expect(powerStats(x, 10).ramp1h).toBeCloseTo(1e6, 0);
-    expect(maxRamp(x, 3600, 60)).toBeNull();
+    // Over 1 h of the rise alone (60 steps of 1e4 W, then flat): the 1-min window sees 6 steps' worth.
+    const rise = x.slice(0, 900);
+    expect(powerStats(rise, 10).ramp1min).toBeCloseTo(6e4, 0);
+    expect(powerStats(rise, 10).ramp1h).toBeCloseTo(6e5, 0);
+    expect(powerStats(x, 3600).ramp1min).toBeNull();
+    expect(powerStats(x, 3600).ramp1h).not.toBeNull();
+    expect(powerStats(x, 7200).ramp1h).toBeNull();
   });
 });
 
@@ -109,11 +114,17 @@ describe('facility overheads and calendar', () => {
     expect(v[23]).toBe(30);
   });
 
-  it('calendar shape has mean 1 and follows weekday weights', () => {
+  it('calendar shape has mean 1 and follows weekday and month weights', () => {
     const start = Date.UTC(2025, 0, 6); // a Monday
     const h = hourlyShape(start, 24 * 14, Array(24).fill(1), [1, 1, 1, 1, 1, 0.5, 0.5], Array(12).fill(1));
     expect(h.reduce((a, x) => a + x, 0) / h.length).toBeCloseTo(1, 9);
     expect(h[0]! / h[24 * 5]!).toBeCloseTo(2, 9);
+    // Month weights: a quiet August at half of July, across the month boundary (UTC).
+    const months = Array(12).fill(1);
+    months[7] = 0.5;
+    const y = hourlyShape(Date.UTC(2025, 6, 31), 48, Array(24).fill(1), Array(7).fill(1), months);
+    expect(y[23]! / y[24]!).toBeCloseTo(2, 9);
+    expect(y.reduce((a, x) => a + x, 0) / y.length).toBeCloseTo(1, 9);
   });
 });
 

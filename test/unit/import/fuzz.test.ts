@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAll } from '../../../src/core/import/collect';
 import { ImportError } from '../../../src/core/import';
+import { metadataRowOf, parseNlrMetadata } from '../../../src/core/import/formats/nlr-metadata';
 import type { ImportFormat } from '../../../src/shared/dataset';
 
 const LONG = process.env.CAPLAB_FUZZ_LONG === '1';
@@ -130,4 +131,27 @@ describe(`importer fuzz suite (${RUNS} mutated inputs per fixture${LONG ? ', lon
       expect(results).toBeGreaterThan(0);
     }, LONG ? 1_800_000 : 60_000);
   }
+
+  it('nlr-parquet: metadata.csv beside the results', () => {
+    const text = readFileSync('test/fixtures/import/nlr-aggregated/llama2-70b-lora/metadata.csv', 'utf8') + '3,4\n';
+    let results = 0;
+    let errors = 0;
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (ms) => {
+        try {
+          const m = parseNlrMetadata(apply(text, ms), 'metadata.csv');
+          results++;
+          expect(m.rows.size).toBeGreaterThan(0);
+          for (const n of m.rows.keys()) expect(metadataRowOf(m, String(n).padStart(6, '0'), 'metadata.csv').cells.every(([k]) => k !== m.file_column)).toBe(true);
+        } catch (e) {
+          if (!(e instanceof ImportError)) throw e;
+          errors++;
+          expect(e.message.startsWith('metadata.csv')).toBe(true);
+        }
+      }),
+      { numRuns: RUNS, seed: LONG ? undefined : 42 },
+    );
+    expect(results + errors).toBe(RUNS);
+    expect(results).toBeGreaterThan(0);
+  }, LONG ? 1_800_000 : 60_000);
 });

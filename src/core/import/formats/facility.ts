@@ -7,7 +7,8 @@ import { WallClock } from '../time';
 import { csvTable, num } from './csv-table';
 import type { FormatModule } from '../format-module';
 
-export const FACILITY_HEADER = /^timestamp,power_W,utilization\s*$/;
+// Columns after the three are allowed: CapLab's facility planner adds total_power_W (IT plus overheads).
+export const FACILITY_HEADER = /^timestamp,power_W,utilization(,[A-Za-z_][\w.[\]]*)*\s*$/;
 
 export function facilityParser(opts: ParserOptions): StreamParser {
   const rep = new ReportBuilder('facility-csv', opts.file);
@@ -33,6 +34,8 @@ export function facilityParser(opts: ParserOptions): StreamParser {
       dev = rep.device('facility', { kind: 'facility', index: null, name: opts.file.replace(/^.*\//, '').replace(/\.csv$/, ''), uuid: null, pci_bus_id: null });
       rep.column({ source: 'power_W', channel: 'power_avg_w', unit: 'W', sensor_kind: 'average', note: 'facility power, mean per interval' });
       rep.column({ source: 'utilization', channel: 'util_gpu', unit: 'fraction or %', sensor_kind: null, note: 'node utilisation' });
+      const extra = names.filter((n) => n !== 'timestamp' && n !== 'power_W' && n !== 'utilization');
+      if (extra.length) rep.warn(`column(s) not imported: ${extra.join(', ')} (a facility profile is power_W and utilization)`);
     },
   );
   return textStream(rep.r, table, () => out.flush(), () => []);

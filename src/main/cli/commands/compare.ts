@@ -2,21 +2,36 @@ import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../c
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
 import { compareSweeps, type ComparedSweep } from '../../../core/analysis/compare';
+import type { AnalysisGroup } from '../../../shared/analysis';
 
 const pct = (v: number | null) => (v === null ? null : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} %`);
 
+/** A positive whole-number id, or a CLI error naming what it is. */
+function idOf(p: string, what: string): number {
+  const n = Number(p);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`${what} are positive whole numbers; got "${p}"`);
+  return n;
+}
+
+/** The one workload group of an analysis to compare, or an error naming the source and its workloads. */
+function onlyGroup(groups: AnalysisGroup[], what: string, workload: string | undefined): AnalysisGroup {
+  const matching = workload ? groups.filter((g) => g.workload === workload) : groups;
+  if (matching.length !== 1) {
+    const names = groups.map((g) => g.workload).join(', ') || 'none';
+    throw new CliError(`${what} has ${matching.length === 0 ? 'no' : 'several'} matching workloads (${names}); choose one with --workload`);
+  }
+  return matching[0]!;
+}
+
 export const compareCommand: CliCommand = {
   name: 'compare',
-  summary: 'Compare two or more sweeps of one workload cap by cap (e.g. H100 vs H200, two software versions)',
-  usage: 'compare SWEEP_ID SWEEP_ID... [--workload ID] [--overhead W] [--db FILE] [--json]',
-  options: { ...dbOption, ...jsonOption, workload: { type: 'string' }, overhead: { type: 'string' } },
+  summary: 'Compare two or more sweeps (or imported datasets) of one workload cap by cap (e.g. H100 vs H200, two software versions)',
+  usage: 'compare SWEEP_ID... [--dataset ID]... [--workload ID] [--overhead W] [--db FILE] [--json]',
+  options: { ...dbOption, ...jsonOption, workload: { type: 'string' }, overhead: { type: 'string' }, dataset: { type: 'string', multiple: true } },
   async run(args, io) {
-    const ids = args.positionals.map((p) => {
-      const n = Number(p);
-      if (!Number.isInteger(n) || n <= 0) throw new CliError(`sweep ids are positive whole numbers; got "${p}"`);
-      return n;
-    });
-    if (ids.length < 2) throw new CliError('give at least two sweep ids: caplab compare 3 7');
+    const ids = args.positionals.map((p) => idOf(p, 'sweep ids'));
+    const datasetIds = ((args.values.dataset as string[] | undefined) ?? []).map((p) => idOf(p, '--dataset ids'));
+    if (ids.length + datasetIds.length < 2) throw new CliError('give at least two sweep ids (or sweeps and --dataset ids): caplab compare 3 7, caplab compare 3 --dataset 2');
     const overhead = numberOpt(args, 'overhead');
     if (overhead !== undefined && overhead < 0) throw new CliError('--overhead must be >= 0 W');
     const workload = stringOpt(args, 'workload');
@@ -25,12 +40,15 @@ export const compareCommand: CliCommand = {
       const compared: ComparedSweep[] = [];
       for (const id of ids) {
         const result = await engine.analyzeSweep({ sweep_id: id, overhead_w: overhead });
-        const groups = workload ? result.groups.filter((g) => g.workload === workload) : result.groups;
-        if (groups.length !== 1) {
-          const names = result.groups.map((g) => g.workload).join(', ') || 'none';
-          throw new CliError(`sweep ${id} has ${groups.length === 0 ? 'no' : 'several'} matching workloads (${names}); choose one with --workload`);
-        }
-        compared.push({ label: `#${id} ${groups[0]!.device_model}`, group: groups[0]! });
+        const g = onlyGroup(result.groups, `sweep ${id}`, workload);
+        compared.push({ label: `#${id} ${g.device_model}`, group: g });
+      }
+      // A dataset's segments with a cap and work units are analysed as a sweep (`caplab analyze --dataset`).
+      for (const id of datasetIds) {
+        const result = engine.analyzeDataset(id, { overhead_w: overhead ?? null }).sweep;
+        if (!result) throw new CliError(`dataset ${id} has no segment with a cap and work units to compare (give its segments a cap and the work done: dataset page, or the import of per-cap logs)`);
+        const g = onlyGroup(result.groups, `dataset ${id}`, workload);
+        compared.push({ label: `dataset ${id} ${g.device_model}`, group: g });
       }
       const comparison = compareSweeps(compared);
       if (args.values.json) {
@@ -40,7 +58,7 @@ export const compareCommand: CliCommand = {
       io.stdout.write(`${comparison.workload}: relative to ${comparison.baseline}\n`);
       io.stdout.write(
         table(
-          ['sweep', 'device', 'best cap (max-efficiency) W', 'peak units/J'],
+          ['source', 'device', 'best cap (max-efficiency) W', 'peak units/J'],
           comparison.sweeps.map((s) => [s.label, s.device_model, s.best['max-efficiency'] ?? null, fixed(s.peak_efficiency, 4)]),
         ) + '\n\n',
       );

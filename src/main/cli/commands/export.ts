@@ -12,7 +12,7 @@ import { ALL_SAMPLE_COLUMNS, type SampleSelection } from '../../lab/store/sample
 import { exportSamplesCsv, exportSamplesParquet, type TimeFormat } from '../../lab/exporters/samples';
 import { analysisTables, runsTable } from '../../lab/exporters/tables';
 import { writeCsvTables } from '../../lab/exporters/csv';
-import { sweepBundle } from '../../lab/exporters/bundle';
+import { datasetBundle, sweepBundle } from '../../lab/exporters/bundle';
 import { ExportError, writeFileAtomic } from '../../lab/exporters/atomic';
 import { SampleColumnName, type SampleExportColumn, type WrittenFile } from '../../../shared/export';
 
@@ -76,12 +76,12 @@ async function exportSamples(args: CliArgs, io: CliIO, db: Db): Promise<WrittenF
 
 export const exportCommand: CliCommand = {
   name: 'export',
-  summary: 'Export samples (CSV, Parquet), run summaries and analysis tables (CSV), or a whole sweep (JSON)',
+  summary: 'Export samples (CSV, Parquet), run summaries and analysis tables (CSV), or a whole sweep or dataset (JSON)',
   usage: [
     'export samples (--run ID|--sweep ID|--dataset ID|--from T --to T) [--device N] [--columns a,b] [--time epoch|iso] (--csv FILE|--parquet FILE)',
     '       caplab export runs SWEEP_ID --csv FILE',
     '       caplab export analysis SWEEP_ID --out-dir DIR [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced] [--include-flagged] [--margin F]',
-    '       caplab export json SWEEP_ID --out FILE       (all: [--db FILE] [--json])',
+    '       caplab export json (SWEEP_ID|--dataset ID) --out FILE       (all: [--db FILE] [--json])',
   ].join('\n'),
   options: {
     ...dbOption,
@@ -107,7 +107,14 @@ export const exportCommand: CliCommand = {
     let written: WrittenFile[];
     try {
       if (kind === 'samples') written = await exportSamples(args, io, db);
-      else {
+      else if (kind === 'json' && args.values.dataset !== undefined) {
+        if (args.positionals.length > 1) throw new CliError('give either SWEEP_ID or --dataset ID, not both');
+        const id = idOpt(args, 'dataset')!;
+        if (!db.prepare('SELECT 1 FROM datasets WHERE id = ?').get(id)) throw new CliError(`no dataset ${id} in this database (see \`caplab datasets\`)`);
+        const out = required(args, 'out', 'where to write the JSON');
+        io.stderr.write(`caplab export: collecting dataset ${id}…\n`);
+        written = [{ kind: 'json', path: resolve(out), bytes: await writeFileAtomic(out, JSON.stringify(datasetBundle(db, id))), rows: null, source: `dataset ${id}` }];
+      } else {
         const id = sweepIdOf(args, db);
         const source = `sweep ${id}`;
         if (kind === 'runs') written = await writeCsvTables([{ path: required(args, 'csv', 'where to write the run summaries'), table: runsTable(runsOfSweep(db, id)) }], source);

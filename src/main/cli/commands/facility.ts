@@ -1,7 +1,14 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
+import { readFileSync } from 'node:fs';
+import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
 import type { FacilityResult } from '../../../shared/facility';
+import type { WrittenFile } from '../../../shared/export';
+import { renderFacilityReport } from '../../../core/report/facility';
+import { checkWritable, ExportError } from '../../lab/exporters/atomic';
+import { findBrowser, NoBrowserError, printPdfWithChromium } from '../../lab/exporters/chromium';
+import { PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from '../../lab/report/write';
+import { paperOf } from './report';
 
 const mw = (w: number | null, d = 3) => (w === null ? null : fixed(w / 1e6, d));
 
@@ -27,11 +34,73 @@ function forJson(r: FacilityResult, series: boolean): unknown {
   return { ...r, scenarios: r.scenarios.map((s) => ({ ...s, levels: s.levels.map(strip) })), levels: r.levels.map(strip) };
 }
 
+interface ReportPlan {
+  targets: ReportTargets;
+  printer: PdfPrinter | null;
+}
+
+/** --html / --pdf: the paths checked and, for a PDF, the browser found; null when no report is asked for. */
+async function reportTargets(args: CliArgs, io: CliIO): Promise<ReportPlan | null> {
+  const html = stringOpt(args, 'html');
+  const pdf = stringOpt(args, 'pdf');
+  if (!html && !pdf) {
+    for (const f of ['author', 'paper', 'title', 'browser'] as const) if (args.values[f] !== undefined) throw new CliError(`--${f} goes with --html FILE or --pdf FILE (the facility report)`);
+    return null;
+  }
+  paperOf(args);
+  try {
+    for (const f of [html, pdf]) if (f) await checkWritable(f);
+    if (!pdf) return { targets: { html }, printer: null };
+    const browser = await findBrowser(stringOpt(args, 'browser'), io.env);
+    return { targets: { html, pdf }, printer: (doc, o) => printPdfWithChromium(browser, doc, o) };
+  } catch (e) {
+    if (e instanceof ExportError || e instanceof NoBrowserError) throw new CliError(e.message);
+    throw e;
+  }
+}
+
+/** The facility report (src/core/report/facility.ts) of this run, written to the files asked for. */
+async function writeFacilityReport(result: FacilityResult, file: string, plan: ReportPlan, args: CliArgs, io: CliIO): Promise<WrittenFile[]> {
+  const title = stringOpt(args, 'title') ?? `${result.name}: facility power`;
+  const html = renderFacilityReport({
+    result,
+    config_file: file,
+    config_yaml: readFileSync(file, 'utf8'),
+    title,
+    author: stringOpt(args, 'author') ?? null,
+    generated_at: new Date().toISOString(),
+    paper: paperOf(args),
+  });
+  try {
+    const written = await writeReportFiles(html, { paper: paperOf(args), footer: `CapLab facility report · ${title}`, source: `facility ${file}` }, plan.targets, plan.printer);
+    for (const f of written) io.stderr.write(`caplab facility: wrote ${f.path} (${f.bytes} bytes)\n`);
+    return written;
+  } catch (e) {
+    if (e instanceof ExportError || e instanceof PrintError) throw new CliError(e.message, 1);
+    throw e;
+  }
+}
+
 export const facilityCommand: CliCommand = {
   name: 'facility',
   summary: 'Scale measured node power profiles to a whole facility (training/colocation or inference site)',
-  usage: 'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series] [--db FILE]',
-  options: { ...dbOption, ...jsonOption, csv: { type: 'string' }, scenario: { type: 'string' }, replicas: { type: 'string' }, threads: { type: 'string' }, series: { type: 'boolean' } },
+  usage:
+    'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series] [--html FILE] [--pdf FILE] [--author NAME] [--paper a4|letter] [--title T] [--browser PATH] [--db FILE]',
+  options: {
+    ...dbOption,
+    ...jsonOption,
+    csv: { type: 'string' },
+    scenario: { type: 'string' },
+    replicas: { type: 'string' },
+    threads: { type: 'string' },
+    series: { type: 'boolean' },
+    html: { type: 'string' },
+    pdf: { type: 'string' },
+    author: { type: 'string' },
+    paper: { type: 'string' },
+    title: { type: 'string' },
+    browser: { type: 'string' },
+  },
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a facility config: caplab facility resources/facility/nlr-colocation.yaml');
@@ -41,6 +110,8 @@ export const facilityCommand: CliCommand = {
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new CliError('--threads must be a whole number >= 0 (0: no worker threads)');
     const only = stringOpt(args, 'scenario');
     const csvDir = stringOpt(args, 'csv');
+    // The report's files and printer are checked before the simulation, which may take a minute.
+    const report = await reportTargets(args, io);
     // Read-only: profiles may come from recorded runs and datasets; nothing is written to the lab database.
     const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
     let result: FacilityResult;
@@ -49,8 +120,9 @@ export const facilityCommand: CliCommand = {
     } finally {
       await engine.close();
     }
+    const written = report ? await writeFacilityReport(result, file, report, args, io) : [];
     if (args.values.json) {
-      printJson(io, forJson(result, args.values.series === true));
+      printJson(io, { ...(forJson(result, args.values.series === true) as object), ...(report ? { written } : {}) });
       return 0;
     }
     const money = result.currency;

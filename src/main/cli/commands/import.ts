@@ -5,6 +5,7 @@ import { fixed, progressBar, table } from '../format';
 import { ImportError } from '../../../core/import';
 import { checkZone, localZone } from '../../../core/import/time';
 import { ImportFormat } from '../../../shared/dataset';
+import { exitCodeOf } from '../../../shared/errors';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString());
 
@@ -14,7 +15,7 @@ export const importCommand: CliCommand = {
   usage:
     'import PATH... [--format auto|NAME] [--tz ZONE] [--name N] [--fields LIST] [--interval S] [--db FILE] [--json]\n' +
     `  formats: ${ImportFormat.options.join(', ')}; PATH may be a directory tree (per-cap <W>Watts/ directories become segments)\n` +
-    '  or a .zip archive (each member imported with its own importer); a CapLab JSON export (caplab export json) becomes a sweep again',
+    '  or a .zip archive (each member imported with its own importer); a CapLab JSON export (caplab export json) becomes a sweep or dataset again',
   options: { ...dbOption, ...jsonOption, format: { type: 'string' }, tz: { type: 'string' }, name: { type: 'string' }, fields: { type: 'string' }, interval: { type: 'string' } },
   async run(args, io) {
     if (args.positionals.length === 0) throw new CliError('give one or more files or directories to import');
@@ -57,7 +58,8 @@ export const importCommand: CliCommand = {
           },
         });
       } catch (e) {
-        if (e instanceof ImportError) throw new CliError(`cannot import ${e.message}`, 1);
+        // Bad input, as every command's: the engine's `invalid` code (src/shared/errors.ts).
+        if (e instanceof ImportError) throw new CliError(`cannot import ${e.message}`, exitCodeOf.invalid);
         throw e;
       } finally {
         if (tty) io.stderr.write('\n');
@@ -73,6 +75,13 @@ export const importCommand: CliCommand = {
             ? `already imported: ${sw.file} is sweep ${sw.duplicate_of_sweep} (${sw.name}); nothing written\n`
             : `sweep ${sw.sweep_id} "${sw.name}" imported from ${sw.file} (CapLab export): caplab analyze ${sw.sweep_id}\n`,
         );
+      for (const d of outcome.datasets)
+        if (d.dataset_id !== outcome.dataset?.id && d.duplicate_of_dataset !== outcome.duplicate_of?.dataset_id)
+          io.stdout.write(
+            d.duplicate_of_dataset !== null
+              ? `already imported: ${d.file} is dataset ${d.duplicate_of_dataset} (${d.name}); nothing written\n`
+              : `dataset ${d.dataset_id} "${d.name}" imported from ${d.file} (CapLab export): caplab analyze --dataset ${d.dataset_id}\n`,
+          );
       if (!outcome.dataset) {
         const d = outcome.duplicate_of;
         if (d) io.stdout.write(`already imported: ${d.path} is in dataset ${d.dataset_id} (${d.name}); nothing written\n`);

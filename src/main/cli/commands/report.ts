@@ -19,7 +19,7 @@ const positiveId = (text: string, what: string) => {
   return n;
 };
 
-function paperOf(args: CliArgs): Paper {
+export function paperOf(args: CliArgs): Paper {
   const p = (stringOpt(args, 'paper') ?? 'a4').toLowerCase();
   if (p !== 'a4' && p !== 'letter') throw new CliError(`--paper must be a4 or letter, got "${p}"`);
   return p;

@@ -55,7 +55,11 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
   });
   const gpus = chosen.filter((s) => s.device.kind === 'gpu').map(series).filter((d) => d.samples.length > 0);
   const cpu = chosen.filter((s) => s.device.kind === 'cpu').map(series).filter((d) => d.samples.length > 0);
-  if (gpus.length === 0) throw new LoadError(`${name}: no GPU samples in its window of dataset ${f.dataset_id}`);
+  if (gpus.length === 0) {
+    // A node-level series (GPU + CPU summed over nodes) is no GPU power: per-cap curves of it would mix in the CPUs.
+    const other = chosen.find((s) => s.device.kind === 'node' || s.device.kind === 'facility');
+    throw new LoadError(`${name}: no GPU samples in its window of dataset ${f.dataset_id}${other ? ` (its power is ${other.device.kind}-level, GPU + CPU: caplab energy --dataset gives its energy)` : ''}`);
+  }
   const limits = gpus.flatMap((d) => d.samples.filter((x) => x.t >= f.start && x.t <= f.end && x.limit_w !== null).map((x) => x.limit_w!));
   const cap = f.cap_w ?? median(limits);
   if (cap === null) throw new LoadError(`${name}: no cap_w given and its samples report no power limit`, 'invalid');

@@ -2,7 +2,7 @@
 // segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import type { AnalysisOptionsInput, AnalysisResult, RangeEnergy } from '../../../shared/analysis';
-import type { DatasetRecord, Segment } from '../../../shared/dataset';
+import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord, type Segment } from '../../../shared/dataset';
 import { energyOverDevices, LoadError } from '../analysis/load';
 import { loadSources } from '../analysis/sources';
 import { runFigures } from '../../../core/analysis/figures';
@@ -19,13 +19,21 @@ export function loadDataset(db: Db, id: number): DatasetRecord {
   return ds;
 }
 
-/** Energy of a dataset's GPUs (or the device with that index) over [from, to]. */
+/**
+ * Energy of a dataset's GPUs (or the device with that index) over [from, to]. A dataset without GPUs of its own
+ * (NLR aggregated profiles: one node-level series) gives the energy of its node-level power, and says so.
+ */
 export function datasetEnergy(db: Db, datasetId: number, from: number, to: number, deviceIndex?: number): RangeEnergy {
   loadDataset(db, datasetId);
-  const devs = devicesOfDataset(db, datasetId).filter((d) => (deviceIndex === undefined ? d.kind === 'gpu' : d.index === deviceIndex));
-  const r = energyOverDevices(db, devs, from, to);
+  const all = devicesOfDataset(db, datasetId);
+  const kind = deviceIndex === undefined ? energyKindOf(all.map((d) => d.kind)) : null;
+  const devs = all.filter((d) => (deviceIndex === undefined ? d.kind === kind : d.index === deviceIndex));
+  const r: RangeEnergy = energyOverDevices(db, devs, from, to);
+  const power = DatasetDeviceKind.safeParse(deviceIndex === undefined ? kind : devs[0]?.kind);
+  if (power.success) r.power_of = power.data;
   if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);
   else if (r.devices.length === 0) r.warnings.push('no samples of this dataset in this time range');
+  if (power.success && power.data !== 'gpu' && deviceIndex === undefined) r.warnings.push(`no GPU series in this dataset: the energy is of its ${deviceKindWords[power.data]} power, not of GPUs alone`);
   return r;
 }
 
@@ -51,6 +59,10 @@ export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOpt
   const ds = loadDataset(db, datasetId);
   const warnings: string[] = [];
   const gpus = ds.devices.filter((d) => d.kind === 'gpu').length;
+  // Node-level or facility power already holds the CPUs and the rest of the node: no overhead on top.
+  const power = energyKindOf(ds.devices.map((d) => d.kind));
+  const wholeNode = power === 'node' || power === 'facility';
+  if (wholeNode) warnings.push(`the dataset's power is ${deviceKindWords[power]}: efficiency is work per joule of that power, with no node overhead added`);
   const segments = ds.segments.map((segment) => {
     const energy = datasetEnergy(db, datasetId, segment.start, segment.end);
     // The one definition of a run's figures (src/core/analysis/figures.ts): node energy = GPUs + the overhead.
@@ -60,7 +72,7 @@ export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOpt
       gpus: Math.max(1, gpus),
       gpu: energy.devices,
       cpu: [],
-      overhead_w: opts.overhead_w ?? DEFAULT_OVERHEAD_W,
+      overhead_w: wholeNode ? 0 : (opts.overhead_w ?? DEFAULT_OVERHEAD_W),
       use_measured_cpu: false,
     });
     return { segment, energy, throughput: f.throughput, efficiency: f.efficiency };

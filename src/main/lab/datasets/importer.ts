@@ -10,14 +10,14 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
-import { ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
+import { energyKindOf, ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
 import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
 import { forEachInWindow, streamsOf } from '../store/sample-blocks';
 import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
-import { importBundleFile, type ImportedSweep } from './bundle-import';
+import { importBundleFile, type ImportedDataset, type ImportedSweep } from './bundle-import';
 import { nlrLayout, parseNlrParquet } from './nlr-parquet';
 import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
 import { parseInShards, parseInWorker } from './parse-thread';
@@ -56,6 +56,8 @@ export interface ImportOutcome {
   ignored: string[];
   /** CapLab JSON exports among the inputs: each became a sweep again (or was found imported before). */
   sweeps: ImportedSweep[];
+  /** CapLab JSON exports of datasets among the inputs: each became a dataset again (or was found imported before). */
+  datasets: ImportedDataset[];
   /** Zip archives among the inputs, with the members each held. */
   archives: { path: string; members: number }[];
 }
@@ -194,16 +196,23 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
   try {
     // CapLab's own exports become sweeps again, in the same transaction as the rest.
     const sweeps: ImportedSweep[] = [];
+    const datasets: ImportedDataset[] = [];
     for (const f of bundles) {
       progress.file = f.path;
-      sweeps.push(await importBundleFile(db, f));
+      const b = await importBundleFile(db, f);
+      if (b.kind === 'sweep') sweeps.push(b.sweep);
+      else datasets.push(b.dataset);
       progress.bytes_done += f.bytes;
       progress.files_done++;
     }
     if (power.length === 0) {
       db.exec('COMMIT');
       opts.onProgress?.({ ...progress, files_done: progress.files_total, bytes_done: bytesTotal });
-      return { dataset: null, duplicate_of: null, reports: [], ignored: all.filter((x) => x.format === null).map((x) => x.path), sweeps, archives };
+      // One dataset export alone is reported as the dataset this import made (or found).
+      const only = datasets.length === 1 ? datasets[0]! : null;
+      const dup = only && only.duplicate_of_dataset !== null ? { dataset_id: only.dataset_id, name: only.name, path: only.file } : null;
+      const made = only && !dup ? (datasetRecord(db, only.dataset_id) ?? null) : null;
+      return { dataset: made, duplicate_of: dup, reports: made?.report ? [made.report] : [], ignored: all.filter((x) => x.format === null).map((x) => x.path), sweeps, datasets, archives };
     }
     const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
     const sink = new DatasetSampleSink(db, datasetId);
@@ -292,7 +301,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     }
     if (imported === 0) {
       db.exec('ROLLBACK');
-      return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, archives };
+      return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, datasets, archives };
     }
     // The dataset's report covers the files it holds (not those skipped as already imported).
     const merged = mergeReports(reports.filter((_, i) => !skippedReports.has(i)));
@@ -309,6 +318,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       reports,
       ignored: all.filter((x) => x.format === null).map((x) => x.path),
       sweeps,
+      datasets,
       archives,
     };
   } catch (e) {
@@ -341,10 +351,13 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
   return out;
 }
 
-/** Load phases of a dataset's summed GPU power (utilisation where there is no power), optionally within a range. */
+/** Load phases of a dataset's summed GPU (else node-level) power (utilisation where there is no power), optionally within a range. */
 function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
   if (!(to > from)) return [];
-  const gpuRows = new Set((db.prepare("SELECT id FROM devices WHERE host = ? AND kind = 'gpu'").all(`dataset:${datasetId}`) as { id: number }[]).map((r) => r.id));
+  // GPUs; a dataset of node-level power only (NLR aggregated profiles) by that power.
+  const rows = db.prepare('SELECT id, kind FROM devices WHERE host = ?').all(`dataset:${datasetId}`) as { id: number; kind: string }[];
+  const kind = energyKindOf(rows.map((r) => r.kind));
+  const gpuRows = new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
   const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
   // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation,
   // read only where no GPU logged power. Read in slices so a 10 M-sample dataset never sits in memory.

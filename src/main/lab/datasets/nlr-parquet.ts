@@ -1,14 +1,15 @@
 // The NLR aggregated datasets on the import side: `<workload>/metadata.csv` beside `<workload>/results/NNNNNN.parquet`.
 // Each results file is one profile without a wall clock; they are laid end to end on the dataset's time axis (each
-// starting GAP_S after the previous one ends), one segment each, named by workload, file number and the cells of the
-// metadata.csv row that names that number. The metadata columns are not relied on by name: any cell equal to the
-// file's number (with or without leading zeros) picks the row, and the row's cells are kept as text.
+// starting GAP_S after the previous one ends), one segment each, named by workload, file number and the parameters
+// of the metadata.csv row that names that number (src/core/import/formats/nlr-metadata.ts). A metadata.csv without
+// a column naming the results files, or without a row for one of them, fails the import naming it; a workload
+// without metadata.csv is imported with a warning.
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { formatModule, type ColumnBatch, type StructureSegment } from '../../../core/import';
-import { splitFields } from '../../../core/import/scan';
+import { metadataRowOf, parseNlrMetadata, type NlrMetadata } from '../../../core/import/formats/nlr-metadata';
 import type { ImportDevice, ImportReport } from '../../../shared/dataset';
 import { readChunks, readEntryText, type ImportFileEntry } from './files';
 import { readParquetInWorker } from './parquet-thread';
@@ -16,7 +17,7 @@ import { readParquetInWorker } from './parquet-thread';
 const GAP_S = 10;
 
 export interface NlrContext {
-  files: Map<ImportFileEntry, { workload: string; label: string }>;
+  files: Map<ImportFileEntry, { workload: string; label: string; warnings: string[] }>;
   /** Where the next profile starts on the time axis, s. */
   next_t0: number;
 }
@@ -27,35 +28,24 @@ function workloadDir(path: string): string {
   return basename(d) === 'results' ? dirname(d) : d;
 }
 
-/** Rows of a metadata.csv as header -> cell records. */
-function metadataRows(text: string): Record<string, string>[] {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (lines.length === 0) return [];
-  const names = splitFields(lines[0]!, ',').map((n) => n.trim());
-  return lines.slice(1).map((l) => Object.fromEntries(splitFields(l, ',').map((v, i) => [names[i] ?? `column ${i + 1}`, v.trim()])));
-}
-
 /** Labels of the Parquet profiles among the files, from the metadata.csv beside each workload's results. */
 export async function nlrLayout(power: readonly ImportFileEntry[], all: readonly ImportFileEntry[]): Promise<NlrContext> {
   const ctx: NlrContext = { files: new Map(), next_t0: 0 };
-  const tables = new Map<string, Record<string, string>[]>();
+  const tables = new Map<string, { meta: NlrMetadata; path: string } | null>();
   for (const f of power) {
     if (f.format === null || formatModule(f.format).reader.kind !== 'parquet-profiles') continue;
     const dir = workloadDir(f.path);
     if (!tables.has(dir)) {
       const meta = all.find((x) => x.path === join(dir, 'metadata.csv'));
-      tables.set(dir, meta ? metadataRows(await readEntryText(meta)) : []);
+      tables.set(dir, meta ? { meta: parseNlrMetadata(await readEntryText(meta), meta.path), path: meta.path } : null);
     }
     const stem = basename(f.path).replace(/\.parquet$/i, '');
-    const names = (v: string) => v === stem || (/^\d+$/.test(v) && /^\d+$/.test(stem) && Number(v) === Number(stem));
-    const row = tables.get(dir)!.find((r) => Object.values(r).some(names));
     const workload = basename(dir);
-    // The row's cells but the one that named the file.
-    const entries = row ? Object.entries(row) : [];
-    const idCell = entries.findIndex(([, v]) => names(v));
-    const cells = entries.filter((_, i) => i !== idCell);
+    const table = tables.get(dir)!;
+    const cells = table ? metadataRowOf(table.meta, stem, table.path).cells : [];
     const label = `${workload} ${stem}${cells.length ? ` (${cells.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`.slice(0, 200);
-    ctx.files.set(f, { workload, label });
+    const warnings = table ? [] : [`no metadata.csv beside ${basename(dir)}/results: the profiles' segments carry no experiment parameters (node count, ...)`];
+    ctx.files.set(f, { workload, label, warnings });
   }
   return ctx;
 }
@@ -108,6 +98,7 @@ export async function parseNlrParquet(
       },
     );
     ctx.next_t0 = r.report.t_end! + GAP_S;
+    for (const w of info.warnings) if (!r.report.warnings.includes(w)) r.report.warnings.push(w);
     return { ...r, hash: staged.hash };
   } finally {
     staged.cleanup();

@@ -1,8 +1,13 @@
-// A whole sweep as the JSON export bundle (src/shared/export.ts, caplab.export/1).
+// A whole sweep or imported dataset as the JSON export bundle (src/shared/export.ts, caplab.export/1); both
+// re-import with `caplab import` (src/main/lab/datasets/bundle-import.ts).
 import type { Db } from '../store/db';
-import { exportDevicesOfSweep } from '../store/devices';
+import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
 import { getSweep, runsOfSweep, sweepEnvironment } from '../store/sweeps';
-import { sweepMetricBlocks, sweepRunDevices, sweepSampleBlocks } from '../store/bundle-io';
+import { datasetMetricBlocks, datasetSampleBlocks, sweepMetricBlocks, sweepRunDevices, sweepSampleBlocks } from '../store/bundle-io';
+import { getDataset } from '../store/datasets';
+import { datasetSegments } from '../store/dataset-records';
+import { analyzeDataset, loadDataset } from '../datasets/analysis';
+import { collectEnvironment } from '../environment';
 import { analyzeStoredSweep } from '../analysis/analyze-stored';
 import { LoadError } from '../analysis/load';
 import { EXPORT_SCHEMA, type ExportBundle } from '../../../shared/export';
@@ -25,5 +30,32 @@ export function sweepBundle(db: Db, sweepId: number, now = new Date()): ExportBu
     samples: sweepSampleBlocks(db, sweepId),
     metrics: sweepMetricBlocks(db, sweepId),
     results: analyzeStoredSweep(db, sweepId, {}).result,
+  };
+}
+
+/**
+ * An imported dataset with its record (import report, time span), devices (with their kinds), every sample, metric
+ * and segment, its sweep analysis as `results` (null when no segment carries a cap and units) and the whole
+ * `analyze --dataset` answer as `analysis`.
+ */
+export function datasetBundle(db: Db, datasetId: number, now = new Date()): ExportBundle {
+  const ds = loadDataset(db, datasetId);
+  const row = getDataset(db, datasetId)!;
+  const analysis = analyzeDataset(db, datasetId, {});
+  return {
+    schema: EXPORT_SCHEMA,
+    kind: 'dataset',
+    exported_at: now.toISOString(),
+    environment: collectEnvironment(),
+    sweep: null,
+    dataset: { ...row, samples: ds.samples, t_start: ds.t_start, t_end: ds.t_end, report: ds.report },
+    segments: datasetSegments(db, datasetId).map((s) => ({ ...s, name: s.label })),
+    runs: [],
+    devices: exportDevicesOfDataset(db, datasetId),
+    run_devices: [],
+    samples: datasetSampleBlocks(db, datasetId),
+    metrics: datasetMetricBlocks(db, datasetId),
+    results: analysis.sweep,
+    analysis,
   };
 }

@@ -284,7 +284,10 @@ function readRun(ref: { db?: string; run_id: number }, field: string, opts: Load
   });
 }
 
-/** An imported dataset segment's node power: its GPUs and CPU packages (or the devices named) in its window, summed. */
+/**
+ * An imported dataset segment's node power: its GPUs and CPU packages (or the devices named) in its window, summed;
+ * a dataset of node-level power only (NLR aggregated profiles, GPU + CPU summed over the job's nodes) gives that.
+ */
 function readSegment(ref: NonNullable<ProfileSource['segment']>, field: string, opts: LoadOptions): { t_s: number[]; power_w: number[] } {
   return withDb(ref, `${field}.segment`, opts, (db, file) => {
     const stored = ref.segment_id === undefined ? undefined : getSegment(db, ref.segment_id);
@@ -293,9 +296,10 @@ function readSegment(ref: NonNullable<ProfileSource['segment']>, field: string, 
     const [start, end] = [ref.start ?? stored!.start, ref.end ?? stored!.end];
     if (!getDataset(db, datasetId)) throw new FacilityConfigError(`${field}.segment.dataset_id: no dataset ${datasetId} in ${file}`);
     const keys = ref.device_keys ?? stored?.device_keys ?? null;
-    const devices = streamsOf(db, { dataset_id: datasetId })
-      .map((s) => ({ stream: s.stream_id, device: getDevice(db, s.device_row)! }))
-      .filter((s) => (keys ? keys.includes(s.device.device_key) : s.device.kind === 'gpu' || s.device.kind === 'cpu'))
+    const streams = streamsOf(db, { dataset_id: datasetId }).map((s) => ({ stream: s.stream_id, device: getDevice(db, s.device_row)! }));
+    const parts = streams.some((s) => s.device.kind === 'gpu' || s.device.kind === 'cpu') ? ['gpu', 'cpu'] : ['node'];
+    const devices = streams
+      .filter((s) => (keys ? keys.includes(s.device.device_key) : parts.includes(s.device.kind)))
       .sort((a, b) => Number(b.device.kind === 'gpu') - Number(a.device.kind === 'gpu'));
     const missing = (keys ?? []).filter((k) => !devices.some((d) => d.device.device_key === k));
     if (missing.length) throw new FacilityConfigError(`${field}.segment.device_keys: dataset ${datasetId} has no samples of ${missing.join(', ')}`);

@@ -33,28 +33,41 @@ export function footerText(input: ReportInput): string {
 }
 
 /**
- * Renders the report and writes the files asked for. Both paths are checked before anything is rendered; the PDF
- * is printed before any file is written, so a printer failure leaves no PDF behind (the HTML is still written when
+ * Writes a rendered report to the files asked for. Both paths are checked before anything is printed; the PDF is
+ * printed before any file is written, so a printer failure leaves no PDF behind (the HTML is still written when
  * asked for: it is what the user prints by hand).
  */
-export async function writeReport(input: ReportInput, targets: ReportTargets, printer: PdfPrinter | null): Promise<{ written: WrittenFile[]; html: string }> {
+export async function writeReportFiles(
+  html: string,
+  doc: { paper: Paper; footer: string; source: string },
+  targets: ReportTargets,
+  printer: PdfPrinter | null,
+): Promise<WrittenFile[]> {
   const pdfPath = targets.pdf ? await checkWritable(targets.pdf) : null;
   const htmlPath = targets.html ? await checkWritable(targets.html) : null;
-  const html = renderReport(input);
-  const source = reportSourceText(input);
   const written: WrittenFile[] = [];
   let pdf: Uint8Array | null = null;
   let printError: string | null = null;
   if (pdfPath) {
     try {
       if (!printer) throw new Error('no PDF printer');
-      pdf = await printer(html, { paper: input.paper, footer: footerText(input) });
+      pdf = await printer(html, { paper: doc.paper, footer: doc.footer });
     } catch (e) {
       printError = (e as Error).message;
     }
   }
-  if (htmlPath) written.push({ kind: 'html', path: htmlPath, bytes: await writeFileAtomic(htmlPath, html), rows: null, source });
+  if (htmlPath) written.push({ kind: 'html', path: htmlPath, bytes: await writeFileAtomic(htmlPath, html), rows: null, source: doc.source });
   if (printError !== null) throw new PrintError(`cannot print the PDF: ${printError}`, written);
-  if (pdfPath && pdf) written.push({ kind: 'pdf', path: pdfPath, bytes: await writeFileAtomic(pdfPath, pdf), rows: null, source });
+  if (pdfPath && pdf) written.push({ kind: 'pdf', path: pdfPath, bytes: await writeFileAtomic(pdfPath, pdf), rows: null, source: doc.source });
+  return written;
+}
+
+/** Renders the lab report and writes the files asked for (writeReportFiles). */
+export async function writeReport(input: ReportInput, targets: ReportTargets, printer: PdfPrinter | null): Promise<{ written: WrittenFile[]; html: string }> {
+  // Paths are checked before the (possibly long) rendering.
+  if (targets.pdf) await checkWritable(targets.pdf);
+  if (targets.html) await checkWritable(targets.html);
+  const html = renderReport(input);
+  const written = await writeReportFiles(html, { paper: input.paper, footer: footerText(input), source: reportSourceText(input) }, targets, printer);
   return { written, html };
 }

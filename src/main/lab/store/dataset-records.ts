@@ -27,7 +27,10 @@ export function datasetWithFile(db: Db, contentHash: string): { id: number; name
     .get(contentHash) as { id: number; name: string; path: string } | undefined;
 }
 
-/** A device of a dataset: its own devices row (host `dataset:<id>`), so imports never merge with live devices. */
+/**
+ * A device of a dataset: its own devices row (host `dataset:<id>`), so imports never merge with live devices. Its
+ * kind is the import's (gpu, cpu, node, facility): a node-level series is not a GPU.
+ */
 export function insertDatasetDevice(db: Db, datasetId: number, format: string, d: ImportDevice, ordinal: number): number {
   const host = `dataset:${datasetId}`;
   const name = d.name ?? (d.kind === 'cpu' ? `CPU ${d.index ?? ordinal}` : d.kind === 'gpu' ? `GPU ${d.index ?? ordinal}` : d.key);
@@ -38,7 +41,7 @@ export function insertDatasetDevice(db: Db, datasetId: number, format: string, d
         `INSERT INTO devices (device_key, host, backend, idx, kind, name, vendor, simulated, uuid, pci_bus_id, sensors, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'imported', 0, ?, ?, '{}', ?)`,
       )
-      .run(`${host}/${format}:${index}/${d.key}`, host, format, index, d.kind === 'cpu' ? 'cpu' : 'gpu', name, d.uuid, d.pci_bus_id, Date.now() / 1000).lastInsertRowid,
+      .run(`${host}/${format}:${index}/${d.key}`, host, format, index, d.kind, name, d.uuid, d.pci_bus_id, Date.now() / 1000).lastInsertRowid,
   );
 }
 

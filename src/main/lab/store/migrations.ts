@@ -227,5 +227,10 @@ export const migrations: Migration[] = [
     devices TEXT NOT NULL,
     PRIMARY KEY (sweep_id, task)
   );
+  `,  // v8 -> v9: imported node-level and facility series were stored as kind 'gpu'; they are what they are (NLR
+  // aggregated profiles: GPU + CPU summed over the nodes; NLR facility profiles: a whole site).
+  `
+  UPDATE devices SET kind = 'node' WHERE host LIKE 'dataset:%' AND backend = 'nlr-parquet' AND kind = 'gpu';
+  UPDATE devices SET kind = 'facility' WHERE host LIKE 'dataset:%' AND backend = 'facility-csv' AND kind = 'gpu';
   `,
 ];

@@ -12,7 +12,10 @@ async function uploadAll(files: File[], onProgress: (fraction: number, label: st
   const paths: string[] = [];
   let before = 0;
   for (const f of files) {
-    const up = uploadFile(f, (sent) => onProgress((before + sent) / total, `uploading ${f.name}: ${mb(before + sent)} of ${mb(total)} MB`));
+    const report = (sent: number) => onProgress((before + sent) / total, `uploading ${f.name}: ${mb(before + sent)} of ${mb(total)} MB`);
+    // Shown before the first byte: a local upload can end before the browser's first progress event.
+    report(0);
+    const up = uploadFile(f, report);
     if (!up) throw new Error('this connection takes no uploads');
     paths.push((await up).path);
     before += f.size;
