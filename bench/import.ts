@@ -2,7 +2,8 @@
 // and stored by CapLab, against pandas.read_csv + timestamp parsing of the same files (Debian's python3-pandas, C
 // engine, the strongest configuration available there: no pyarrow). Wall time and peak RSS of each process.
 // Rows: lines of the log (one reading of one GPU in nvidia-smi logs; one tick of all devices in WattAMeter logs).
-// CAPLAB_BENCH_IMPORT_ROWS sets a smaller run.
+// CAPLAB_BENCH_IMPORT_ROWS sets a smaller run; CAPLAB_BENCH_IMPORT_THREAD=worker|shards forces where nvidia-smi logs
+// are parsed (one parse thread, or two on alternate chunks; default: as the CLI decides for the machine's cores).
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
