@@ -1,7 +1,7 @@
 import { CliError, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
-import { fixed, table } from '../format';
+import { fixed, table, withBound } from '../format';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 import type { DatasetAnalysis } from '../../lab/datasets/analysis';
 
@@ -127,7 +127,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
         s.segment.origin,
         s.segment.cap_w,
         fixed(s.segment.end - s.segment.start, 1),
-        fixed(s.energy.energy_j, 0),
+        withBound(s.energy.energy_j, s.energy.uncertainty_j, 0),
         fixed(s.energy.mean_w, 1),
         s.energy.sensor,
         [...new Set(s.energy.devices.map((d) => d.method ?? null))].filter(Boolean).join(', ') || null,
@@ -136,6 +136,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
       ]),
     ) + '\n\n',
   );
+  if (a.segments.some((s) => s.energy.uncertainty_j != null)) io.stdout.write('energy ± is a systematic sensor bound (stated NVML accuracy plus the method’s), not a statistical CI\n\n');
   if (a.sweep) for (const g of a.sweep.groups) io.stdout.write(describeGroup(g, a.sweep) + '\n\n');
   for (const w of [...a.warnings, ...(a.sweep?.warnings ?? [])]) io.stderr.write(`caplab analyze: ${w}\n`);
   return 0;

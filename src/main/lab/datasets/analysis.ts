@@ -7,6 +7,7 @@ import { energyOverDevices, LoadError } from '../analysis/load';
 import { loadSources } from '../analysis/sources';
 import { runFigures } from '../../../core/analysis/figures';
 import { Plan } from '../../../shared/plan';
+import { deviceEnergyBound, totalEnergyBound, type PowerOf } from '../../../core/analysis/energy-uncertainty';
 
 /** The node overhead when none is given: the plan schema's default, as for sweeps. */
 const DEFAULT_OVERHEAD_W = Plan.shape.overhead_w.parse(undefined);
@@ -34,7 +35,13 @@ export function datasetEnergy(db: Db, datasetId: number, from: number, to: numbe
   if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);
   else if (r.devices.length === 0) r.warnings.push('no samples of this dataset in this time range');
   if (power.success && power.data !== 'gpu' && deviceIndex === undefined) r.warnings.push(`no GPU series in this dataset: the energy is of its ${deviceKindWords[power.data]} power, not of GPUs alone`);
-  return r;
+  return withBounds(r, power.success ? power.data : 'gpu');
+}
+
+/** Each device's stated uncertainty and the total's (energy-uncertainty.ts), as added fields. */
+function withBounds(r: RangeEnergy, powerOf: PowerOf): RangeEnergy {
+  const devices = r.devices.map((d) => ({ ...d, ...deviceEnergyBound(d, powerOf) }));
+  return { ...r, devices, ...(r.energy_j === null ? { uncertainty_j: null, uncertainty_basis: 'no energy' } : totalEnergyBound(devices)) };
 }
 
 export interface SegmentEnergy {
