@@ -3,7 +3,7 @@ import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { fixed, table, withBound } from '../format';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
-import type { DatasetAnalysis } from '../../lab/datasets/analysis';
+import type { DatasetAnalysis } from '../../../shared/dataset-analysis';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -89,7 +89,7 @@ export const analyzeCommand: CliCommand = {
     const engine = await openEngine(args, io, { readOnly: true });
     if (datasetText !== undefined) {
       try {
-        const a = engine.analyzeDataset(sweepId, options);
+        const a = await engine.analyzeDataset({ dataset_id: sweepId, ...options, overhead_w: options.overhead_w ?? undefined });
         return printDatasetAnalysis(a, args.values.json === true, io);
       } finally {
         await engine.close();

@@ -2,11 +2,12 @@
 // segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import type { AnalysisOptionsInput, AnalysisResult, RangeEnergy } from '../../../shared/analysis';
-import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord, type Segment } from '../../../shared/dataset';
+import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } from '../../../shared/dataset';
 import { energyOverDevices, LoadError } from '../analysis/load';
 import { loadSources } from '../analysis/sources';
 import { runFigures } from '../../../core/analysis/figures';
 import { Plan } from '../../../shared/plan';
+import { analysableSegments, type DatasetAnalysis } from '../../../shared/dataset-analysis';
 import { deviceEnergyBound, totalEnergyBound, type PowerOf } from '../../../core/analysis/energy-uncertainty';
 
 /** The node overhead when none is given: the plan schema's default, as for sweeps. */
@@ -44,24 +45,6 @@ function withBounds(r: RangeEnergy, powerOf: PowerOf): RangeEnergy {
   return { ...r, devices, ...(r.energy_j === null ? { uncertainty_j: null, uncertainty_basis: 'no energy' } : totalEnergyBound(devices)) };
 }
 
-export interface SegmentEnergy {
-  segment: Segment;
-  energy: RangeEnergy;
-  /** Work units per second per GPU over the segment; null without units. */
-  throughput: number | null;
-  /** Work units per joule of node energy (GPUs + the node overhead), as for runs; null without units or energy. */
-  efficiency: number | null;
-}
-
-export interface DatasetAnalysis {
-  dataset_id: number;
-  name: string;
-  segments: SegmentEnergy[];
-  /** The sweep analysis of the segments that carry a cap and work units (null when none do). */
-  sweep: AnalysisResult | null;
-  warnings: string[];
-}
-
 export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
   const ds = loadDataset(db, datasetId);
   const warnings: string[] = [];
@@ -84,7 +67,7 @@ export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOpt
     });
     return { segment, energy, throughput: f.throughput, efficiency: f.efficiency };
   });
-  const runnable = ds.segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
+  const runnable = analysableSegments(ds);
   let sweep: AnalysisResult | null = null;
   if (runnable.length > 0) {
     const input = loadSources(
