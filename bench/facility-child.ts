@@ -1,4 +1,4 @@
-// Timed facility runs in a fresh process, so its peak memory (max RSS) is its own; reports the median of REPEATS: `year LOAD` simulates the
+// Timed facility runs in a fresh process, so its peak memory (max RSS) is its own; reports the median of REPEATS and the first run (cold JIT): `year LOAD` simulates the
 // NLR colocation baseline for its horizon with power and statistics, `search TARGET` runs the load search.
 import { readFacilityFile } from '../src/main/lab/facility/config-file';
 import { buildModel } from '../src/core/facility/model';

@@ -19,15 +19,9 @@ const RANK_BINS = 4096;
  * The values of the given ranks (0-based, ascending order) of x, exact, without sorting all of x: a histogram between
  * min and max finds the bin of each rank, and only the values of those bins are collected and sorted.
  */
-export function valuesAtRanks(x: Float64Array, ranks: readonly number[]): number[] {
+export function valuesAtRanks(x: Float64Array, ranks: readonly number[], range = minMax(x)): number[] {
   const n = x.length;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const v = x[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+  const { min, max } = range;
   if (!(max > min)) return ranks.map(() => min);
   const scale = RANK_BINS / (max - min);
   const binOf = (v: number) => Math.min(RANK_BINS - 1, Math.floor((v - min) * scale));
@@ -62,34 +56,48 @@ export function valuesAtRanks(x: Float64Array, ranks: readonly number[]): number
   });
 }
 
+function minMax(x: Float64Array): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
 export function powerStats(x: Float64Array, stepS: number): PowerStats {
   const n = x.length;
+  // One pass for the sum, the range and both ramps (a year at 1 min is 4 MB: each pass over it counts).
+  const lagMin = stepS > 60 ? 0 : Math.round(60 / stepS);
+  const lagHour = stepS > 3600 ? 0 : Math.round(3600 / stepS);
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += x[i]!;
+  let min = Infinity;
+  let max = -Infinity;
+  let rampMin = 0;
+  let rampHour = 0;
+  for (let i = 0; i < n; i++) {
+    const v = x[i]!;
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (lagMin > 0 && i >= lagMin) rampMin = Math.max(rampMin, Math.abs(v - x[i - lagMin]!));
+    if (lagHour > 0 && i >= lagHour) rampHour = Math.max(rampHour, Math.abs(v - x[i - lagHour]!));
+  }
   const rank = (q: number) => Math.min(n - 1, Math.max(0, q));
   const ldcRanks = Array.from({ length: LDC_POINTS }, (_, i) => rank(Math.round((1 - i / (LDC_POINTS - 1)) * (n - 1))));
-  const values = valuesAtRanks(x, [...ldcRanks, rank(Math.ceil(0.99 * n) - 1)]);
+  const values = valuesAtRanks(x, [...ldcRanks, rank(Math.ceil(0.99 * n) - 1)], { min, max });
   const ldc = values.slice(0, LDC_POINTS);
   return {
     mean: sum / n,
     peak: ldc[0]!,
     p99: values[LDC_POINTS]!,
-    ramp1min: maxRamp(x, stepS, 60),
-    ramp1h: maxRamp(x, stepS, 3600),
+    ramp1min: lagMin > 0 ? rampMin : null,
+    ramp1h: lagHour > 0 ? rampHour : null,
     energyMWh: (sum * stepS) / 3.6e9,
     ldc,
   };
-}
-
-export function maxRamp(x: Float64Array, stepS: number, windowS: number): number | null {
-  if (stepS > windowS) return null;
-  const lag = Math.round(windowS / stepS);
-  let m = 0;
-  for (let i = lag; i < x.length; i++) {
-    const d = Math.abs(x[i]! - x[i - lag]!);
-    if (d > m) m = d;
-  }
-  return m;
 }
 
 /** Means of consecutive buckets so a series has at most `max` points (plots; power is an average per bucket). */

@@ -4,7 +4,7 @@ import { LabError } from '../../shared/errors';
 const MAX_RING = 1 << 22;
 /** Loops longer than this many steps fall back too: the per-step sum over loop phases would cost more than it saves. */
 const MAX_LOOP = 256;
-/** Steps played per flush: the simulation only ticks each step; the playing runs in tight loops over blocks. */
+/** Steps played per flush: the simulation only ticks each step; the playing runs in tight loops over blocks. A power of two (callers test block ends with a mask). */
 export const PLAY_BLOCK = 64;
 
 /** A per-node power profile: W against seconds from job start, as measured (any spacing, ascending time). */
@@ -121,7 +121,9 @@ export function addPlayed(acc: Float64Array, p: StepProfile, start: number, dur:
  * job (up to rounding), at O(1) per job. A job that keeps its whole start-up and wind-down becomes events in a ring
  * of future steps: its start (the start-up values are convolved over recent starts), the start of its wind-down
  * (likewise), and the start and end of its looped middle as +/- nodes on the count of its loop phase (body start
- * mod loop length; ends go on per-step lists, as their phase differs from the step's). Playing a step adds the two
+ * mod loop length). Starts and body starts are summed per step (every job starting at a step shares them); each
+ * job's wind-down start, which is also its body's end, is one event on a per-step list (its phase differs from the
+ * step's; a job without a body has phase -1). Playing a step adds the two
  * convolutions plus sum over phases of count x the loop value at that phase, so a job's cost no longer grows with
  * its length. Jobs too short to keep start-up and wind-down whole, and profiles whose ring or loop would be too
  * large, are written step by step (addPlayed). Use: add() the jobs starting at the current step, tick() once per
@@ -137,9 +139,11 @@ export class ProfilePlayer {
   /** Ring of steps (longer than the longest job plus a block): starts, wind-down starts and body starts per step. */
   private readonly slots: number;
   private readonly startAt: Float64Array;
-  private readonly tailAt: Float64Array;
   private readonly bodyAt: Float64Array;
-  /** Body ends per step as linked lists (first event per slot, -1 when none) over a growable event pool. */
+  /** Nodes of the jobs added at the current step, and of those among them with a body; written out by tick(). */
+  private stepStarts = 0;
+  private stepBodies = 0;
+  /** Wind-down starts (= body ends) per step as linked lists (first event per slot, -1 when none) over a growable event pool. */
   private readonly endFirst: Int32Array;
   private endNext = new Int32Array(0);
   private endPhase = new Int32Array(0);
@@ -175,7 +179,6 @@ export class ProfilePlayer {
     this.ringOn = B <= MAX_LOOP && this.slots <= MAX_RING;
     const W = this.ringOn ? this.slots : 0;
     this.startAt = new Float64Array(W);
-    this.tailAt = new Float64Array(W);
     this.bodyAt = new Float64Array(W);
     this.endFirst = new Int32Array(W).fill(-1);
     let h = 1;
@@ -186,35 +189,47 @@ export class ProfilePlayer {
     this.table = new Float64Array(this.ringOn ? B * B : 0);
     if (this.ringOn) for (let ph = 0; ph < B; ph++) for (let r = 0; r < B; r++) this.table[ph * B + r] = this.v[this.head + ((ph - r + B) % B)]!;
     this.count = new Float64Array(B);
+    // An event pool from the start: growing it first while the simulation runs changes the fields its compiled code relies on.
+    if (this.ringOn) this.growEvents();
   }
 
   /** Adds a job of `dur` steps on `nodes` nodes starting at the current step `start`. */
   add(acc: Float64Array, start: number, dur: number, nodes: number): void {
     const { head, tail, slot, slots: W } = this;
     if (!this.ringOn || dur < head + tail || dur >> 1 < tail || dur + PLAY_BLOCK >= W) return addPlayed(acc, this.p, start, dur, nodes);
-    this.startAt[slot] = this.startAt[slot]! + nodes;
-    // Ring slots of the body start (start + head) and of the wind-down start (start + dur - tail).
+    this.stepStarts += nodes;
+    // Ring slot of the wind-down start (start + dur - tail), where the body (if any) ends.
     const b1 = slot + dur - tail < W ? slot + dur - tail : slot + dur - tail - W;
-    if (tail > 0) this.tailAt[b1] = this.tailAt[b1]! + nodes;
+    let r = -1;
     if (dur - tail > head) {
-      const b0 = slot + head < W ? slot + head : slot + head - W;
-      this.bodyAt[b0] = this.bodyAt[b0]! + nodes;
+      this.stepBodies += nodes;
       // The body's phase, (start + head) mod loop, from the running phase of `start` (no integer division).
-      const r = this.phase + this.headPhase;
-      this.pushEnd(b1, r < this.loop ? r : r - this.loop, nodes);
+      r = this.phase + this.headPhase;
+      if (r >= this.loop) r -= this.loop;
     }
+    this.pushEnd(b1, r, nodes);
   }
 
   /** The simulation moves on to its next step. */
   tick(): void {
-    this.slot = this.slot + 1 === this.slots ? 0 : this.slot + 1;
+    const { slot, slots: W } = this;
+    if (this.stepStarts !== 0) {
+      this.startAt[slot] = this.startAt[slot]! + this.stepStarts;
+      this.stepStarts = 0;
+    }
+    if (this.stepBodies !== 0) {
+      const b0 = slot + this.head < W ? slot + this.head : slot + this.head - W;
+      this.bodyAt[b0] = this.bodyAt[b0]! + this.stepBodies;
+      this.stepBodies = 0;
+    }
+    this.slot = slot + 1 === W ? 0 : slot + 1;
     this.phase = this.phase + 1 === this.loop ? 0 : this.phase + 1;
   }
 
   /** Adds what the counted jobs draw at every step not yet played, up to `end` (exclusive), into acc. */
   flush(acc: Float64Array, end: number): void {
     if (!this.ringOn) return;
-    const { v, head, tail, loop: B, mask, startHist, tailHist, count, table, startAt, tailAt, bodyAt, endFirst, endNext, endPhase, endNodes, slots: W } = this;
+    const { v, head, tail, loop: B, mask, startHist, tailHist, count, table, startAt, bodyAt, endFirst, endNext, endPhase, endNodes, slots: W } = this;
     const t0 = v.length - tail;
     let slot = this.playSlot;
     let ph = this.playPhase;
@@ -223,12 +238,7 @@ export class ProfilePlayer {
     for (let s = this.played; s < end; s++) {
       const hp = s & mask;
       startHist[hp] = startAt[slot]!;
-      tailHist[hp] = tailAt[slot]!;
       startAt[slot] = 0;
-      tailAt[slot] = 0;
-      let w = 0;
-      for (let k = 0; k < head; k++) w += startHist[(s - k) & mask]! * v[k]!;
-      for (let k = 0; k < tail; k++) w += tailHist[(s - k) & mask]! * v[t0 + k]!;
       // Body: jobs whose body starts now join the count of this step's phase; jobs whose body ends now leave theirs.
       const begin = bodyAt[slot]!;
       if (begin !== 0) {
@@ -236,17 +246,26 @@ export class ProfilePlayer {
         count[ph] = count[ph]! + begin;
         bodyAt[slot] = 0;
       }
+      let winding = 0;
       for (let e = endFirst[slot]!; e >= 0; ) {
+        const n = endNodes[e]!;
+        winding += n;
         const r = endPhase[e]!;
-        const c = count[r]! - endNodes[e]!;
-        count[r] = c;
-        if (c === 0) active--;
+        if (r >= 0) {
+          const c = count[r]! - n;
+          count[r] = c;
+          if (c === 0) active--;
+        }
         const next = endNext[e]!;
         endNext[e] = free;
         free = e;
         e = next;
       }
       endFirst[slot] = -1;
+      tailHist[hp] = winding;
+      let w = 0;
+      for (let k = 0; k < head; k++) w += startHist[(s - k) & mask]! * v[k]!;
+      for (let k = 0; k < tail; k++) w += tailHist[(s - k) & mask]! * v[t0 + k]!;
       if (active > 0) {
         // Four partial sums: the adds of one chain wait on each other, four chains overlap.
         const row = ph * B;

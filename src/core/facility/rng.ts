@@ -110,7 +110,9 @@ export class PoissonDraws {
   private cdf = new Float64Array(64);
   /** Cumulative sums made for the current mean; after the last one the sum no longer changes. */
   private n = 0;
-  private mean = 0;
+  // NaN, not 0: the field holds fractional means, and a field first seen holding a small integer changes its
+  // representation on the first fractional one, which throws away the simulation's compiled code.
+  private mean = NaN;
 
   setMean(mean: number): void {
     this.mean = mean;
@@ -210,6 +212,46 @@ export class Sampler {
     return { values: this.xs, probs: cum.map((c, i) => c - (i > 0 ? cum[i - 1]! : 0)) };
   }
 
+  /**
+   * The exact distribution of max(1, round(X x f)) (f > 0, X a draw), as whole-number outcomes and their
+   * probabilities: the simulation's duration in steps. Null when it would take more than `maxOutcomes` values.
+   * A table spreads each segment's share of the uniform evenly over the values between its two knots.
+   */
+  roundedOutcomes(f: number, maxOutcomes: number): { values: Int32Array; probs: Float64Array } | null {
+    const whole = (x: number) => Math.max(1, Math.floor(x * f + 0.5));
+    if (whole(this.max) > maxOutcomes) return null;
+    const mass = new Float64Array(whole(this.max) + 1);
+    const xs = this.xs;
+    if (this.kind === TABLE) {
+      const seg = 1 / (xs.length - 1);
+      for (let i = 0; i + 1 < xs.length; i++) {
+        const a = xs[i]! * f;
+        const b = xs[i + 1]! * f;
+        if (!(b > a)) {
+          mass[whole(xs[i]!)]! += seg;
+          continue;
+        }
+        // Values d take the part of [a, b) that rounds to them, [d - 0.5, d + 0.5).
+        for (let d = Math.floor(a + 0.5); d <= Math.floor(b + 0.5); d++) {
+          const part = Math.min(b, d + 0.5) - Math.max(a, d - 0.5);
+          if (part > 0) mass[Math.max(1, d)]! += (seg * part) / (b - a);
+        }
+      }
+    } else {
+      const o = this.outcomes()!;
+      o.values.forEach((v, k) => (mass[whole(v)]! += o.probs[k]!));
+    }
+    const values: number[] = [];
+    const probs: number[] = [];
+    mass.forEach((p, d) => {
+      if (p > 0) {
+        values.push(d);
+        probs.push(p);
+      }
+    });
+    return { values: Int32Array.from(values), probs: Float64Array.from(probs) };
+  }
+
   /** The same distribution with every value multiplied by `f` (f > 0), so a unit change is folded into the table. */
   scaled(f: number): Sampler {
     return new Sampler(this.kind, this.xs.map((x) => x * f), this.cum, this.max * f, this.mean * f);
@@ -242,6 +284,49 @@ export function guideTable(cum: Float64Array): Int32Array {
     g[q] = i;
   }
   return g;
+}
+
+/**
+ * Walker's alias table (Vose's construction) for weights: a draw takes one uniform u, its bucket i = floor(u x n)
+ * and, when the fraction of u x n past i is at least prob[i], the bucket's alias: O(1) for any number of outcomes.
+ */
+export interface AliasTable {
+  prob: Float64Array;
+  alias: Int32Array;
+}
+
+export function aliasTable(weights: ArrayLike<number>): AliasTable {
+  const n = weights.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += weights[i]!;
+  const prob = new Float64Array(n);
+  const alias = new Int32Array(n);
+  const scaled = Float64Array.from({ length: n }, (_, i) => (weights[i]! * n) / total);
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let i = n - 1; i >= 0; i--) (scaled[i]! < 1 ? small : large).push(i);
+  while (small.length && large.length) {
+    const s = small.pop()!;
+    const l = large.pop()!;
+    prob[s] = scaled[s]!;
+    alias[s] = l;
+    scaled[l] = scaled[l]! + scaled[s]! - 1;
+    (scaled[l]! < 1 ? small : large).push(l);
+  }
+  // What is left has weight 1 up to rounding: it keeps its own bucket.
+  for (const i of [...small, ...large]) {
+    prob[i] = 1;
+    alias[i] = i;
+  }
+  return { prob, alias };
+}
+
+/** The outcome an alias table gives for the next uniform. */
+export function drawAlias(rng: Rng, t: AliasTable): number {
+  const prob = t.prob;
+  const x = rng.next() * prob.length;
+  const i = x | 0;
+  return x - i < prob[i]! ? i : t.alias[i]!;
 }
 
 /**

@@ -31,34 +31,36 @@ export function firstGuess(b: BuiltModel, target: number): number {
   return b.kind === 'training' ? (target * b.m.nodes * 24) / meanNodeHours(b.m.types) : target;
 }
 
+export interface LoadFound {
+  load: number;
+  utilization: number;
+  iterations: number;
+}
+
 /**
  * Bracketing root search on the load (daily job count, or inference demand multiplier) until the mean utilisation
  * of replica 0 is within UTIL_TOLERANCE of the target: a first guess from busy node-hours per job, a proportional
  * second point, then false position with the Illinois step (a bisection that uses the near-linear utilisation to
- * pick the split; it converges in a few runs where halving needs ~8).
+ * pick the split; it converges in a few runs where halving needs ~8). A generator: it yields each load to try and
+ * is sent back its utilisation, so the caller runs the simulations (here, or in worker threads).
  */
-export function findLoad(b: BuiltModel, target: number, seed: number, onIteration?: (i: number, load: number, util: number) => void): { load: number; utilization: number; iterations: number } {
+export function* loadSearch(b: BuiltModel, target: number): Generator<number, LoadFound, number> {
   let it = 0;
-  const util = (load: number) => {
-    const u = simulate(b, load, seed, false).utilization;
-    it++;
-    onIteration?.(it, load, u);
-    return u;
-  };
   const close = (u: number) => Math.abs(u - target) <= UTIL_TOLERANCE;
   let lo = { x: 0, u: 0 };
   let hi = { x: Infinity, u: 1 };
-  const take = (x: number) => {
-    const p = { x, u: util(x) };
+  function* take(x: number): Generator<number, { x: number; u: number }, number> {
+    const p = { x, u: yield x };
+    it++;
     if (p.u < target && p.x > lo.x) lo = p;
     if (p.u >= target && p.x < hi.x) hi = p;
     return p;
-  };
-  let p = take(firstGuess(b, target));
+  }
+  let p = yield* take(firstGuess(b, target));
   for (let k = 0; !close(p.u) && hi.x === Infinity; k++) {
     if (k >= 12 || (k > 2 && p.u < lo.u + 1e-4 && p.x > lo.x))
       throw new FacilityInputError('targets', `utilisation ${pct(target)} is not reachable: at most ${pct(p.u)} with this pool and these jobs (the queue saturates)`);
-    p = take(p.u > 0 ? Math.min(p.x * 4, (p.x * target) / p.u) * 1.02 : p.x * 4);
+    p = yield* take(p.u > 0 ? Math.min(p.x * 4, (p.x * target) / p.u) * 1.02 : p.x * 4);
   }
   let side = 0;
   while (!close(p.u) && it < MAX_BISECTION) {
@@ -68,10 +70,22 @@ export function findLoad(b: BuiltModel, target: number, seed: number, onIteratio
     if (side === 1) ulo = target - (target - ulo) / 2;
     let x = lo.x + ((target - ulo) * (hi.x - lo.x)) / (uhi - ulo);
     if (!(x > lo.x && x < hi.x)) x = (lo.x + hi.x) / 2;
-    p = take(x);
+    p = yield* take(x);
     side = p.u < target ? -1 : 1;
   }
   return { load: p.x, utilization: p.u, iterations: it };
+}
+
+/** The load search run on this thread: each try is a simulation with power off (utilisation only). */
+export function findLoad(b: BuiltModel, target: number, seed: number, onIteration?: (i: number, load: number, util: number) => void): LoadFound {
+  const search = loadSearch(b, target);
+  let step = search.next();
+  for (let i = 1; !step.done; i++) {
+    const u = simulate(b, step.value, seed, false).utilization;
+    onIteration?.(i, step.value, u);
+    step = search.next(u);
+  }
+  return step.value;
 }
 
 const pct = (u: number) => `${(u * 100).toFixed(1)} %`;
@@ -99,22 +113,15 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
   const c = sc.config;
   const ext = stepSeries(sc, r.it.length);
   const total = totalPower(r.it, c.overheads, ext.temperature);
-  let cost = 0;
-  let carbon = 0;
-  const mwhPerStep = c.step_s / 3.6e9;
-  for (let k = 0; k < total.length; k++) {
-    const mwh = total[k]! * mwhPerStep;
-    cost += mwh * (ext.price ? ext.price[k]! : c.tariff.price_per_mwh);
-    carbon += mwh * 1000 * (ext.carbon ? ext.carbon[k]! : c.tariff.carbon_g_per_kwh);
-  }
   const pIt = bucketMeans(r.it, PLOT_POINTS);
   const itStats = powerStats(r.it, c.step_s);
+  const totalStats = total === r.it ? itStats : powerStats(total, c.step_s);
   return {
     utilization: r.utilization,
     it: itStats,
-    total: total === r.it ? itStats : powerStats(total, c.step_s),
-    cost,
-    carbonT: carbon / 1e6,
+    total: totalStats,
+    cost: priced(total, ext.price, c.tariff.price_per_mwh, totalStats.energyMWh, c.step_s),
+    carbonT: priced(total, ext.carbon, c.tariff.carbon_g_per_kwh, totalStats.energyMWh, c.step_s) / 1000,
     jobsStarted: r.jobsStarted,
     waitMeanH: r.waitMeanH,
     waitMaxH: r.waitMaxH,
@@ -125,6 +132,14 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
     bucketS: pIt.size * c.step_s,
     full: keepFull ? { it: r.it, total, busy: r.busy } : undefined,
   };
+}
+
+/** Sum over steps of energy (MWh) x a per-step rate, or energy x the flat rate when no series is given. */
+function priced(power: Float64Array, rate: Float64Array | null, flat: number, energyMWh: number, stepS: number): number {
+  if (!rate) return energyMWh * flat;
+  let sum = 0;
+  for (let k = 0; k < power.length; k++) sum += power[k]! * rate[k]!;
+  return (sum * stepS) / 3.6e9;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -1,6 +1,6 @@
 import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
-import { jobTable, wholeNodes } from './job-table';
-import { choose, PoissonDraws, Rng, type Sampler } from './rng';
+import { durationScale, jobTable, wholeNodes, wholeSteps } from './job-table';
+import { PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
 export interface ResolvedJobType {
@@ -39,138 +39,234 @@ export interface TrainingRun {
 const BACKFILL_DEPTH = 256;
 
 /**
+ * Steps per call of TrainingSim.advance (a multiple of PLAY_BLOCK). A year is thousands of calls of one short
+ * function, which V8 optimises once with complete feedback and then reuses for every run and replica of the process;
+ * one call over the whole horizon would be compiled on-stack mid-loop and again on every run (tens of ms each).
+ * Short enough that the first calls return (storing the state fields) before the loop is compiled.
+ */
+const CHUNK = 4 * PLAY_BLOCK;
+
+/**
  * Time-stepped replay of the event-driven model: Poisson arrivals per step (rate = jobs/day x calendar shape), each
  * job drawing its type, node count and duration; a fixed node pool allocated FIFO (or with greedy backfill); job
- * ends are events scheduled at start into a per-step release table; power is each job's profile played over its
+ * ends are events scheduled at start into a ring of per-step releases; power is each job's profile played over its
  * steps (ProfilePlayer, as the steps advance) plus idle power of free nodes. Draws do not depend on `power`, so the
  * search (power off) and the final run see the same jobs. Hot loop: typed arrays only, no allocation per job or step.
  */
 export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: number, power: boolean): TrainingRun {
-  const rng = new Rng(seed);
-  const { steps, stepS, nodes: pool, idleW, hourly } = m;
-  const acc = new Float64Array(power ? steps : 0);
-  const busy = new Int32Array(steps);
-  const release = new Int32Array(steps + 1);
-  const jobs = jobTable(m.types, pool);
-  const { cum, guide, type: jobType, nodes: jobNodes } = jobs;
-  const nodeDraws = m.types.map((t) => t.nodes);
-  // Durations drawn straight in steps (hours x 3600 x stretch / step folded into each type's table).
-  const durDraws = m.types.map((t) => t.durationH.scaled((3600 * t.stretch) / stepS));
-  const players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
-  const nPlayers = players.length;
-  const perStep = (jobsPerDay * stepS) / 86400;
-  const stepsPerHour = 3600 / stepS;
+  const sim = new TrainingSim(m, jobsPerDay, seed, power);
+  for (let s = 0; s < m.steps; s += CHUNK) sim.advance(Math.min(m.steps, s + CHUNK));
+  return sim.result();
+}
+
+class TrainingSim {
+  private readonly rng: Rng;
+  private readonly pool: number;
+  private readonly idleW: number;
+  private readonly steps: number;
+  private readonly hourly: Float64Array;
+  private readonly acc: Float64Array;
+  private readonly busy: Int32Array;
+  /** Nodes freed per step, as a ring reaching past the longest job: a release is never more steps ahead than that. */
+  private readonly release: Int32Array;
+  /** Interleaved alias table of the job draw, so a draw reads one cache line of each: [prob, alias], [type, nodes, dur]. */
+  private readonly bucket: Float64Array;
+  private readonly triple: Int32Array;
+  private readonly nodeDraws: Sampler[];
+  /** Durations the table leaves to a draw come straight in steps (hours to steps folded into each type's table). */
+  private readonly durDraws: Sampler[];
+  private readonly players: ProfilePlayer[];
+  private readonly power: boolean;
+  private readonly backfill: boolean;
+  private readonly perStep: number;
+  private readonly stepsPerHour: number;
+  private readonly arrivals = new PoissonDraws();
+  private hour = -1;
+  private s = 0;
 
   // Waiting jobs as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones.
-  let cap = 1024;
-  let qType: Int32Array = new Int32Array(cap);
-  let qNodes: Int32Array = new Int32Array(cap);
-  let qDur: Int32Array = new Int32Array(cap);
-  let qArr: Int32Array = new Int32Array(cap);
-  let done: Uint8Array = new Uint8Array(cap);
-  let qLen = 0;
-  let qHead = 0;
+  // They start empty and the constructor grows them: stored twice from the start, these fields are never taken for
+  // constants by the compiled step loop, which would be thrown away when the queue first grows mid-run.
+  private cap = 0;
+  private qType: Int32Array = new Int32Array(0);
+  private qNodes: Int32Array = new Int32Array(0);
+  private qDur: Int32Array = new Int32Array(0);
+  private qArr: Int32Array = new Int32Array(0);
+  private done: Uint8Array = new Uint8Array(0);
+  private qLen = 0;
+  private qHead = 0;
 
-  let free = pool;
-  let busySum = 0;
-  let jobsStarted = 0;
-  let waitSum = 0;
-  let waitMax = 0;
+  private free: number;
+  private busySum = 0;
+  private jobsStarted = 0;
+  private waitSum = 0;
+  private waitMax = 0;
 
-  const backfill = m.allocation === 'backfill';
-  let hour = -1;
-  const arrivals = new PoissonDraws();
-  for (let s = 0; s < steps; s++) {
-    free += release[s]!;
-    const h = Math.floor(s / stepsPerHour);
-    if (h !== hour) {
-      hour = h;
-      arrivals.setMean(perStep * hourly[h]!);
+  constructor(
+    private readonly m: TrainingModel,
+    jobsPerDay: number,
+    seed: number,
+    power: boolean,
+  ) {
+    this.rng = new Rng(seed);
+    const { steps, stepS, nodes: pool } = m;
+    this.pool = pool;
+    this.free = pool;
+    this.idleW = m.idleW;
+    this.steps = steps;
+    this.hourly = m.hourly;
+    this.power = power;
+    this.backfill = m.allocation === 'backfill';
+    this.acc = new Float64Array(power ? steps : 0);
+    this.busy = new Int32Array(steps);
+    let ring = 1;
+    for (const t of m.types) while (ring <= maxDurSteps(t, stepS)) ring *= 2;
+    this.release = new Int32Array(ring);
+    const jobs = jobTable(m.types, pool, stepS);
+    const K = jobs.prob.length;
+    this.bucket = new Float64Array(2 * K);
+    this.triple = new Int32Array(3 * K);
+    for (let c = 0; c < K; c++) {
+      this.bucket[2 * c] = jobs.prob[c]!;
+      this.bucket[2 * c + 1] = jobs.alias[c]!;
+      this.triple[3 * c] = jobs.type[c]!;
+      this.triple[3 * c + 1] = jobs.nodes[c]!;
+      this.triple[3 * c + 2] = jobs.dur[c]!;
     }
-    const k = arrivals.draw(rng);
-    for (let j = 0; j < k; j++) {
-      const c = choose(rng, cum, guide);
-      const t = jobType[c]!;
-      let n = jobNodes[c]!;
-      if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
-      // floor(x + 0.5) equals Math.round for values far below 2^52 once clamped to >= 1, without its branch.
-      const d = Math.max(1, Math.floor(durDraws[t]!.draw(rng) + 0.5));
-      // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
-      if (qHead === qLen && n <= free) {
-        free -= n;
-        if (s + d < steps) release[s + d] = release[s + d]! + n;
-        if (power) players[t]!.add(acc, s, d, n);
-        jobsStarted++;
-        continue;
-      }
-      if (qLen === cap) {
-        if (qHead > cap >> 1) {
-          // Compact: started jobs leave the front of the queue.
-          qType.copyWithin(0, qHead, qLen);
-          qNodes.copyWithin(0, qHead, qLen);
-          qDur.copyWithin(0, qHead, qLen);
-          qArr.copyWithin(0, qHead, qLen);
-          done.copyWithin(0, qHead, qLen);
-          done.fill(0, qLen - qHead);
-          qLen -= qHead;
-          qHead = 0;
-        } else {
-          cap *= 2;
-          qType = grow(qType, cap);
-          qNodes = grow(qNodes, cap);
-          qDur = grow(qDur, cap);
-          qArr = grow(qArr, cap);
-          done = growU8(done, cap);
-        }
-      }
-      qType[qLen] = t;
-      qNodes[qLen] = n;
-      qDur[qLen] = d;
-      qArr[qLen] = s;
-      done[qLen] = 0;
-      qLen++;
-    }
-    // FIFO: start queued jobs in order until one does not fit. Backfill: keep scanning (to a depth) for jobs that do.
-    if (qHead < qLen) {
-      const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
-      for (let i = qHead; i < limit && free > 0; i++) {
-        if (done[i] === 1) continue;
-        const n = qNodes[i]!;
-        if (n > free) {
-          if (backfill) continue;
-          break;
-        }
-        const d = qDur[i]!;
-        free -= n;
-        done[i] = 1;
-        if (s + d < steps) release[s + d] = release[s + d]! + n;
-        if (power) players[qType[i]!]!.add(acc, s, d, n);
-        const w = s - qArr[i]!;
-        waitSum += w;
-        if (w > waitMax) waitMax = w;
-        jobsStarted++;
-      }
-      while (qHead < qLen && done[qHead] === 1) qHead++;
-    }
-    const b = pool - free;
-    busy[s] = b;
-    busySum += b;
-    if (power) {
-      acc[s] = acc[s]! + idleW * free;
-      for (let p = 0; p < nPlayers; p++) players[p]!.tick();
-      if ((s + 1) % PLAY_BLOCK === 0) for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, s + 1);
-    }
+    this.nodeDraws = m.types.map((t) => t.nodes);
+    this.durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
+    this.players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
+    this.perStep = (jobsPerDay * stepS) / 86400;
+    this.stepsPerHour = 3600 / stepS;
+    this.makeRoom();
   }
-  for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, steps);
-  const hours = stepS / 3600;
-  return {
-    it: acc,
-    busy,
-    utilization: busySum / (pool * steps),
-    jobsStarted,
-    waitMeanH: jobsStarted ? (waitSum / jobsStarted) * hours : 0,
-    waitMaxH: waitMax * hours,
-  };
+
+  /** Simulates the steps up to `end` (exclusive), its state in locals meanwhile; the power played up to there. */
+  advance(end: number): void {
+    const { rng, pool, idleW, steps, hourly, acc, busy, release, bucket, triple, nodeDraws, durDraws, players, power, backfill, perStep, stepsPerHour, arrivals } = this;
+    const rmask = release.length - 1;
+    const K = bucket.length >> 1;
+    const nPlayers = players.length;
+    let { hour, free, busySum, jobsStarted, waitSum, waitMax, qLen, qHead } = this;
+    for (let s = this.s; s < end; s++) {
+      free += release[s & rmask]!;
+      release[s & rmask] = 0;
+      const h = Math.floor(s / stepsPerHour);
+      if (h !== hour) {
+        hour = h;
+        arrivals.setMean(perStep * hourly[h]!);
+      }
+      const k = arrivals.draw(rng);
+      for (let j = 0; j < k; j++) {
+        // The alias draw (drawAlias) written out: one uniform picks type, node count and duration together.
+        const x = rng.next() * K;
+        let c = x | 0;
+        if (x - c >= bucket[2 * c]!) c = bucket[2 * c + 1]!;
+        const t = triple[3 * c]!;
+        let n = triple[3 * c + 1]!;
+        if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
+        let d = triple[3 * c + 2]!;
+        if (d < 0) d = wholeSteps(durDraws[t]!.draw(rng));
+        // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
+        if (qHead === qLen && n <= free) {
+          free -= n;
+          if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
+          if (power) players[t]!.add(acc, s, d, n);
+          jobsStarted++;
+          continue;
+        }
+        if (qLen === this.cap) {
+          this.qHead = qHead;
+          this.qLen = qLen;
+          this.makeRoom();
+          qHead = this.qHead;
+          qLen = this.qLen;
+        }
+        this.qType[qLen] = t;
+        this.qNodes[qLen] = n;
+        this.qDur[qLen] = d;
+        this.qArr[qLen] = s;
+        this.done[qLen] = 0;
+        qLen++;
+      }
+      // FIFO: start queued jobs in order until one does not fit. Backfill: keep scanning (to a depth) for jobs that do.
+      if (qHead < qLen) {
+        const { qType, qNodes, qDur, qArr, done } = this;
+        const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
+        for (let i = qHead; i < limit && free > 0; i++) {
+          if (done[i] === 1) continue;
+          const n = qNodes[i]!;
+          if (n > free) {
+            if (backfill) continue;
+            break;
+          }
+          const d = qDur[i]!;
+          free -= n;
+          done[i] = 1;
+          if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
+          if (power) players[qType[i]!]!.add(acc, s, d, n);
+          const w = s - qArr[i]!;
+          waitSum += w;
+          if (w > waitMax) waitMax = w;
+          jobsStarted++;
+        }
+        while (qHead < qLen && done[qHead] === 1) qHead++;
+      }
+      const b = pool - free;
+      busy[s] = b;
+      busySum += b;
+      if (power) {
+        acc[s] = acc[s]! + idleW * free;
+        for (let p = 0; p < nPlayers; p++) players[p]!.tick();
+        if (((s + 1) & (PLAY_BLOCK - 1)) === 0) for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, s + 1);
+      }
+    }
+    for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, end);
+    this.s = end;
+    this.hour = hour;
+    this.free = free;
+    this.busySum = busySum;
+    this.jobsStarted = jobsStarted;
+    this.waitSum = waitSum;
+    this.waitMax = waitMax;
+    this.qLen = qLen;
+    this.qHead = qHead;
+  }
+
+  /** Room for one more waiting job: started jobs leave the front of the queue, or the arrays double. */
+  private makeRoom(): void {
+    const { qHead, qLen } = this;
+    if (qHead > this.cap >> 1) {
+      this.qType.copyWithin(0, qHead, qLen);
+      this.qNodes.copyWithin(0, qHead, qLen);
+      this.qDur.copyWithin(0, qHead, qLen);
+      this.qArr.copyWithin(0, qHead, qLen);
+      this.done.copyWithin(0, qHead, qLen);
+      this.done.fill(0, qLen - qHead);
+      this.qLen = qLen - qHead;
+      this.qHead = 0;
+      return;
+    }
+    this.cap = Math.max(1024, this.cap * 2);
+    this.qType = grow(this.qType, this.cap);
+    this.qNodes = grow(this.qNodes, this.cap);
+    this.qDur = grow(this.qDur, this.cap);
+    this.qArr = grow(this.qArr, this.cap);
+    this.done = growU8(this.done, this.cap);
+  }
+
+  result(): TrainingRun {
+    const hours = this.m.stepS / 3600;
+    const { jobsStarted, waitSum } = this;
+    return {
+      it: this.acc,
+      busy: this.busy,
+      utilization: this.busySum / (this.pool * this.steps),
+      jobsStarted,
+      waitMeanH: jobsStarted ? (waitSum / jobsStarted) * hours : 0,
+      waitMaxH: this.waitMax * hours,
+    };
+  }
 }
 
 /** The longest job of a type in steps (the player's event ring must reach past its end). */

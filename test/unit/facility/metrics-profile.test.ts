@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxRamp, powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
+import { powerStats, valuesAtRanks } from '../../../src/core/facility/metrics';
 import { addPlayed, checkProfile, ProfilePlayer, toSteps } from '../../../src/core/facility/profile';
 import { totalPower, perStep } from '../../../src/core/facility/overheads';
 import { Overheads } from '../../../src/shared/facility';
@@ -44,10 +44,15 @@ describe('facility power statistics', () => {
     for (let i = 100; i < 160; i++) x[i] = 1e6 + (i - 100) * 1e4;
     for (let i = 160; i < 1000; i++) x[i] = 1.6e6;
     for (let i = 1000; i < 2000; i++) x[i] = -0.4e6 + 1e6;
-    expect(maxRamp(x, 10, 60)).toBeCloseTo(2.2e6 - 1.2e6, 0);
     expect(powerStats(x, 10).ramp1min).toBeCloseTo(1e6, 0);
     expect(powerStats(x, 10).ramp1h).toBeCloseTo(1e6, 0);
-    expect(maxRamp(x, 3600, 60)).toBeNull();
+    // Over 1 h of the rise alone (60 steps of 1e4 W, then flat): the 1-min window sees 6 steps' worth.
+    const rise = x.slice(0, 900);
+    expect(powerStats(rise, 10).ramp1min).toBeCloseTo(6e4, 0);
+    expect(powerStats(rise, 10).ramp1h).toBeCloseTo(6e5, 0);
+    expect(powerStats(x, 3600).ramp1min).toBeNull();
+    expect(powerStats(x, 3600).ramp1h).not.toBeNull();
+    expect(powerStats(x, 7200).ramp1h).toBeNull();
   });
 });
 

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { labWorkerExists, startLabWorker } from '../lab-worker';
 import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
-import type { ScenarioInput } from '../../../core/facility/model';
-import { replicaSeed, summarize, type ReplicaResult } from '../../../core/facility/run';
+import { buildModel, type ScenarioInput } from '../../../core/facility/model';
+import { loadSearch, replicaSeed, summarize, type ReplicaResult } from '../../../core/facility/run';
 import { FacilityInputError } from '../../../core/facility/profile';
 import { runTask, type FacilityTask, type FacilityTaskResult } from './tasks';
 
@@ -74,8 +74,12 @@ export function defaultThreads(): number {
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-');
 
 /**
- * Runs every scenario x target: a load search per level, then its replicas (different seeds) at that load, spread
- * over worker threads as tasks become ready. Replica 0 uses the search's own seed, so it reproduces its utilisation.
+ * Runs every scenario x target: a load search per level (its tries as tasks, driven from here), then its replicas
+ * (different seeds) at that load, spread over worker threads as tasks become ready. Replica 0 uses the search's own
+ * seed, so it reproduces its utilisation: the search's second try (the proportional guess, usually the last) runs as
+ * replica 0 at that load, power included, and is kept if that load is the one found. While fewer searches run than
+ * there are threads, a worker would idle during each search: from the second try on, replica 1 at the tried load
+ * starts beside it, kept likewise. Results do not depend on the thread count.
  */
 export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunOptions = {}): Promise<FacilityResult> {
   const t0 = performance.now();
@@ -87,18 +91,48 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
   const threads = labWorkerExists(import.meta.url, './facility-worker.js') ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
   const pool = threads > 0 ? new TaskPool(threads) : null;
   const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
+  const searches = scenarios.reduce((a, s) => a + (s.config.same_load_as === undefined ? s.config.targets.length : 0), 0);
+  const speculate = pool !== null && threads > searches;
+  const replicaTask = (sc: ScenarioInput, target: number, load: number, r: number): Promise<ReplicaResult> => {
+    const csvFile = r === 0 && opts.csvDir ? join(opts.csvDir, `${slug(sc.name)}_${Math.round(target * 100)}u_power.csv`) : undefined;
+    return exec({ kind: 'replica', sc, load, seed: replicaSeed(sc.config.seed, r), csvFile }).then((res) => (res as Extract<FacilityTaskResult, { kind: 'replica' }>).replica);
+  };
+  // Replicas run during a level's search, by load tried and replica index.
+  const early = new Map<string, Map<string, Promise<ReplicaResult>>>();
+  const levelKey = (sc: ScenarioInput, i: number) => `${sc.name}\u0000${i}`;
+  const tryKey = (load: number, r: number) => `${load}\u0000${r}`;
+  const search = async (sc: ScenarioInput, target: number, i: number): Promise<number> => {
+    const c = sc.config;
+    const tries = loadSearch(buildModel(sc), target);
+    const spec = new Map<string, Promise<ReplicaResult>>();
+    early.set(levelKey(sc, i), spec);
+    let step = tries.next();
+    for (let k = 1; !step.done; k++) {
+      let util: Promise<number>;
+      if (k === 2) {
+        // The proportional guess usually ends the search: tried with power on (the same jobs), it is replica 0.
+        const r0 = replicaTask(sc, target, step.value, 0);
+        spec.set(tryKey(step.value, 0), r0);
+        util = r0.then((r) => r.utilization);
+      } else util = exec({ kind: 'util', sc, load: step.value, seed: c.seed }).then((r) => (r as Extract<FacilityTaskResult, { kind: 'util' }>).utilization);
+      if (speculate && k >= 2 && c.replicas >= 2) {
+        const p = replicaTask(sc, target, step.value, 1);
+        // A replica at a load the search moves on from is dropped: its failure is not the run's.
+        p.catch(() => undefined);
+        spec.set(tryKey(step.value, 1), p);
+      }
+      step = tries.next(await util);
+    }
+    tick(`${sc.name} ${Math.round(target * 100)} %: load found`);
+    return step.value.load;
+  };
   // Each level's load: searched, or (same_load_as) the named scenario's; searches start first.
   const loads = new Map<string, Promise<number>[]>();
   for (const sc of scenarios) {
     if (sc.config.same_load_as !== undefined) continue;
-    const c = sc.config;
     loads.set(
       sc.name,
-      c.targets.map(async (target) => {
-        const found = (await exec({ kind: 'load', sc, target, seed: c.seed })) as Extract<FacilityTaskResult, { kind: 'load' }>;
-        tick(`${sc.name} ${Math.round(target * 100)} %: load found`);
-        return found.load;
-      }),
+      sc.config.targets.map((target, i) => search(sc, target, i)),
     );
   }
   const loadOf = (sc: ScenarioInput, i: number): Promise<number> => {
@@ -113,12 +147,12 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
         const levels: FacilityLevel[] = await Promise.all(
           c.targets.map(async (target, i) => {
             const found = { load: await loadOf(sc, i) };
+            const started = early.get(levelKey(sc, i));
             const reps = await Promise.all(
               Array.from({ length: c.replicas }, async (_, r) => {
-                const csvFile = r === 0 && opts.csvDir ? join(opts.csvDir, `${slug(sc.name)}_${Math.round(target * 100)}u_power.csv`) : undefined;
-                const res = (await exec({ kind: 'replica', sc, load: found.load, seed: replicaSeed(c.seed, r), csvFile })) as Extract<FacilityTaskResult, { kind: 'replica' }>;
+                const replica = await (started?.get(tryKey(found.load, r)) ?? replicaTask(sc, target, found.load, r));
                 tick(`${sc.name} ${Math.round(target * 100)} %: replica ${r + 1}/${c.replicas}`);
-                return res.replica;
+                return replica;
               }),
             );
             return summarize(target, found.load, reps as ReplicaResult[]);

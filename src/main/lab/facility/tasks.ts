@@ -1,13 +1,13 @@
 import { buildModel, type BuiltModel, type ScenarioInput } from '../../../core/facility/model';
-import { findLoad, runReplica, type ReplicaResult } from '../../../core/facility/run';
+import { runReplica, simulate, type ReplicaResult } from '../../../core/facility/run';
 import { writeProfileCsv } from './csv';
 
-/** Work a facility worker (or the main thread) does: a level's load search, or one replica at a found load. */
+/** Work a facility worker (or the main thread) does: one try of a level's load search, or one replica at a load. */
 export type FacilityTask =
-  | { kind: 'load'; sc: ScenarioInput; target: number; seed: number }
+  | { kind: 'util'; sc: ScenarioInput; load: number; seed: number }
   | { kind: 'replica'; sc: ScenarioInput; load: number; seed: number; csvFile?: string };
 
-export type FacilityTaskResult = { kind: 'load'; load: number; utilization: number; iterations: number } | { kind: 'replica'; replica: ReplicaResult };
+export type FacilityTaskResult = { kind: 'util'; utilization: number } | { kind: 'replica'; replica: ReplicaResult };
 
 /** The last built model is reused while a worker's tasks stay on one scenario (profiles resampled once). */
 let last: { key: string; model: BuiltModel } | null = null;
@@ -20,7 +20,7 @@ function modelOf(sc: ScenarioInput): BuiltModel {
 
 export function runTask(t: FacilityTask): FacilityTaskResult {
   const b = modelOf(t.sc);
-  if (t.kind === 'load') return { kind: 'load', ...findLoad(b, t.target, t.seed) };
+  if (t.kind === 'util') return { kind: 'util', utilization: simulate(b, t.load, t.seed, false).utilization };
   const replica = runReplica(t.sc, b, t.load, t.seed, t.csvFile !== undefined);
   if (t.csvFile && replica.full) writeProfileCsv(t.csvFile, t.sc.config.start, t.sc.config.step_s, t.sc.config.nodes, replica.full);
   delete replica.full;
