@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the CLI from TypeScript source through tsx, so `npx caplab` works right after `npm install`, no build step.
-// A bundled build (scripts/bundle-cli.mjs) sets CAPLAB_BUNDLED and never goes through here.
+// The bundled build (scripts/device-bundle.sh) sets CAPLAB_BUNDLED and never goes through here.
 import { register } from 'tsx/esm/api';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';

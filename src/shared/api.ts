@@ -6,6 +6,7 @@ import { Plan } from './plan';
 import { Source } from './source';
 import { ApiErrorCode } from './errors';
 import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } from './dataset';
+import { reportDocumentFormats } from './exports';
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
 import { ExportedFile, ExportRequest } from './export';
@@ -254,7 +255,7 @@ export const methods = {
    * numbers as the page shows), as a file to save. Progress streams as `facility.progress`.
    */
   facilityReport: {
-    input: FacilityRunInput.extend({ format: z.enum(['pdf', 'html']), paper: z.enum(['a4', 'letter']).default('a4'), author: z.string().max(200).optional() }).strict(),
+    input: FacilityRunInput.extend({ format: z.enum(reportDocumentFormats), paper: z.enum(['a4', 'letter']).default('a4'), author: z.string().max(200).optional() }).strict(),
     output: ExportedFile,
   },
 } as const;

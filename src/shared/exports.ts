@@ -47,3 +47,7 @@ export function exportItems(subject: ExportSubject): { format: ExportFormatId; l
     return label ? [{ format: e.id, label }] : [];
   });
 }
+
+/** The formats a report document comes in: the lab report's and the facility report's (printed PDF, or its HTML). */
+export const reportDocumentFormats = ['pdf', 'html'] as const satisfies readonly ExportFormatId[];
+export type ReportDocumentFormat = (typeof reportDocumentFormats)[number];

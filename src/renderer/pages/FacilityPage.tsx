@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { FacilityResult } from '../../shared/facility';
 import type { MethodInput, MethodOutput } from '../../shared/api';
+import { reportDocumentFormats, type ReportDocumentFormat } from '../../shared/exports';
 import { api, onEvent } from '../api/client';
 import { ProgressBar } from '../components/Badges';
 import { Plot } from '../components/Plot';
@@ -25,7 +26,7 @@ export function FacilityPage() {
   const [result, setResult] = useState<FacilityResult | null>(null);
   // What the shown result was run with: the report runs exactly that again (same seed, same numbers).
   const [ran, setRan] = useState<MethodInput<'runFacility'> | null>(null);
-  const [reporting, setReporting] = useState<'pdf' | 'html' | null>(null);
+  const [reporting, setReporting] = useState<ReportDocumentFormat | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [scenario, setScenario] = useState(0);
   const [level, setLevel] = useState(0);
@@ -62,7 +63,7 @@ export function FacilityPage() {
     }
   }
 
-  async function report(format: 'pdf' | 'html') {
+  async function report(format: ReportDocumentFormat) {
     if (!ran) return;
     setReporting(format);
     setProgress(null);
@@ -127,7 +128,7 @@ export function FacilityPage() {
             <button className="primary" onClick={() => void run()} disabled={running || reporting !== null || yaml.trim() === ''} data-testid="facility-run">
               {running ? 'Running…' : 'Run'}
             </button>{' '}
-            {(['pdf', 'html'] as const).map((f) => (
+            {reportDocumentFormats.map((f) => (
               <button key={f} className="small" onClick={() => void report(f)} disabled={!ran || running || reporting !== null} data-testid={`facility-report-${f}`}>
                 {reporting === f ? 'Making the report…' : `Report (${f.toUpperCase()})`}
               </button>
