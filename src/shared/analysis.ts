@@ -197,6 +197,12 @@ export const EnergyResult = z.object({
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
 
+/**
+ * A dataset energy's stated uncertainty (src/core/analysis/energy-uncertainty.ts): energy_j +- uncertainty_j is a
+ * systematic bound from the sensor's stated accuracy and the method's claim, not a statistical CI. Absent for runs.
+ */
+const energyBound = { uncertainty_j: z.number().nullable().optional(), uncertainty_basis: z.string().optional() };
+
 /** Energy over a time range of stored samples (`caplab energy`, the energyInRange method). */
 export const RangeEnergy = z.object({
   from: z.number(),
@@ -208,13 +214,14 @@ export const RangeEnergy = z.object({
   samples: z.number().int(),
   /** The sensor used ('mixed' when devices differ), null when none worked. */
   sensor: z.string().nullable(),
-  devices: z.array(EnergyResult.extend({ index: z.number().int(), name: z.string(), device_key: z.string() })),
+  devices: z.array(EnergyResult.extend({ index: z.number().int(), name: z.string(), device_key: z.string(), ...energyBound })),
   warnings: z.array(z.string()),
   /**
    * What the energy is of (a dataset's device kind): `gpu`, or `node` (GPU + CPU summed over the nodes, e.g. NLR
    * aggregated profiles), `facility`, `cpu`; absent for runs (always GPUs).
    */
   power_of: z.enum(['gpu', 'cpu', 'node', 'facility']).optional(),
+  ...energyBound,
 });
 export type RangeEnergy = z.infer<typeof RangeEnergy>;
 

@@ -9,6 +9,7 @@ import { DatasetRecord, ImportFormat, ImportReport, Segment, SegmentOrigin } fro
 import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, SweepRecord } from './records';
 import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
 import { ExportedFile, ExportRequest } from './export';
+import { DatasetAnalysis } from './dataset-analysis';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
@@ -149,6 +150,14 @@ export const methods = {
       .strict()
       .refine((i) => i.to > i.from, { message: 'to must be after from', path: ['to'] }),
     output: RangeEnergy,
+  },
+  /**
+   * A dataset's segments with their energy (and its stated uncertainty), and those with a cap and work units
+   * analysed as a sweep (same code as `caplab analyze --dataset`; what the results page compares with sweeps).
+   */
+  analyzeDataset: {
+    input: z.object({ dataset_id: z.number().int(), ...analysisOptions }).strict(),
+    output: DatasetAnalysis,
   },
   /** Imported datasets, newest first (without their import reports). */
   listDatasets: { input: z.object({}).strict(), output: z.array(DatasetRecord) },

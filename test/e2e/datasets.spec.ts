@@ -85,7 +85,16 @@ test('segments given a workload, cap and work done on the page are analysed like
     await expect(shown).toContainText('llm-ft');
     const cli = JSON.parse(
       execFileSync(process.execPath, ['bin/caplab.mjs', 'analyze', '--dataset', String(r.dataset.id), '--json', '--db', join(process.env.CAPLAB_E2E_DIR!, info.project.name === 'electron' ? 'electron.db' : 'lab.db')], { encoding: 'utf8' }),
-    ) as { sweep: { groups: { optima: Record<string, { cap_w: number | null }> }[] } };
+    ) as { sweep: { groups: { optima: Record<string, { cap_w: number | null }> }[] }; segments: { segment: { id: number }; energy: { energy_j: number; uncertainty_j: number | null } }[] };
+    // Each segment's energy with its stated uncertainty, as analyze --dataset gives them.
+    const whole = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+    for (const { segment, energy } of cli.segments) {
+      const row = app.locator(`[data-testid="segment-energy-row"][data-segment="${segment.id}"]`);
+      await expect(row.getByTestId('energy-j')).toHaveText(whole(energy.energy_j));
+      expect(energy.uncertainty_j).toBeGreaterThan(0);
+      await expect(row.getByTestId('uncertainty-j')).toHaveText(whole(energy.uncertainty_j!));
+    }
+    await expect(app.getByTestId('segment-energy')).toContainText('not a statistical confidence interval');
     const optima = cli.sweep.groups[0]!.optima;
     expect(optima['max-efficiency']!.cap_w).not.toBeNull();
     for (const [selector, o] of Object.entries(optima)) await expect(shown).toContainText(`${selector} ${o.cap_w ?? '–'} W`);

@@ -38,6 +38,8 @@ describe('error codes', () => {
     expect(await post('getRunTraces', { run_id: 999 })).toMatchObject({ status: 404, json: { code: 'not_found' } });
     expect(await post('analyzeSources', { sources: [{ kind: 'segment', segment_id: 5 }] })).toMatchObject({ status: 404, json: { code: 'not_found' } });
     expect(await post('analyzeSources', { sources: [{ kind: 'segment' }] })).toMatchObject({ status: 400, json: { code: 'invalid' } });
+    expect(await post('analyzeDataset', { dataset_id: 77 })).toMatchObject({ status: 404, json: { code: 'not_found', error: 'no dataset 77 in this database' } });
+    expect(await post('analyzeDataset', { dataset_id: 1, overhead_w: -1 })).toMatchObject({ status: 400, json: { code: 'invalid' } });
   });
 
   it('maps each code once, by type', () => {

@@ -99,6 +99,32 @@ describe('caplab import', () => {
     expect(noDataset.stderr).toContain('--segment N is a segment of an imported dataset: give --dataset ID with it');
   });
 
+  it('energy and analyze --dataset state each device’s uncertainty and the total’s: a systematic sensor bound', async () => {
+    const env = freshDb();
+    await runCli(['import', fx('wattameter-node.log'), '--tz', 'UTC'], env);
+    const r = await runCli(['energy', '--dataset', '1', '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    type Bounded = { energy_j: number; duration_s: number; uncertainty_j: number; uncertainty_basis: string };
+    const e = json<Bounded & { devices: (Bounded & { method: string })[] }>(r.stdout);
+    expect(e.devices.length).toBe(2);
+    // Energy counters: NVML's stated max(5 W over the window, 5 % of the reading), no method term.
+    for (const d of e.devices) {
+      expect(d.method).toBe('energy-counter delta');
+      expect(d.uncertainty_j).toBeCloseTo(Math.max(5 * d.duration_s, 0.05 * d.energy_j), 6);
+      expect(d.uncertainty_basis).toMatch(/^systematic bound: NVML/);
+    }
+    expect(e.uncertainty_j).toBeCloseTo(e.devices[0]!.uncertainty_j + e.devices[1]!.uncertainty_j, 6);
+    expect(e.uncertainty_basis).toMatch(/not a statistical CI/);
+    const text = await runCli(['energy', '--dataset', '1'], env);
+    expect(text.stdout).toContain(`total ${e.energy_j.toFixed(1)} ± ${e.uncertainty_j.toFixed(1)} J`);
+    expect(text.stdout).toMatch(/± is a systematic sensor bound, not a statistical CI/);
+    // analyze --dataset: each segment's energy carries the same fields, equal to energy --segment's.
+    const a = json<{ segments: { energy: Bounded }[] }>((await runCli(['analyze', '--dataset', '1', '--json'], env)).stdout);
+    const seg = json<Bounded>((await runCli(['energy', '--dataset', '1', '--segment', '1', '--json'], env)).stdout);
+    expect(a.segments[0]!.energy.uncertainty_j).toBeCloseTo(seg.uncertainty_j, 9);
+    expect(a.segments[0]!.energy.uncertainty_j).toBeGreaterThan(0);
+  });
+
   it('datasets ID --delete removes it with its devices; an unknown id is exit 2 (nothing there), as for showing one', async () => {
     const env = freshDb();
     expect((await runCli(['import', fx('dcgmi-dmon.txt'), '--tz', 'UTC'], env)).code).toBe(0);

@@ -15,6 +15,13 @@ export function fixed(v: number | null | undefined, digits: number): string | nu
   return v == null || !Number.isFinite(v) ? null : v.toFixed(digits);
 }
 
+/** "1234.5 ± 61.7": a value with its stated uncertainty (the value alone when there is none). */
+export function withBound(v: number | null | undefined, u: number | null | undefined, digits = 1): string | null {
+  const value = fixed(v, digits);
+  const bound = fixed(u, digits);
+  return value === null || bound === null ? value : `${value} ± ${bound}`;
+}
+
 /** A one-line progress bar redrawn in place on a terminal. */
 export function progressBar(fraction: number, width: number, label: string): string {
   const f = Math.max(0, Math.min(1, fraction));

@@ -32,9 +32,8 @@ import { analyzeSweepNodes } from './cluster/node-analysis';
 import { listRunsPage, listSamplesPage, withNodes } from './paging';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
 import { energyInRange } from './analysis/load';
-import { analyzeDataset, datasetEnergy, type DatasetAnalysis } from './datasets/analysis';
+import { analyzeDataset, datasetEnergy } from './datasets/analysis';
 import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
-import type { AnalysisOptionsInput } from '../../shared/analysis';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { Source } from '../../shared/source';
@@ -360,9 +359,10 @@ export class Engine implements LabApi {
     return energyInRange(this.db, input.from, input.to, input.device_index);
   }
 
-  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units (CLI). */
-  analyzeDataset(datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
-    return analyzeDataset(this.db, datasetId, opts);
+  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units. */
+  async analyzeDataset(input: MethodInput<'analyzeDataset'>): Promise<MethodOutput<'analyzeDataset'>> {
+    const { dataset_id, ...opts } = input;
+    return analyzeDataset(this.db, dataset_id, { ...opts, overhead_w: opts.overhead_w ?? null });
   }
 
   /** Imports files or directory trees on this machine as one dataset (`caplab import`). */

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
 import { DatasetDeviceKind, deviceKindWords, type DatasetRecord } from '../../shared/dataset';
 import type { AnalysisGroup, AnalysisResult } from '../../shared/analysis';
+import type { DatasetAnalysis } from '../../shared/dataset-analysis';
+import { SegmentEnergyTable } from './datasets/SegmentEnergyTable';
 import { efficiencyChart, paretoChart } from '../../shared/charts';
 import { ChartCard } from '../components/ChartCard';
 import type { MethodOutput } from '../../shared/api';
@@ -90,7 +92,7 @@ function DatasetDetail({ id }: { id: number }) {
   const [loading, setLoading] = useState(false);
   const [range, setRange] = useState<[number, number] | null>(null);
   const [brush, setBrush] = useState(false);
-  const [analysis, setAnalysis] = useState<AnalysisResult | null>(null);
+  const [analysis, setAnalysis] = useState<DatasetAnalysis | null>(null);
 
   useEffect(() => void api.getDataset({ dataset_id: id }).then(setDs, toastError), [id]);
   // Re-queried on every zoom: the store decimates the visible range to ~2,000 points per device.
@@ -137,10 +139,8 @@ function DatasetDetail({ id }: { id: number }) {
   }
 
   async function analyse() {
-    if (!ds) return;
-    const usable = ds.segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
     try {
-      setAnalysis(usable.length ? await api.analyzeSources({ sources: usable.map((s) => ({ kind: 'segment', segment_id: s.id })), name: ds.name }) : null);
+      setAnalysis(await api.analyzeDataset({ dataset_id: id }));
     } catch (e) {
       toastError(e);
     }
@@ -182,10 +182,11 @@ function DatasetDetail({ id }: { id: number }) {
       <SegmentsTable dataset={ds} t0={t0} onChange={(segments) => setDs({ ...ds, segments })} />
       <div className="row">
         <button className="small" onClick={() => void analyse()} data-testid="analyse-segments">
-          Analyse segments with cap and units
+          Analyse segments: energy, and per-cap curves where cap and units are set
         </button>
       </div>
-      {analysis && <AnalysisSummary a={analysis} name={ds.name} />}
+      {analysis && <SegmentEnergyTable a={analysis} t0={t0} />}
+      {analysis?.sweep && <AnalysisSummary a={analysis.sweep} name={ds.name} />}
       <h3>Devices</h3>
       <table className="table" data-testid="dataset-devices">
         <thead>

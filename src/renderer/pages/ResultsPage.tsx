@@ -16,7 +16,9 @@ import { plotlyFigure } from './results/charts';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
 import { NoSweepsYet } from '../components/EmptyState';
-import { useAnalysis, type AnalysisQuery } from './results/use-analysis';
+import { useAnalysis, type AnalysisKind, type AnalysisQuery } from './results/use-analysis';
+import type { DatasetRecord } from '../../shared/dataset';
+import { analysableSegments } from '../../shared/dataset-analysis';
 
 interface Loaded {
   sweep: SweepRecord;
@@ -54,8 +56,12 @@ export function ResultsPage({ param }: { param: string | null }) {
   const latest = sweeps.find((s) => s.runs_done > 0)?.id ?? sweeps[0]?.id ?? null;
   const id = param != null && /^\d+$/.test(param) ? Number(param) : latest;
   const { data, error } = useSweepData(id);
-  const [compareId, setCompareId] = useState<number | null>(null);
-  const compare = useSweepData(compareId).data;
+  // What the page compares with: a sweep id ("3"), a dataset ("dataset:2"), or '' for nothing.
+  const [compareWith, setCompareWith] = useState('');
+  const cmpKind: AnalysisKind = compareWith.startsWith('dataset:') ? 'dataset' : 'sweep';
+  const compareId = compareWith ? Number(compareWith.replace(/^dataset:/, '')) : null;
+  const compare = useSweepData(cmpKind === 'sweep' ? compareId : null).data;
+  const datasets = useAnalysableDatasets();
   const [overhead, setOverhead] = useState<number | null>(null);
   const [selector, setSelector] = useState<Selector>('max-efficiency');
   const [slowdownPct, setSlowdownPct] = useState(10);
@@ -72,7 +78,7 @@ export function ResultsPage({ param }: { param: string | null }) {
   const ov = overhead ?? planOverhead;
   const query: AnalysisQuery = { overhead_w: data ? ov : null, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced };
   const analysis = useAnalysis(data ? id : null, query, revisionOf(data));
-  const cmp = useAnalysis(compare ? compareId : null, query, revisionOf(compare));
+  const cmp = useAnalysis(cmpKind === 'sweep' ? (compare ? compareId : null) : compareId, query, revisionOf(compare), cmpKind);
 
   if (id == null) {
     return (
@@ -84,7 +90,9 @@ export function ResultsPage({ param }: { param: string | null }) {
   }
   const gpus = data?.sweep.plan.devices.length ?? 1;
   const result = analysis.result?.sweep_id === id ? analysis.result : null;
-  const cmpResult = compare && cmp.result?.sweep_id === compareId ? cmp.result : null;
+  const cmpResult = compareId != null && cmp.key === `${cmpKind}:${compareId}` ? cmp.result : null;
+  const cmpName = cmpKind === 'sweep' ? (compare?.sweep.name ?? null) : (datasets.find((d) => d.id === compareId)?.name ?? null);
+  const compareTo: CompareWith | null = cmpResult && compareId != null && cmpName != null ? { result: cmpResult, kind: cmpKind, id: compareId, name: cmpName } : null;
   return (
     <section className="page results" aria-labelledby="results-title">
       <header className="page-head">
@@ -106,13 +114,13 @@ export function ResultsPage({ param }: { param: string | null }) {
           </label>
           {data && (
             <ExportMenu
-              subject={compareId != null ? 'compare' : 'sweep'}
-              request={{ sweep_id: id, compare_ids: compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
+              subject={cmpKind === 'sweep' && compareId != null ? 'compare' : 'sweep'}
+              request={{ sweep_id: id, compare_ids: cmpKind === 'sweep' && compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
             />
           )}
           <label className="field">
             <span>Compare with</span>
-            <select value={compareId ?? ''} onChange={(e) => setCompareId(e.target.value ? Number(e.target.value) : null)} data-testid="results-compare">
+            <select value={compareWith} onChange={(e) => setCompareWith(e.target.value)} data-testid="results-compare">
               <option value="">—</option>
               {sweeps
                 .filter((s) => s.id !== id)
@@ -121,6 +129,15 @@ export function ResultsPage({ param }: { param: string | null }) {
                     #{s.id} {s.name}
                   </option>
                 ))}
+              {datasets.length > 0 && (
+                <optgroup label="Imported datasets (segments with cap and units)">
+                  {datasets.map((d) => (
+                    <option key={d.id} value={`dataset:${d.id}`}>
+                      dataset #{d.id} {d.name}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
             </select>
           </label>
         </div>
@@ -152,8 +169,9 @@ export function ResultsPage({ param }: { param: string | null }) {
             </div>
           </div>
           {analysis.error && <p className="error">Analysis failed: {analysis.error}</p>}
+          {compareId != null && cmp.key === `${cmpKind}:${compareId}` && cmp.error && <p className="error">Comparison failed: {cmp.error}</p>}
           {result ? (
-            <AnalysisView result={result} data={data} compare={cmpResult && compare ? { result: cmpResult, sweep: compare.sweep } : null} overhead={ov} onDrill={setDrill} />
+            <AnalysisView result={result} data={data} compare={compareTo} overhead={ov} onDrill={setDrill} />
           ) : (
             !analysis.error && <p className="muted">Analysing…</p>
           )}
@@ -164,15 +182,34 @@ export function ResultsPage({ param }: { param: string | null }) {
   );
 }
 
-interface CompareWith {
-  result: AnalysisResult;
-  sweep: SweepRecord;
+/** Imported datasets that have segments with a cap and work units: those the results page can compare with. */
+function useAnalysableDatasets(): DatasetRecord[] {
+  const [datasets, setDatasets] = useState<DatasetRecord[]>([]);
+  useEffect(() => {
+    let stale = false;
+    api.listDatasets({}).then(
+      (all) => !stale && setDatasets(all.filter((d) => analysableSegments(d).length > 0)),
+      () => !stale && setDatasets([]),
+    );
+    return () => {
+      stale = true;
+    };
+  }, []);
+  return datasets;
 }
 
-/** "#3 · H100 ViT sweep · H100 SXM": a compared series' legend entry (sweep names shortened). */
-export function seriesLabel(id: number, name: string, model: string): string {
+/** The compared sweep's or dataset's analysis, with what names it. */
+interface CompareWith {
+  result: AnalysisResult;
+  kind: AnalysisKind;
+  id: number;
+  name: string;
+}
+
+/** "#3 · H100 ViT sweep · H100 SXM" ("dataset #2 · ..." for a dataset): a series' legend entry (names shortened). */
+export function seriesLabel(id: number, name: string, model: string, kind: AnalysisKind = 'sweep'): string {
   const short = name.length > 28 ? `${name.slice(0, 27)}…` : name;
-  return `#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
+  return `${kind === 'dataset' ? 'dataset ' : ''}#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
 }
 
 function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: CompareWith | null; overhead: number; onDrill(r: RunRecord): void }) {
@@ -192,7 +229,7 @@ function AnalysisView({ result, data, compare, overhead, onDrill }: { result: An
           ))}
         </div>
       )}
-      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} compare={compare && cg ? { g: cg, sweep: compare.sweep } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
+      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} compare={compare && cg ? { g: cg, label: seriesLabel(compare.id, compare.name, cg.device_model, compare.kind) } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
     </div>
   );
 }
@@ -211,7 +248,7 @@ function GroupView({
   result: AnalysisResult;
   sweepId: number;
   sweepName: string;
-  compare: { g: AnalysisGroup; sweep: SweepRecord } | null;
+  compare: { g: AnalysisGroup; label: string } | null;
   overhead: number;
   runsById: Map<number, RunRecord>;
   onDrill(r: RunRecord): void;
@@ -221,7 +258,7 @@ function GroupView({
   const effBest = g.optima['max-efficiency'];
   // Series say which sweep and device they are, not just its number.
   const name = seriesLabel(sweepId, sweepName, g.device_model);
-  const cname = compare ? seriesLabel(compare.sweep.id, compare.sweep.name, compare.g.device_model) : '';
+  const cname = compare?.label ?? '';
   const inputs = useMemo<ChartInput[]>(() => [{ name, group: g }, ...(compare ? [{ name: cname, group: compare.g }] : [])], [g, compare, name, cname]);
   const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
   const thr = useMemo(() => throughputChart(inputs), [inputs]);

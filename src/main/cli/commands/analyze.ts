@@ -1,9 +1,9 @@
 import { CliError, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
-import { fixed, table } from '../format';
+import { fixed, table, withBound } from '../format';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
-import type { DatasetAnalysis } from '../../lab/datasets/analysis';
+import type { DatasetAnalysis } from '../../../shared/dataset-analysis';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -89,7 +89,7 @@ export const analyzeCommand: CliCommand = {
     const engine = await openEngine(args, io, { readOnly: true });
     if (datasetText !== undefined) {
       try {
-        const a = engine.analyzeDataset(sweepId, options);
+        const a = await engine.analyzeDataset({ dataset_id: sweepId, ...options, overhead_w: options.overhead_w ?? undefined });
         return printDatasetAnalysis(a, args.values.json === true, io);
       } finally {
         await engine.close();
@@ -127,7 +127,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
         s.segment.origin,
         s.segment.cap_w,
         fixed(s.segment.end - s.segment.start, 1),
-        fixed(s.energy.energy_j, 0),
+        withBound(s.energy.energy_j, s.energy.uncertainty_j, 0),
         fixed(s.energy.mean_w, 1),
         s.energy.sensor,
         [...new Set(s.energy.devices.map((d) => d.method ?? null))].filter(Boolean).join(', ') || null,
@@ -136,6 +136,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
       ]),
     ) + '\n\n',
   );
+  if (a.segments.some((s) => s.energy.uncertainty_j != null)) io.stdout.write('energy ± is a systematic sensor bound (stated NVML accuracy plus the method’s), not a statistical CI\n\n');
   if (a.sweep) for (const g of a.sweep.groups) io.stdout.write(describeGroup(g, a.sweep) + '\n\n');
   for (const w of [...a.warnings, ...(a.sweep?.warnings ?? [])]) io.stderr.write(`caplab analyze: ${w}\n`);
   return 0;

@@ -45,7 +45,7 @@ export const compareCommand: CliCommand = {
       }
       // A dataset's segments with a cap and work units are analysed as a sweep (`caplab analyze --dataset`).
       for (const id of datasetIds) {
-        const result = engine.analyzeDataset(id, { overhead_w: overhead ?? null }).sweep;
+        const result = (await engine.analyzeDataset({ dataset_id: id, overhead_w: overhead })).sweep;
         if (!result) throw new CliError(`dataset ${id} has no segment with a cap and work units to compare (give its segments a cap and the work done: dataset page, or the import of per-cap logs)`);
         const g = onlyGroup(result.groups, `dataset ${id}`, workload);
         compared.push({ label: `dataset ${id} ${g.device_model}`, group: g });

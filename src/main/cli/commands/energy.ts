@@ -1,6 +1,6 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
-import { fixed, table } from '../format';
+import { fixed, table, withBound } from '../format';
 import type { DatasetRecord } from '../../../shared/dataset';
 
 /** A time argument: epoch seconds (e.g. 1764491157.5) or ISO-8601 (a time without an offset is local time). */
@@ -49,10 +49,11 @@ export const energyCommand: CliCommand = {
       io.stdout.write(
         table(
           ['device', 'name', 'energy J', 'mean W', 'samples', 'sensor', 'method', 'note'],
-          r.devices.map((d) => [d.index, d.name, fixed(d.energy_j, 1), fixed(d.mean_w, 1), d.samples, d.sensor, d.method ?? null, d.reason ?? (d.warnings.join('; ') || null)]),
+          r.devices.map((d) => [d.index, d.name, withBound(d.energy_j, d.uncertainty_j), fixed(d.mean_w, 1), d.samples, d.sensor, d.method ?? null, d.reason ?? (d.warnings.join('; ') || null)]),
         ) + '\n',
       );
-      io.stdout.write(`total ${fixed(r.energy_j, 1) ?? '–'} J over ${r.duration_s.toFixed(3)} s (mean ${fixed(r.mean_w, 1) ?? '–'} W), sensor ${r.sensor ?? 'none'}\n`);
+      io.stdout.write(`total ${withBound(r.energy_j, r.uncertainty_j) ?? '–'} J over ${r.duration_s.toFixed(3)} s (mean ${fixed(r.mean_w, 1) ?? '–'} W), sensor ${r.sensor ?? 'none'}\n`);
+      if (r.uncertainty_basis && r.uncertainty_j != null) io.stdout.write(`± is a ${r.uncertainty_basis}\n`);
       for (const w of r.warnings) io.stderr.write(`caplab energy: ${w}\n`);
       return r.energy_j === null ? 1 : 0;
     } finally {

@@ -2,11 +2,13 @@
 // segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import type { AnalysisOptionsInput, AnalysisResult, RangeEnergy } from '../../../shared/analysis';
-import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord, type Segment } from '../../../shared/dataset';
+import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } from '../../../shared/dataset';
 import { energyOverDevices, LoadError } from '../analysis/load';
 import { loadSources } from '../analysis/sources';
 import { runFigures } from '../../../core/analysis/figures';
 import { Plan } from '../../../shared/plan';
+import { analysableSegments, type DatasetAnalysis } from '../../../shared/dataset-analysis';
+import { deviceEnergyBound, totalEnergyBound, type PowerOf } from '../../../core/analysis/energy-uncertainty';
 
 /** The node overhead when none is given: the plan schema's default, as for sweeps. */
 const DEFAULT_OVERHEAD_W = Plan.shape.overhead_w.parse(undefined);
@@ -34,25 +36,13 @@ export function datasetEnergy(db: Db, datasetId: number, from: number, to: numbe
   if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);
   else if (r.devices.length === 0) r.warnings.push('no samples of this dataset in this time range');
   if (power.success && power.data !== 'gpu' && deviceIndex === undefined) r.warnings.push(`no GPU series in this dataset: the energy is of its ${deviceKindWords[power.data]} power, not of GPUs alone`);
-  return r;
+  return withBounds(r, power.success ? power.data : 'gpu');
 }
 
-export interface SegmentEnergy {
-  segment: Segment;
-  energy: RangeEnergy;
-  /** Work units per second per GPU over the segment; null without units. */
-  throughput: number | null;
-  /** Work units per joule of node energy (GPUs + the node overhead), as for runs; null without units or energy. */
-  efficiency: number | null;
-}
-
-export interface DatasetAnalysis {
-  dataset_id: number;
-  name: string;
-  segments: SegmentEnergy[];
-  /** The sweep analysis of the segments that carry a cap and work units (null when none do). */
-  sweep: AnalysisResult | null;
-  warnings: string[];
+/** Each device's stated uncertainty and the total's (energy-uncertainty.ts), as added fields. */
+function withBounds(r: RangeEnergy, powerOf: PowerOf): RangeEnergy {
+  const devices = r.devices.map((d) => ({ ...d, ...deviceEnergyBound(d, powerOf) }));
+  return { ...r, devices, ...(r.energy_j === null ? { uncertainty_j: null, uncertainty_basis: 'no energy' } : totalEnergyBound(devices)) };
 }
 
 export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
@@ -77,7 +67,7 @@ export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOpt
     });
     return { segment, energy, throughput: f.throughput, efficiency: f.efficiency };
   });
-  const runnable = ds.segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
+  const runnable = analysableSegments(ds);
   let sweep: AnalysisResult | null = null;
   if (runnable.length > 0) {
     const input = loadSources(

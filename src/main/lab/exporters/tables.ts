@@ -4,7 +4,7 @@ import type { AnalysisGroup, AnalysisResult, Stat } from '../../../shared/analys
 import { SELECTORS } from '../../../shared/analysis';
 import type { RunRecord } from '../../../shared/records';
 import type { CsvTable } from './csv';
-import type { SegmentEnergy } from '../datasets/analysis';
+import type { SegmentEnergy } from '../../../shared/dataset-analysis';
 
 export function runsTable(runs: readonly RunRecord[]): CsvTable {
   return {

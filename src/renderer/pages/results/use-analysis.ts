@@ -10,45 +10,58 @@ export interface AnalysisQuery {
   include_unenforced: boolean;
 }
 
+/** What is analysed: a recorded sweep, or an imported dataset's segments with cap and units (as `analyze --dataset`). */
+export type AnalysisKind = 'sweep' | 'dataset';
+
 export interface AnalysisState {
   result: AnalysisResult | null;
+  /** The `kind:id` the result (or error) belongs to: a result of the previous target is never shown as this one's. */
+  key: string | null;
   error: string | null;
   /** A query is waiting for its debounce or its answer (the previous result stays shown meanwhile). */
   pending: boolean;
 }
 
+/** The engine's analysis of one target: analyzeSweep, or analyzeDataset's sweep part (the CLI's compare --dataset). */
+async function analyse(kind: AnalysisKind, id: number, q: AnalysisQuery): Promise<AnalysisResult> {
+  const opts = { ...(q.overhead_w != null ? { overhead_w: q.overhead_w } : {}), selector: q.selector, slowdown_budget: q.slowdown_budget, weight: q.weight, include_unenforced: q.include_unenforced };
+  if (kind === 'sweep') return api.analyzeSweep({ sweep_id: id, ...opts });
+  const a = await api.analyzeDataset({ dataset_id: id, ...opts });
+  if (!a.sweep) throw new Error(`dataset ${id} has no segment with a cap and work units to analyse`);
+  return a.sweep;
+}
+
 /**
- * The engine's analysis of one sweep (`analyzeSweep`), re-queried when the options change (debounced, so dragging
- * the overhead slider asks once it rests) or when `revision` moves (more runs finished). Late answers to older
+ * The engine's analysis of one sweep or dataset, re-queried when the options change (debounced, so dragging the
+ * overhead slider asks once it rests) or when `revision` moves (more runs finished). Late answers to older
  * queries are dropped.
  */
-export function useAnalysis(sweepId: number | null, q: AnalysisQuery, revision: unknown, debounceMs = 250): AnalysisState {
-  const [state, setState] = useState<AnalysisState>({ result: null, error: null, pending: false });
+export function useAnalysis(id: number | null, q: AnalysisQuery, revision: unknown, kind: AnalysisKind = 'sweep', debounceMs = 250): AnalysisState {
+  const [state, setState] = useState<AnalysisState>({ result: null, key: null, error: null, pending: false });
   const seq = useRef(0);
-  const lastSweep = useRef<number | null>(null);
+  const lastKey = useRef<string | null>(null);
   const { overhead_w, selector, slowdown_budget, weight, include_unenforced } = q;
   useEffect(() => {
-    if (sweepId == null) {
-      setState({ result: null, error: null, pending: false });
+    if (id == null) {
+      setState({ result: null, key: null, error: null, pending: false });
       return;
     }
     const my = ++seq.current;
-    // A different sweep: drop the old result at once and ask without waiting.
-    const switched = lastSweep.current !== sweepId;
-    lastSweep.current = sweepId;
-    setState((s) => (switched ? { result: null, error: null, pending: true } : { ...s, pending: true }));
+    const key = `${kind}:${id}`;
+    // A different target: drop the old result at once and ask without waiting.
+    const switched = lastKey.current !== key;
+    lastKey.current = key;
+    setState((s) => (switched ? { result: null, key, error: null, pending: true } : { ...s, pending: true }));
     const timer = setTimeout(
       () => {
-        api
-          .analyzeSweep({ sweep_id: sweepId, ...(overhead_w != null ? { overhead_w } : {}), selector, slowdown_budget, weight, include_unenforced })
-          .then(
-            (result) => my === seq.current && setState({ result, error: null, pending: false }),
-            (e) => my === seq.current && setState((s) => ({ ...s, error: (e as Error).message, pending: false })),
-          );
+        analyse(kind, id, { overhead_w, selector, slowdown_budget, weight, include_unenforced }).then(
+          (result) => my === seq.current && setState({ result, key, error: null, pending: false }),
+          (e) => my === seq.current && setState((s) => ({ ...s, key, error: (e as Error).message, pending: false })),
+        );
       },
       switched ? 0 : debounceMs,
     );
     return () => clearTimeout(timer);
-  }, [sweepId, overhead_w, selector, slowdown_budget, weight, include_unenforced, revision, debounceMs]);
+  }, [id, kind, overhead_w, selector, slowdown_budget, weight, include_unenforced, revision, debounceMs]);
   return state;
 }
