@@ -130,7 +130,13 @@ export async function run(dir: string): Promise<BenchResult[]> {
       ratio: yearRatio,
       target: 50,
       better: 'higher',
-      goal: { label: `TypeScript CPU s for ${DAYS === 365 ? 'the year' : `${DAYS} days (0.3 s a year, pro rata)`}`, value: tsYear.cpu_s!, limit: +((0.3 * DAYS) / 365).toFixed(4), better: 'lower' },
+      // Judged on the slower of a process's cold first run (what `caplab facility` gets) and the median of 5.
+      goal: {
+        label: `TypeScript CPU s for ${DAYS === 365 ? 'the year' : `${DAYS} days (0.3 s a year, pro rata)`}, cold first run (median of ${YEAR_RUNS}: ${+tsYear.cpu_s!.toFixed(3)}); both judged`,
+        value: Math.max(tsYear.cpu_first_s!, tsYear.cpu_s!),
+        limit: +((0.3 * DAYS) / 365).toFixed(4),
+        better: 'lower',
+      },
       details: {
         ts_year_cpu_s: tsYear.cpu_s!,
         ts_year_first_cpu_s: tsYear.cpu_first_s!,

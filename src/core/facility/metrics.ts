@@ -20,40 +20,59 @@ const RANK_BINS = 4096;
  * min and max finds the bin of each rank, and only the values of those bins are collected and sorted.
  */
 export function valuesAtRanks(x: Float64Array, ranks: readonly number[], range = minMax(x)): number[] {
-  const n = x.length;
   const { min, max } = range;
   if (!(max > min)) return ranks.map(() => min);
   const scale = RANK_BINS / (max - min);
-  const binOf = (v: number) => Math.min(RANK_BINS - 1, Math.floor((v - min) * scale));
-  const starts = new Int32Array(RANK_BINS + 1);
-  for (let i = 0; i < n; i++) starts[binOf(x[i]!) + 1]!++;
-  for (let b = 0; b < RANK_BINS; b++) starts[b + 1]! += starts[b]!;
-  const binOfRank = (r: number) => {
-    let lo = 0;
-    let hi = RANK_BINS - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid + 1]! > r) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  };
+  const starts = binStarts(x, min, scale);
   const wanted = new Int32Array(RANK_BINS).fill(-1);
-  const bins = [...new Set(ranks.map(binOfRank))];
+  const bins = [...new Set(ranks.map((r) => binOfRank(starts, r)))];
   const buffers = bins.map((b, k) => {
     wanted[b] = k;
     return new Float64Array(starts[b + 1]! - starts[b]!);
   });
-  const fill = new Int32Array(bins.length);
-  for (let i = 0; i < n; i++) {
-    const k = wanted[binOf(x[i]!)]!;
-    if (k >= 0) buffers[k]![fill[k]!++] = x[i]!;
-  }
+  collect(x, min, scale, wanted, buffers);
   for (const b of buffers) b.sort();
   return ranks.map((r) => {
-    const b = binOfRank(r);
+    const b = binOfRank(starts, r);
     return buffers[wanted[b]!]![r - starts[b]!]!;
   });
+}
+
+// The passes over x are functions of their own (as is powerStats' scan): a loop compiled on-stack inside a longer
+// function lacks feedback for the code after it, which then deoptimises and compiles again on every run.
+/** Cumulative bin counts: values of bin b are ranks starts[b] .. starts[b + 1] - 1. */
+function binStarts(x: Float64Array, min: number, scale: number): Int32Array {
+  const starts = new Int32Array(RANK_BINS + 1);
+  for (let i = 0; i < x.length; i++) starts[binOf(x[i]!, min, scale) + 1]!++;
+  for (let b = 0; b < RANK_BINS; b++) starts[b + 1]! += starts[b]!;
+  return starts;
+}
+
+/** The values of the wanted bins into their buffers. */
+function collect(x: Float64Array, min: number, scale: number, wanted: Int32Array, buffers: Float64Array[]): void {
+  const fill = new Int32Array(buffers.length);
+  for (let i = 0; i < x.length; i++) {
+    const k = wanted[binOf(x[i]!, min, scale)]!;
+    if (k >= 0) buffers[k]![fill[k]!++] = x[i]!;
+  }
+}
+
+// Top-level, not closures made per call: the passes over x call one function every time (a new closure each call
+// would send the compiled loops back with "wrong call target").
+function binOf(v: number, min: number, scale: number): number {
+  return Math.min(RANK_BINS - 1, Math.floor((v - min) * scale));
+}
+
+/** The bin holding rank r, by bisection on the bins' cumulative starts. */
+function binOfRank(starts: Int32Array, r: number): number {
+  let lo = 0;
+  let hi = RANK_BINS - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid + 1]! > r) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 function minMax(x: Float64Array): { min: number; max: number } {
@@ -69,22 +88,9 @@ function minMax(x: Float64Array): { min: number; max: number } {
 
 export function powerStats(x: Float64Array, stepS: number): PowerStats {
   const n = x.length;
-  // One pass for the sum, the range and both ramps (a year at 1 min is 4 MB: each pass over it counts).
   const lagMin = stepS > 60 ? 0 : Math.round(60 / stepS);
   const lagHour = stepS > 3600 ? 0 : Math.round(3600 / stepS);
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  let rampMin = 0;
-  let rampHour = 0;
-  for (let i = 0; i < n; i++) {
-    const v = x[i]!;
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    if (lagMin > 0 && i >= lagMin) rampMin = Math.max(rampMin, Math.abs(v - x[i - lagMin]!));
-    if (lagHour > 0 && i >= lagHour) rampHour = Math.max(rampHour, Math.abs(v - x[i - lagHour]!));
-  }
+  const { sum, min, max, rampMin, rampHour } = scan(x, lagMin, lagHour);
   const rank = (q: number) => Math.min(n - 1, Math.max(0, q));
   const ldcRanks = Array.from({ length: LDC_POINTS }, (_, i) => rank(Math.round((1 - i / (LDC_POINTS - 1)) * (n - 1))));
   const values = valuesAtRanks(x, [...ldcRanks, rank(Math.ceil(0.99 * n) - 1)], { min, max });
@@ -98,6 +104,24 @@ export function powerStats(x: Float64Array, stepS: number): PowerStats {
     energyMWh: (sum * stepS) / 3.6e9,
     ldc,
   };
+}
+
+/** One pass for the sum, the range and both ramps (a year at 1 min is 4 MB: each pass over it counts); lag 0: no ramp. */
+function scan(x: Float64Array, lagMin: number, lagHour: number) {
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  let rampMin = 0;
+  let rampHour = 0;
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i]!;
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (lagMin > 0 && i >= lagMin) rampMin = Math.max(rampMin, Math.abs(v - x[i - lagMin]!));
+    if (lagHour > 0 && i >= lagHour) rampHour = Math.max(rampHour, Math.abs(v - x[i - lagHour]!));
+  }
+  return { sum, min, max, rampMin, rampHour };
 }
 
 /** Means of consecutive buckets so a series has at most `max` points (plots; power is an average per bucket). */

@@ -1,5 +1,5 @@
 import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
-import { durationScale, jobTable, wholeNodes, wholeSteps } from './job-table';
+import { durationScale, jobTable, type JobTable, wholeNodes, wholeSteps } from './job-table';
 import { PoissonDraws, Rng, type Sampler } from './rng';
 
 /** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
@@ -122,17 +122,9 @@ class TrainingSim {
     let ring = 1;
     for (const t of m.types) while (ring <= maxDurSteps(t, stepS)) ring *= 2;
     this.release = new Int32Array(ring);
-    const jobs = jobTable(m.types, pool, stepS);
-    const K = jobs.prob.length;
-    this.bucket = new Float64Array(2 * K);
-    this.triple = new Int32Array(3 * K);
-    for (let c = 0; c < K; c++) {
-      this.bucket[2 * c] = jobs.prob[c]!;
-      this.bucket[2 * c + 1] = jobs.alias[c]!;
-      this.triple[3 * c] = jobs.type[c]!;
-      this.triple[3 * c + 1] = jobs.nodes[c]!;
-      this.triple[3 * c + 2] = jobs.dur[c]!;
-    }
+    const { bucket, triple } = interleaved(jobTable(m.types, pool, stepS));
+    this.bucket = bucket;
+    this.triple = triple;
     this.nodeDraws = m.types.map((t) => t.nodes);
     this.durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
     this.players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
@@ -167,14 +159,6 @@ class TrainingSim {
         if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
         let d = triple[3 * c + 2]!;
         if (d < 0) d = wholeSteps(durDraws[t]!.draw(rng));
-        // Nobody waiting and it fits: it starts now, as the start loop below would start it first.
-        if (qHead === qLen && n <= free) {
-          free -= n;
-          if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
-          if (power) players[t]!.add(acc, s, d, n);
-          jobsStarted++;
-          continue;
-        }
         if (qLen === this.cap) {
           this.qHead = qHead;
           this.qLen = qLen;
@@ -267,6 +251,24 @@ class TrainingSim {
       waitMaxH: this.waitMax * hours,
     };
   }
+}
+
+/**
+ * The job table interleaved for the step loop. A loop of its own: inside the constructor it would be compiled
+ * on-stack with feedback for the loop only, and thrown away (and the constructor recompiled) on the next run.
+ */
+function interleaved(jobs: JobTable): { bucket: Float64Array; triple: Int32Array } {
+  const K = jobs.prob.length;
+  const bucket = new Float64Array(2 * K);
+  const triple = new Int32Array(3 * K);
+  for (let c = 0; c < K; c++) {
+    bucket[2 * c] = jobs.prob[c]!;
+    bucket[2 * c + 1] = jobs.alias[c]!;
+    triple[3 * c] = jobs.type[c]!;
+    triple[3 * c + 1] = jobs.nodes[c]!;
+    triple[3 * c + 2] = jobs.dur[c]!;
+  }
+  return { bucket, triple };
 }
 
 /** The longest job of a type in steps (the player's event ring must reach past its end). */
