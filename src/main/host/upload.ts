@@ -36,6 +36,10 @@ export async function receiveUpload(req: IncomingMessage, dir: string, name: str
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${randomBytes(6).toString('hex')}-${uploadName(name)}`);
   const out = createWriteStream(path, { flags: 'wx' });
+  // A write that fails (disk full), or a buffered write landing after a refusal destroyed the stream, is an 'error'
+  // event: kept here and thrown below, never an uncaught exception that would take the host down.
+  let failed: Error | null = null;
+  out.on('error', (e) => (failed ??= e));
   let bytes = 0;
   let tooLarge = false;
   try {
@@ -52,9 +56,11 @@ export async function receiveUpload(req: IncomingMessage, dir: string, name: str
         rmSync(path, { force: true });
         continue;
       }
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve).once('close', resolve));
+      if (failed) throw failed;
     }
     if (tooLarge) throw new UploadTooLarge(maxBytes);
+    if (failed) throw failed;
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     return { path, bytes };
   } catch (e) {
