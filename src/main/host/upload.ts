@@ -3,7 +3,7 @@
 // contract method the desktop app and the CLI use with files already on this machine. An upload lives only until
 // its import ends (the dataset holds the samples, the file is a copy); leftovers of an upload never imported (a
 // page closed in between, a host stopped mid-import) are removed once a day old.
-import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { IncomingMessage } from 'node:http';
@@ -56,7 +56,7 @@ export async function receiveUpload(req: IncomingMessage, dir: string, name: str
         rmSync(path, { force: true });
         continue;
       }
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve).once('close', resolve));
+      if (!out.write(chunk)) await drainedOrClosed(out);
       if (failed) throw failed;
     }
     if (tooLarge) throw new UploadTooLarge(maxBytes);
@@ -68,6 +68,17 @@ export async function receiveUpload(req: IncomingMessage, dir: string, name: str
     rmSync(path, { force: true });
     throw e;
   }
+}
+
+/** Waits for room in the stream's buffer, or for its end (an error destroys it); neither listener outlives the wait. */
+function drainedOrClosed(out: WriteStream): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const go = () => {
+      out.off('drain', go).off('close', go);
+      resolve();
+    };
+    out.on('drain', go).on('close', go);
+  });
 }
 
 /** Uploads older than this that no import took are removed (at host start and hourly). */
