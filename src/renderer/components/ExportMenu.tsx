@@ -3,7 +3,7 @@ import type { ExportRequest } from '../../shared/export';
 import { exportItems, type ExportSubject } from '../../shared/exports';
 import { api, onEvent } from '../api/client';
 import { toast, toastError } from '../state/toasts';
-import { saveFile } from '../lib/save-file';
+import { exportedMessage, saveFile } from '../lib/save-file';
 
 type Format = ExportRequest['format'];
 
@@ -25,7 +25,7 @@ export function ExportMenu({ request, subject = 'sweep' }: { request: Omit<Expor
     try {
       const f = await api.exportFile({ ...request, format });
       saveFile(f.filename, f.mime, f.data_base64);
-      toast('ok', `Exported ${f.filename} (${Math.max(1, Math.round(f.bytes / 1024))} KB)`);
+      toast('ok', exportedMessage(f));
     } catch (e) {
       toastError(e);
     } finally {

@@ -13,3 +13,8 @@ export function saveFile(filename: string, mime: string, base64: string): void {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/** What the page says once an exported file is handed over: its name and size. */
+export function exportedMessage(f: { filename: string; bytes: number }): string {
+  return `Exported ${f.filename} (${Math.max(1, Math.round(f.bytes / 1024))} KB)`;
+}

@@ -7,7 +7,7 @@ import { ProgressBar } from '../components/Badges';
 import { Plot } from '../components/Plot';
 import { comparisonTraces, ldcTraces, seriesTraces, summaryRows, SUMMARY_HEADERS } from '../lib/facility-view';
 import { toast, toastError } from '../state/toasts';
-import { saveFile } from '../lib/save-file';
+import { exportedMessage, saveFile } from '../lib/save-file';
 
 type Configs = MethodOutput<'listFacilityConfigs'>;
 
@@ -70,7 +70,7 @@ export function FacilityPage() {
     try {
       const f = await api.facilityReport({ ...ran, format });
       saveFile(f.filename, f.mime, f.data_base64);
-      toast('ok', `Exported ${f.filename} (${Math.max(1, Math.round(f.bytes / 1024))} KB)`);
+      toast('ok', exportedMessage(f));
     } catch (e) {
       toastError(e);
     } finally {
