@@ -2,6 +2,7 @@
 // method claims, not a statistical confidence interval (a reading that is off stays off when repeated, so no
 // spread over repetitions shows it). Used for imported datasets' energy (datasetEnergy).
 import { AVERAGE_WINDOW_S } from './average-power';
+import { ENERGY_METHOD } from './energy';
 
 /** NVML's stated power accuracy, W (NVIDIA's documentation). */
 export const NVML_STATED_W = 5;
@@ -34,15 +35,15 @@ const j = (v: number) => `${v.toFixed(1)} J`;
 /** The method's own error beyond the sensor's, J, with its words; null for a method with no stated claim. */
 function methodTerm(e: { energy_j: number; duration_s: number; method: string }): { j: number; words: string } | null {
   const m = e.method;
-  if (m === 'energy-counter delta' || m === 'counter-derived power, step-integrated' || m === 'instant power, trapezoid') return { j: 0, words: `${m}: no method term` };
-  if (m.startsWith('1 s average, boxcar')) {
+  if (m === ENERGY_METHOD.counter || m === ENERGY_METHOD.counterDerived || m === ENERGY_METHOD.instant) return { j: 0, words: `${m}: no method term` };
+  if (m === ENERGY_METHOD.boxcar) {
     if (e.duration_s >= AVERAGE_MIN_PHASE_S) return { j: AVERAGE_METHOD_SHARE * e.energy_j, words: `${m}: ${AVERAGE_METHOD_SHARE * 100} % (phase >= ${AVERAGE_MIN_PHASE_S} s)` };
     // Under 8 s CapLab claims nothing: the averaging can misplace up to one second of energy at each window edge.
     const edges = (2 * AVERAGE_WINDOW_S * e.energy_j) / e.duration_s;
     const v = Math.max(AVERAGE_METHOD_SHARE * e.energy_j, edges);
     return { j: v, words: `${m}: phase under ${AVERAGE_MIN_PHASE_S} s, the two edge seconds at the mean power (${j(v)})` };
   }
-  if (m.startsWith('1 s average, shifted')) return { j: SHIFT_METHOD_SHARE * e.energy_j, words: `${m}: ${SHIFT_METHOD_SHARE * 100} %` };
+  if (m.startsWith(ENERGY_METHOD.shifted)) return { j: SHIFT_METHOD_SHARE * e.energy_j, words: `${m}: ${SHIFT_METHOD_SHARE * 100} %` };
   return null;
 }
 

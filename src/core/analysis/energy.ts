@@ -5,6 +5,16 @@ import type { AnalysisFlag, EnergyResult, NodeEnergy, TimeWindow } from '../../s
 import { AVERAGE_ALIGN_S, AVERAGE_WINDOW_S, boxcarEnergy } from './average-power';
 import { integrateLinear, isReading, largestGap, medianInterval, sortPoints, windowValid, type Point, type PowerSample } from './series';
 
+/** How a device's energy was obtained, in the words results carry (`method`); the uncertainty bound keys on them. */
+export const ENERGY_METHOD = {
+  counter: 'energy-counter delta',
+  counterDerived: 'counter-derived power, step-integrated',
+  instant: 'instant power, trapezoid',
+  boxcar: '1 s average, boxcar tiles',
+  /** Followed by the shift: "1 s average, shifted 0.5 s". */
+  shifted: '1 s average, shifted',
+} as const;
+
 export interface EnergyOptions {
   device_id?: string | null;
   /** Sensor preference, best first. Default counter, instant, average. */
@@ -335,7 +345,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
       w.push(`the power series covers ${fmt(coverage * 100, 0)} % of the window (readings missing or late)`);
       f.push('low-coverage');
     }
-    const method = kind === 'counter' ? (r.derived ? 'counter-derived power, step-integrated' : 'energy-counter delta') : kind === 'instant' ? 'instant power, trapezoid' : boxcar ? '1 s average, boxcar tiles' : `1 s average, shifted ${lag} s`;
+    const method = kind === 'counter' ? (r.derived ? ENERGY_METHOD.counterDerived : ENERGY_METHOD.counter) : kind === 'instant' ? ENERGY_METHOD.instant : boxcar ? ENERGY_METHOD.boxcar : `${ENERGY_METHOD.shifted} ${lag} s`;
     return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, method, duration_s: duration, warnings: w, flags: f, reason: null, coverage };
   }
   const reason = samples.length === 0 ? 'no samples' : `no usable sensor (${skipped.join('; ')})`;
