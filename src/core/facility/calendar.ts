@@ -3,9 +3,22 @@
 export function hourlyShape(startMs: number, hours: number, hourOfDay: readonly number[], weekday: readonly number[], month: readonly number[]): Float64Array {
   const out = new Float64Array(hours);
   let sum = 0;
+  // UTC days are 24 whole hours, so hour of day and weekday follow from the hour count; the month takes a Date,
+  // made once a day rather than once an hour.
+  let day = NaN;
+  let dayW = 0;
+  let monthW = 0;
   for (let h = 0; h < hours; h++) {
-    const d = new Date(startMs + h * 3_600_000);
-    const v = hourOfDay[d.getUTCHours()]! * weekday[(d.getUTCDay() + 6) % 7]! * month[d.getUTCMonth()]!;
+    const ms = startMs + h * 3_600_000;
+    const hourNo = Math.floor(ms / 3_600_000);
+    const dayNo = Math.floor(hourNo / 24);
+    if (dayNo !== day) {
+      day = dayNo;
+      // 1970-01-01 was a Thursday: weekday 3 counting from Monday.
+      dayW = weekday[(((dayNo + 3) % 7) + 7) % 7]!;
+      monthW = month[new Date(ms).getUTCMonth()]!;
+    }
+    const v = hourOfDay[hourNo - dayNo * 24]! * dayW * monthW;
     out[h] = v;
     sum += v;
   }

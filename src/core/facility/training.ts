@@ -45,6 +45,13 @@ const BACKFILL_DEPTH = 256;
  * Short enough that the first calls return (storing the state fields) before the loop is compiled.
  */
 const CHUNK = 4 * PLAY_BLOCK;
+/**
+ * Steps per call at the start of a run, and for how many steps. While V8 compiles the loop on a background thread,
+ * the call running when the code lands stays unoptimised, and a long one asks for a second (on-stack) compile that
+ * is never used: tens of ms of compiler time in a process's first run. Short calls end before that request.
+ */
+const FIRST_CHUNK = PLAY_BLOCK / 4;
+const FIRST_STEPS = 1 << 16;
 
 /**
  * Time-stepped replay of the event-driven model: Poisson arrivals per step (rate = jobs/day x calendar shape), each
@@ -55,7 +62,10 @@ const CHUNK = 4 * PLAY_BLOCK;
  */
 export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: number, power: boolean): TrainingRun {
   const sim = new TrainingSim(m, jobsPerDay, seed, power);
-  for (let s = 0; s < m.steps; s += CHUNK) sim.advance(Math.min(m.steps, s + CHUNK));
+  for (let s = 0; s < m.steps; ) {
+    s = Math.min(m.steps, s + (s < FIRST_STEPS ? FIRST_CHUNK : CHUNK));
+    sim.advance(s);
+  }
   return sim.result();
 }
 
