@@ -54,6 +54,124 @@ export class Binner {
   }
 }
 
+/**
+ * Binner for a trace whose span is not known in advance (an import as it streams): bins are [k w, (k + 1) w) for
+ * a power-of-two width w, so when the readings outgrow `bins` bins the width doubles and each new bin is exactly two
+ * old ones. Every reading lands in one bin as with Binner; only the grid differs (between bins / 2 and bins of them).
+ */
+export class GridBinner {
+  private sum: Float64Array;
+  private cnt: Float64Array;
+  private w = 2 ** -10;
+  private inv = 2 ** 10;
+  /** Bin number (k above) of slot 0. */
+  private base = NaN;
+
+  constructor(private readonly bins = 4096) {
+    this.sum = new Float64Array(bins);
+    this.cnt = new Float64Array(bins);
+  }
+
+  add(t: number, v: number): void {
+    const j = Math.floor(t * this.inv) - this.base;
+    if (j >= 0 && j < this.bins) {
+      this.sum[j]! += v;
+      this.cnt[j]!++;
+    } else this.addBin(t, v, 1);
+  }
+
+  /** Adds what another GridBinner holds (widths are powers of two, so its bins nest in this one's after coarsening). */
+  merge(o: GridBinner): void {
+    if (Number.isNaN(this.base) && this.bins === o.bins) {
+      this.sum = o.sum.slice();
+      this.cnt = o.cnt.slice();
+      this.base = o.base;
+      this.w = o.w;
+      this.inv = o.inv;
+      return;
+    }
+    while (this.w < o.w) this.coarsen();
+    for (let j = 0; j < o.bins; j++) {
+      if (!(o.cnt[j]! > 0)) continue;
+      const t = (o.base + j + 0.5) * o.w;
+      const k = Math.floor(t * this.inv) - this.base;
+      if (k >= 0 && k < this.bins) {
+        this.sum[k]! += o.sum[j]!;
+        this.cnt[k]! += o.cnt[j]!;
+      } else this.addBin(t, o.sum[j]!, o.cnt[j]!);
+    }
+  }
+
+  private addBin(t: number, sum: number, cnt: number): void {
+    if (Number.isNaN(t) || Number.isNaN(sum)) return;
+    let k = Math.floor(t * this.inv);
+    if (Number.isNaN(this.base)) this.base = k;
+    // The bins that hold readings, found here rather than kept up to date by add(): this path is rare.
+    let first = this.bins;
+    let last = -1;
+    for (let j = 0; j < this.bins; j++)
+      if (this.cnt[j]! > 0) {
+        if (first === this.bins) first = j;
+        last = j;
+      }
+    let lo = Math.min(k, last < 0 ? k : this.base + first);
+    let hi = Math.max(k, last < 0 ? k : this.base + last);
+    while (hi - lo >= this.bins) {
+      this.coarsen();
+      k = Math.floor(t * this.inv);
+      lo = Math.floor(lo / 2);
+      hi = Math.floor(hi / 2);
+    }
+    // Slot 0 moves to keep [lo, hi] in range: down as far as it can go for an early reading, else to lo.
+    if (k < this.base) this.rebase(hi - this.bins + 1);
+    else if (k >= this.base + this.bins) this.rebase(lo);
+    this.sum[k - this.base]! += sum;
+    this.cnt[k - this.base]! += cnt;
+  }
+
+  private rebase(base: number): void {
+    const sum = new Float64Array(this.bins);
+    const cnt = new Float64Array(this.bins);
+    for (let j = 0; j < this.bins; j++)
+      if (this.cnt[j]! > 0) {
+        sum[this.base + j - base] = this.sum[j]!;
+        cnt[this.base + j - base] = this.cnt[j]!;
+      }
+    this.sum = sum;
+    this.cnt = cnt;
+    this.base = base;
+  }
+
+  private coarsen(): void {
+    const base = Math.floor(this.base / 2);
+    const sum = new Float64Array(this.bins);
+    const cnt = new Float64Array(this.bins);
+    for (let j = 0; j < this.bins; j++)
+      if (this.cnt[j]! > 0) {
+        const s = Math.floor((this.base + j) / 2) - base;
+        sum[s]! += this.sum[j]!;
+        cnt[s]! += this.cnt[j]!;
+      }
+    this.sum = sum;
+    this.cnt = cnt;
+    if (!Number.isNaN(this.base)) this.base = base;
+    this.w *= 2;
+    this.inv /= 2;
+  }
+
+  /** Means of the non-empty bins at their centres. */
+  result(): { t: number[]; v: number[]; width: number } {
+    const t: number[] = [];
+    const v: number[] = [];
+    for (let j = 0; j < this.bins; j++)
+      if (this.cnt[j]! > 0) {
+        t.push((this.base + j + 0.5) * this.w);
+        v.push(this.sum[j]! / this.cnt[j]!);
+      }
+    return { t, v, width: this.w };
+  }
+}
+
 /** Bins (t, v) into at most `bins` equal-time bins (mean per bin); empty bins are dropped. */
 export function binMeans(t: ArrayLike<number>, v: ArrayLike<number>, bins: number): { t: number[]; v: number[]; width: number } {
   let lo = Infinity;

@@ -10,6 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
+import { PhaseTrace } from './phase-trace';
 import { energyKindOf, ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
@@ -220,6 +221,8 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     const reports: ImportReport[] = [];
     const skippedReports = new Set<number>();
     const structure: SegmentInput[] = [];
+    // The load phases' trace, binned as the samples stream past (a file's part joins once the file is kept).
+    const trace = new PhaseTrace();
     let duplicate: ImportOutcome['duplicate_of'] = null;
     let imported = 0;
     let lastTick = 0;
@@ -229,6 +232,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       db.exec('SAVEPOINT file');
       const rowsOf: number[] = [];
       const added: string[] = [];
+      const fileTrace = new PhaseTrace();
       const parse = readerOf(f) === 'parquet-profiles' ? (...a: Parameters<typeof parseFile>) => parseNlrParquet(nlr, ...a) : parseFile;
       const parsed = await parse(
         f,
@@ -245,6 +249,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
             rowsOf.push(row);
           }
           sink.write(batch, rowsOf);
+          fileTrace.add(batch, devices);
           progress.samples = sink.samples;
         },
         (n) => {
@@ -272,6 +277,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
         continue;
       }
       db.exec('RELEASE file');
+      trace.merge(fileTrace);
       imported++;
       insertDatasetFile(db, datasetId, { path: f.path, format: f.format, bytes: f.bytes, content_hash: parsed.hash });
       const cap = capOf(f.path, root);
@@ -309,7 +315,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     const contentHash = fileHashes.length === 1 ? fileHashes[0]! : createHash('sha256').update(fileHashes.join('\n')).digest('hex');
     finishDataset(db, datasetId, { report: merged, samples: sink.samples, content_hash: contentHash });
     for (const s of structure) insertSegment(db, datasetId, s);
-    if (structure.length === 0) for (const s of autoSegments(db, datasetId)) insertSegment(db, datasetId, s);
+    if (structure.length === 0) for (const s of autoSegments(db, datasetId, trace)) insertSegment(db, datasetId, s);
     db.exec('COMMIT');
     opts.onProgress?.({ ...progress, bytes_done: bytesTotal });
     return {
@@ -351,16 +357,20 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
   return out;
 }
 
-/** Load phases of a dataset's summed GPU (else node-level) power (utilisation where there is no power), optionally within a range. */
-function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
-  if (!(to > from)) return [];
-  // GPUs; a dataset of node-level power only (NLR aggregated profiles) by that power.
+/** The devices a dataset's phases and energy are taken from (GPUs, else node-level power) and their streams. */
+function energyStreams(db: Db, datasetId: number): { kind: ReturnType<typeof energyKindOf>; streams: ReturnType<typeof streamsOf> } {
   const rows = db.prepare('SELECT id, kind FROM devices WHERE host = ?').all(`dataset:${datasetId}`) as { id: number; kind: string }[];
   const kind = energyKindOf(rows.map((r) => r.kind));
   const gpuRows = new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
-  const streams = streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row));
+  return { kind, streams: streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row)) };
+}
+
+/** Load phases of a dataset's summed GPU (else node-level) power (utilisation where there is no power) within a range, read from the store. */
+function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8): (Phase & { unit: string })[] {
+  if (!(to > from)) return [];
+  const { streams } = energyStreams(db, datasetId);
   // Summed GPU power per bin (mean per device, so a bin is not biased by how many GPUs reported in it); utilisation,
-  // read only where no GPU logged power. Read in slices so a 10 M-sample dataset never sits in memory.
+  // read only where no GPU logged power. Read in slices so a large window never sits in memory.
   const binned = (field: 'power_w' | 'util_gpu', scale: number) => {
     const bins = new Binner(from, to, 4000);
     const slices = 64;
@@ -378,11 +388,12 @@ function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8
   return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({ ...ph, unit: usePower ? 'W' : '%' }));
 }
 
-/** Load phases of a whole dataset as segments. */
-export function autoSegments(db: Db, datasetId: number): SegmentInput[] {
+/** Load phases of a whole dataset as segments, from the trace binned while it was imported. */
+function autoSegments(db: Db, datasetId: number, trace: PhaseTrace): SegmentInput[] {
   const span = db.prepare('SELECT t_start, t_end FROM datasets WHERE id = ?').get(datasetId) as { t_start: number | null; t_end: number | null } | undefined;
-  if (!span || span.t_start === null || span.t_end === null) return [];
-  return phasesOf(db, datasetId, span.t_start, span.t_end).map((ph, i) => ({
+  if (!span || span.t_start === null || span.t_end === null || !(span.t_end > span.t_start)) return [];
+  const { kind, streams } = energyStreams(db, datasetId);
+  return trace.phases(kind, streams.length, { start: span.t_start, end: span.t_end }).map((ph, i) => ({
     label: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
     origin: 'auto' as const,
     start: ph.start,

@@ -1,0 +1,69 @@
+// The trace an import's load phases are found on, binned as the batches stream past (on the importing thread, which
+// waits on the parser anyway), so finding the phases of a 10 M-sample import does not read every sample back from
+// the store at the end: power (instant, else counter-derived, else averaged) and utilisation per device kind.
+import type { ColumnBatch } from '../../../core/import';
+import { detectPhases, GridBinner, type Phase } from '../../../core/segments';
+import type { DatasetDeviceKind, ImportDevice } from '../../../shared/dataset';
+
+/** The kinds a dataset's energy can be taken from (energyKindOf): other devices (CPUs) never set its phases. */
+const KINDS = ['gpu', 'node', 'facility'] as const;
+type PhaseKind = (typeof KINDS)[number];
+/** Bins per trace: 4,096 to 8,192 of them at the end, never coarser than the 4,000 a known span would be cut into. */
+const BINS = 8192;
+
+export class PhaseTrace {
+  private readonly power = KINDS.map(() => new GridBinner(BINS));
+  private readonly util = KINDS.map(() => new GridBinner(BINS));
+  /** Per device index of the current file: its slot in KINDS, or -1. */
+  private slotOf = new Int8Array(0);
+
+  add(b: ColumnBatch, devices: readonly ImportDevice[]): void {
+    if (this.slotOf.length < devices.length) {
+      const s = new Int8Array(devices.length);
+      s.set(this.slotOf);
+      for (let d = this.slotOf.length; d < devices.length; d++) s[d] = KINDS.indexOf(devices[d]!.kind as PhaseKind);
+      this.slotOf = s;
+    }
+    const { t, device, cols } = b;
+    const inst = cols.power_instant_w;
+    const der = cols.power_derived_w;
+    const avg = cols.power_avg_w;
+    const util = cols.util_gpu;
+    for (let i = 0; i < b.n; i++) {
+      const k = this.slotOf[device[i]!]!;
+      if (k < 0) continue;
+      let p = inst[i]!;
+      if (p !== p) p = der[i]!;
+      if (p !== p) p = avg[i]!;
+      if (p === p) this.power[k]!.add(t[i]!, p);
+      const u = util[i]!;
+      if (u === u) this.util[k]!.add(t[i]!, u);
+    }
+  }
+
+  /** Adds another file's trace (once that file is kept: a duplicate's readings never count). */
+  merge(o: PhaseTrace): void {
+    KINDS.forEach((_, k) => {
+      this.power[k]!.merge(o.power[k]!);
+      this.util[k]!.merge(o.util[k]!);
+    });
+  }
+
+  /**
+   * Load phases of the devices of `kind`: their summed power (the mean reading times `streams`, so a bin is not
+   * biased by how many devices reported in it), else their utilisation; clipped to the dataset's span.
+   */
+  phases(kind: DatasetDeviceKind | null, streams: number, span: { start: number; end: number }, min_s = 8): (Phase & { unit: string })[] {
+    const k = KINDS.indexOf(kind as PhaseKind);
+    if (k < 0) return [];
+    const p = this.power[k]!.result();
+    const usePower = p.v.length > 0;
+    const b = usePower ? { ...p, v: p.v.map((v) => v * streams) } : this.util[k]!.result();
+    return detectPhases(b.t, b.v, b.width, { min_s }).map((ph) => ({
+      ...ph,
+      start: Math.max(span.start, ph.start),
+      end: Math.min(span.end, ph.end),
+      unit: usePower ? 'W' : '%',
+    }));
+  }
+}
