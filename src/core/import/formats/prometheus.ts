@@ -1,7 +1,11 @@
 // Prometheus /api/v1/query_range JSON ({"status":"success","data":{"resultType":"matrix","result":[{metric,
 // values:[[t,"v"],...]}]}}) of dcgm-exporter metrics. A response is held whole (capped), since JSON has no
 // record boundary to stream on; range responses are bounded by Prometheus's 11,000 points per series.
-import { z } from 'zod';
+// zod's mini build with its English messages only: every parse thread loads this module with the format registry,
+// and the full build costs ~70 ms of start-up there (bench/results/import.md). The locale is the one the full
+// build sets on load, so setting it here changes nothing for code that uses both.
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { BatchBuilder, type Channel } from '../batch';
 import type { ParserOptions, StreamParser } from '../parser';
 import { ImportError, ReportBuilder } from '../report';
@@ -21,6 +25,8 @@ const METRICS: Record<string, { channel: Channel; unit: string; kind?: 'average'
   DCGM_FI_DEV_FB_USED: { channel: 'mem_used_mb', unit: 'MiB' },
   DCGM_FI_DEV_POWER_MGMT_LIMIT: { channel: 'limit_w', unit: 'W' },
 };
+
+z.config(en());
 
 const Response = z.object({
   status: z.literal('success'),
