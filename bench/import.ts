@@ -2,6 +2,9 @@
 // and stored by CapLab, against pandas.read_csv + timestamp parsing of the same files (Debian's python3-pandas, C
 // engine, the strongest configuration available there: no pyarrow). Wall time and peak RSS of each process.
 // Rows: lines of the log (one reading of one GPU in nvidia-smi logs; one tick of all devices in WattAMeter logs).
+// Each side runs CAPLAB_BENCH_IMPORT_REPEATS times (default 3), alternating, and is judged on its fastest run: on a
+// shared 2-core VM the same import's wall time moves by up to 60 % from run to run (bench/results/import.md), and the
+// fastest run is the one least disturbed; every run's wall time is kept in the details, peak memory is the highest.
 // CAPLAB_BENCH_IMPORT_ROWS sets a smaller run; CAPLAB_BENCH_IMPORT_THREAD=worker|shards forces where nvidia-smi logs
 // are parsed (one parse thread, or two on alternate chunks; default: as the CLI decides for the machine's cores).
 import { spawnSync } from 'node:child_process';
@@ -38,8 +41,16 @@ function timed(cmd: string, args: string[]): { stdout: string; wall_s: number; c
   return { stdout: r.stdout, wall_s: Number(m[1]), cpu_s: Number(m[2]) + Number(m[3]), peak_mb: Number(m[4]) / 1024 };
 }
 
+interface RunnerOutput {
+  samples: number;
+  rows: number;
+  wall_s: number;
+  threads: { main_cpu_s: number; busiest_other_cpu_s: number[]; rest_cpu_s: number };
+}
+
 export async function run(dir: string): Promise<BenchResult[]> {
   const rows = Number(process.env.CAPLAB_BENCH_IMPORT_ROWS ?? 10_000_000);
+  const repeats = Math.max(1, Number(process.env.CAPLAB_BENCH_IMPORT_REPEATS ?? 3));
   // Inside node_modules so the bundle resolves better-sqlite3 (a native module it leaves external).
   const runner = join(process.cwd(), 'node_modules', '.cache', 'caplab-bench', 'import-runner.mjs');
   // The importer's parse thread is its own entry beside the runner (parse-thread.ts starts ./import-worker.js).
@@ -64,22 +75,24 @@ export async function run(dir: string): Promise<BenchResult[]> {
     const bytes = statSync(file).size;
     const script = join(dir, `pandas-${format}.py`);
     writeFileSync(script, PANDAS[format]);
-    process.stderr.write(`  caplab import…\n`);
     const db = join(dir, `bench-${format}.db`);
-    const ours = timed(process.execPath, [runner, file, db]);
-    const o = JSON.parse(ours.stdout.trim().split('\n').pop()!) as {
-      samples: number;
-      rows: number;
-      wall_s: number;
-      threads: { main_cpu_s: number; busiest_other_cpu_s: number[]; rest_cpu_s: number };
-    };
-    const dbBytes = statSync(db).size;
-    rmSync(db, { force: true });
-    rmSync(`${db}-wal`, { force: true });
-    process.stderr.write(`  pandas…\n`);
-    const pd = timed('/usr/bin/python3', [script, file]);
-    const pdRows = Number(pd.stdout.trim().split(/\s+/)[0]);
+    const runs: { ours: ReturnType<typeof timed>; o: RunnerOutput; dbBytes: number }[] = [];
+    const pds: ReturnType<typeof timed>[] = [];
+    for (let r = 0; r < repeats; r++) {
+      process.stderr.write(`  caplab import (${r + 1}/${repeats})…\n`);
+      const ours = timed(process.execPath, [runner, file, db]);
+      runs.push({ ours, o: JSON.parse(ours.stdout.trim().split('\n').pop()!) as RunnerOutput, dbBytes: statSync(db).size });
+      rmSync(db, { force: true });
+      rmSync(`${db}-wal`, { force: true });
+      process.stderr.write(`  pandas (${r + 1}/${repeats})…\n`);
+      pds.push(timed('/usr/bin/python3', [script, file]));
+    }
     rmSync(file, { force: true });
+    const { ours, o, dbBytes } = runs.reduce((a, b) => (b.ours.wall_s < a.ours.wall_s ? b : a));
+    const pd = pds.reduce((a, b) => (b.wall_s < a.wall_s ? b : a));
+    const peakMb = Math.max(...runs.map((r) => r.ours.peak_mb));
+    const pdPeakMb = Math.max(...pds.map((r) => r.peak_mb));
+    const pdRows = Number(pd.stdout.trim().split(/\s+/)[0]);
     const lines = format === 'nvidia-smi' ? o.rows : pdRows;
     const oursRate = lines / ours.wall_s;
     const pdRate = pdRows / pd.wall_s;
@@ -95,13 +108,15 @@ export async function run(dir: string): Promise<BenchResult[]> {
       caplab_parse_thread_cpu_s: o.threads.busiest_other_cpu_s[0] ?? 0,
       caplab_other_threads_cpu_s: +(o.threads.busiest_other_cpu_s.slice(1).reduce((a, b) => a + b, 0) + o.threads.rest_cpu_s).toFixed(2),
       caplab_samples_per_s: Math.round(o.samples / ours.wall_s),
-      caplab_peak_mb: ours.peak_mb,
+      caplab_peak_mb: peakMb,
+      caplab_walls_s: runs.map((r) => r.ours.wall_s).join(' '),
       db_mb: dbBytes / 2 ** 20,
       pandas_wall_s: pd.wall_s,
       pandas_rows_per_s: Math.round(pdRate),
       pandas_cpu_s: pd.cpu_s,
+      pandas_walls_s: pds.map((r) => r.wall_s).join(' '),
       load_1m: +loadavg()[0]!.toFixed(1),
-      pandas_peak_mb: pd.peak_mb,
+      pandas_peak_mb: pdPeakMb,
     };
     results.push({
       name: `import: ${format} log, parsed and stored`,
@@ -116,11 +131,11 @@ export async function run(dir: string): Promise<BenchResult[]> {
     results.push({
       name: `import: ${format} log, peak memory`,
       ratio_label: 'peak RSS CapLab import / peak RSS pandas',
-      ratio: ours.peak_mb / pd.peak_mb,
+      ratio: peakMb / pdPeakMb,
       target: 300 / 2700,
       better: 'lower',
-      goal: { label: 'MB peak', value: ours.peak_mb, limit: 300, better: 'lower' },
-      details: { caplab_peak_mb: ours.peak_mb, pandas_peak_mb: pd.peak_mb },
+      goal: { label: 'MB peak', value: peakMb, limit: 300, better: 'lower' },
+      details: { caplab_peak_mb: peakMb, pandas_peak_mb: pdPeakMb },
     });
   }
   return results;
