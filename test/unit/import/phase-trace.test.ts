@@ -53,6 +53,16 @@ describe('PhaseTrace (phases found without reading the import back)', () => {
     ]);
   });
 
+  it('reads power wherever a kind logged any, even where its utilisation came first', () => {
+    const trace = new PhaseTrace();
+    for (const b of batches('util_gpu', 0, 120)) trace.add(b, GPUS);
+    for (const b of batches('power_avg_w', 120, 240)) trace.add(b, GPUS);
+    expect(rounded(trace.phases('gpu', 2, span)).map((p) => [p.start, p.mean, p.unit])).toEqual([
+      [120, 1020, 'W'],
+      [180, 220, 'W'],
+    ]);
+  });
+
   it('counts a file only once merged: a duplicate file left out leaves the phases as they were', () => {
     const kept = new PhaseTrace();
     for (const b of batches('power_avg_w', 0, 120)) kept.add(b, GPUS);

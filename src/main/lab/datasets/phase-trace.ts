@@ -14,6 +14,8 @@ const BINS = 8192;
 export class PhaseTrace {
   private readonly power = KINDS.map(() => new GridBinner(BINS));
   private readonly util = KINDS.map(() => new GridBinner(BINS));
+  /** Per kind: 1 once any of its devices logged power. */
+  private readonly powered = new Uint8Array(KINDS.length);
   /** Per device index of the current file: its slot in KINDS, or -1. */
   private slotOf = new Int8Array(0);
 
@@ -25,19 +27,25 @@ export class PhaseTrace {
       this.slotOf = s;
     }
     const { t, device, cols } = b;
+    const { slotOf, power, util, powered } = this;
     const inst = cols.power_instant_w;
     const der = cols.power_derived_w;
     const avg = cols.power_avg_w;
-    const util = cols.util_gpu;
+    const ut = cols.util_gpu;
     for (let i = 0; i < b.n; i++) {
-      const k = this.slotOf[device[i]!]!;
+      const k = slotOf[device[i]!]!;
       if (k < 0) continue;
       let p = inst[i]!;
       if (p !== p) p = der[i]!;
       if (p !== p) p = avg[i]!;
-      if (p === p) this.power[k]!.add(t[i]!, p);
-      const u = util[i]!;
-      if (u === u) this.util[k]!.add(t[i]!, u);
+      if (p === p) {
+        power[k]!.add(t[i]!, p);
+        powered[k] = 1;
+      } else if (powered[k] === 0) {
+        // Utilisation counts only for a kind that never logged power: once power shows up, it is not read.
+        const u = ut[i]!;
+        if (u === u) util[k]!.add(t[i]!, u);
+      }
     }
   }
 
@@ -46,6 +54,7 @@ export class PhaseTrace {
     KINDS.forEach((_, k) => {
       this.power[k]!.merge(o.power[k]!);
       this.util[k]!.merge(o.util[k]!);
+      this.powered[k]! |= o.powered[k]!;
     });
   }
 
