@@ -109,9 +109,19 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
           return;
         }
       } else {
-        // The number and the end of its field in one pass.
-        vals[f] = scanField(s, p, b, 32);
-        e = lastFieldEnd();
+        // Plain unsigned integers (most NVML and RAPL columns) are read here, digit by digit; anything else (signs,
+        // fractions, exponents, text, 16 digits or more) by scanField, which gives the same value for these.
+        let v = 0;
+        e = p;
+        while (e < b && (c = s.charCodeAt(e)) >= 48 && c <= 57) {
+          v = v * 10 + (c - 48);
+          e++;
+        }
+        if (e > p && e - p <= 15 && (e === b || c! === 32 || c! === 9)) vals[f] = v;
+        else {
+          vals[f] = scanField(s, p, b, 32);
+          e = lastFieldEnd();
+        }
       }
       f++;
       p = e;
