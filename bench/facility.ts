@@ -117,7 +117,7 @@ export async function run(dir: string): Promise<BenchResult[]> {
   // Median of 5 runs in one process: the third, past the JIT's warm-up (the first run is reported beside it).
   process.stderr.write(`  TypeScript: ${DAYS} days at that load (${YEAR_RUNS} runs, in each of ${YEAR_PROCESSES} processes)…\n`);
   const years = Array.from({ length: YEAR_PROCESSES }, () => child(['year', String(tsSearchYear.load), String(DAYS), String(YEAR_RUNS)])).sort((a, b) => a.cpu_s! - b.cpu_s!);
-  const tsYear = {
+  const tsYear: Record<string, number> = {
     ...years[years.length >> 1]!,
     cpu_first_s: Math.min(...years.map((y) => y.cpu_first_s!)),
     max_rss_mb: Math.max(...years.map((y) => y.max_rss_mb!)),
