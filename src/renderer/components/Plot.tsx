@@ -51,10 +51,27 @@ export function Plot({ data, layout = {}, className, testId, height = 320, onPoi
   const selectRef = useRef(onSelectX);
   selectRef.current = onSelectX;
 
+  // One Plotly.react at a time, the newest figure drawn last (as LiveTraces does): with calls overlapping, a results
+  // chart once stayed on its previous figure (CI, e2e "let a sweep finish": the compared sweep's curve never showed).
+  const drawing = useRef(false);
+  const nextDraw = useRef<(() => Promise<unknown>) | null>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    void Plotly.react(el, data, mergeAxes(themeLayout(theme), { height, ...layout }), PLOT_CONFIG);
+    const full = mergeAxes(themeLayout(theme), { height, ...layout });
+    nextDraw.current = () => Plotly.react(el, data, full, PLOT_CONFIG);
+    if (drawing.current) return;
+    drawing.current = true;
+    void (async () => {
+      try {
+        for (let d = nextDraw.current; d; d = nextDraw.current) {
+          nextDraw.current = null;
+          await d();
+        }
+      } finally {
+        drawing.current = false;
+      }
+    })();
   }, [data, layout, theme, height]);
 
   useEffect(() => {
