@@ -20,7 +20,7 @@ import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from
 import { DatasetSampleSink } from './sample-sink';
 import { importBundleFile, type ImportedDataset, type ImportedSweep } from './bundle-import';
 import { nlrLayout, parseNlrParquet } from './nlr-parquet';
-import { CHUNK_BYTES, textEncodingOf } from './parse-protocol';
+import { CHUNK_BYTES, pushDecoded, textEncodingOf } from './parse-protocol';
 import { parseInShards, parseInWorker } from './parse-thread';
 
 export interface ImportOptions {
@@ -134,10 +134,11 @@ async function parseFile(
     fields: opts.fields,
     interval_s: opts.interval_s,
   });
+  const push = (text: string) => parser.push(text);
   const decoder = new StringDecoder(textEncodingOf(f.format));
   for await (const buf of readChunks(f, CHUNK_BYTES)) {
     hash.update(buf);
-    parser.push(decoder.write(buf));
+    pushDecoded(decoder, buf, push);
     onBytes(buf.length);
   }
   parser.push(decoder.end());

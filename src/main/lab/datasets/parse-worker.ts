@@ -5,7 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { batchBuffers, createParser, ImportError, type ColumnBatch, type StreamParser } from '../../../core/import';
-import { MAX_IN_FLIGHT, SHARD_BATCH_ROWS, SHARD_MAX_IN_FLIGHT, SHARD_PIECE_BYTES, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, textEncodingOf, type ParseJob, type ParseMessage, type ShardJob, type SpareMessage } from './parse-protocol';
+import { MAX_IN_FLIGHT, SHARD_BATCH_ROWS, SHARD_MAX_IN_FLIGHT, DECODE_PIECE_BYTES, pushDecoded, WORKER_BATCH_ROWS, WORKER_CHUNK_BYTES, textEncodingOf, type ParseJob, type ParseMessage, type ShardJob, type SpareMessage } from './parse-protocol';
 
 const job = workerData as ParseJob;
 const inFlight = new Int32Array(job.inFlight);
@@ -58,6 +58,7 @@ function postingParser(): StreamParser {
 /** The whole file, with its raw chunks for the content hash. */
 function parseFile(): void {
   const parser = postingParser();
+  const push = (text: string) => parser.push(text);
   const decoder = new StringDecoder(textEncodingOf(job.format));
   const fd = openSync(job.path, 'r');
   try {
@@ -67,7 +68,7 @@ function parseFile(): void {
       const n = readSync(fd, buf, 0, WORKER_CHUNK_BYTES, null);
       if (n === 0) break;
       const bytes = n === WORKER_CHUNK_BYTES ? buf : buf.subarray(0, n);
-      parser.push(decoder.write(bytes));
+      pushDecoded(decoder, bytes, push);
       post({ type: 'chunk', bytes }, [buf.buffer as ArrayBuffer]);
     }
   } finally {
@@ -118,7 +119,7 @@ function parseShards(shard: ShardJob): void {
       const decoder = new StringDecoder(textEncodingOf(job.format));
       let lines = 0;
       for (let at = a; at < b; ) {
-        const bytes = buf.subarray(0, readSync(fd, buf, 0, Math.min(SHARD_PIECE_BYTES, b - at), at));
+        const bytes = buf.subarray(0, readSync(fd, buf, 0, Math.min(DECODE_PIECE_BYTES, b - at), at));
         if (bytes.length === 0) break;
         for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
         parser.push(decoder.write(bytes));
