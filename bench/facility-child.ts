@@ -26,4 +26,4 @@ for (let i = 0; i < Number(repeats ?? 1); i++) {
   cpus.push((c.user + c.system) / 1e6);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(JSON.stringify({ ...out, wall_s: median(walls), cpu_s: median(cpus), cpu_first_s: cpus[0], max_rss_mb: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ ...out, wall_s: median(walls), cpu_s: median(cpus), cpu_first_s: cpus[0], wall_first_s: walls[0], max_rss_mb: process.resourceUsage().maxRSS / 1024 }));
