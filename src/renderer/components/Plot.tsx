@@ -41,8 +41,24 @@ interface Props {
   onSelectX?: (range: [number, number]) => void;
 }
 
+/** How long a drawing may stay unsettled before the newest figure is drawn anyway. */
+const DRAW_WAIT_MS = 1000;
+
+type PlotDiv = HTMLDivElement & { data?: PlotData[]; on?: (ev: string, cb: (e: never) => void) => void };
+
+/** The drawing state of one Plot: the newest figure not yet started, and the drawings not yet settled. */
+interface Drawer {
+  alive: boolean;
+  draining: boolean;
+  next: { data: PlotData[]; layout: Layout } | null;
+  pending: Set<Promise<unknown>>;
+}
+
+/** The trace names in order: a plot whose traces come or go (a compared sweep picked) is drawn afresh. */
+const shape = (data: readonly PlotData[] | undefined) => (data ?? []).map((t) => String(t.name ?? '')).join('\u0000');
+
 export function Plot({ data, layout = {}, className, testId, height = 320, onPointClick, onXRange, onSelectX }: Props) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<PlotDiv>(null);
   const theme = useSettings((s) => s.theme);
   const clickRef = useRef(onPointClick);
   clickRef.current = onPointClick;
@@ -50,39 +66,21 @@ export function Plot({ data, layout = {}, className, testId, height = 320, onPoi
   rangeRef.current = onXRange;
   const selectRef = useRef(onSelectX);
   selectRef.current = onSelectX;
+  const drawer = useRef<Drawer>({ alive: true, draining: false, next: null, pending: new Set() });
 
-  // One Plotly.react at a time, the newest figure drawn last (as LiveTraces does): with calls overlapping, a results
-  // chart once stayed on its previous figure (CI, e2e "let a sweep finish": the compared sweep's curve never showed).
-  const drawing = useRef(false);
-  const nextDraw = useRef<(() => Promise<unknown>) | null>(null);
+  // Figures are drawn one at a time, the newest last. Plotly's promise can stay unsettled for long (CI once saw a
+  // results chart keep its old figure for 15 s after a compared sweep was picked, and a page left mid-draw threw
+  // "t.emit is not a function" when the draw ended on a purged div): a newer figure waits at most DRAW_WAIT_MS, a
+  // change of traces is drawn afresh (newPlot, not react's diff), and an unmounted plot is purged once its drawings
+  // settle.
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const full = mergeAxes(themeLayout(theme), { height, ...layout });
-    nextDraw.current = () => Plotly.react(el, data, full, PLOT_CONFIG);
-    if (drawing.current) return;
-    drawing.current = true;
-    void (async () => {
-      try {
-        for (let d = nextDraw.current; d; d = nextDraw.current) {
-          nextDraw.current = null;
-          await d();
-        }
-      } finally {
-        drawing.current = false;
-      }
-    })();
-  }, [data, layout, theme, height]);
-
-  useEffect(() => {
-    const el = ref.current as (HTMLDivElement & { on?: (ev: string, cb: (e: never) => void) => void }) | null;
-    if (!el) return;
-    const ro = new ResizeObserver(() => {
-      if (el.offsetParent !== null) Plotly.Plots.resize(el);
-    });
-    ro.observe(el);
-    // Plotly adds `.on` once the first plot exists.
-    const t = setTimeout(() => {
+    const d = drawer.current;
+    d.next = { data, layout: mergeAxes(themeLayout(theme), { height, ...layout }) };
+    if (d.draining) return;
+    d.draining = true;
+    const bind = () => {
       el.on?.('plotly_click', (e: { points: never[] }) => e.points[0] && clickRef.current?.(e.points[0]));
       el.on?.('plotly_relayout', (e: Record<string, unknown>) => {
         const a = e['xaxis.range[0]'] ?? (e['xaxis.range'] as unknown[] | undefined)?.[0];
@@ -94,11 +92,44 @@ export function Plot({ data, layout = {}, className, testId, height = 320, onPoi
         const x = e?.range?.x;
         if (x) selectRef.current?.([Number(x[0]), Number(x[1])]);
       });
-    }, 0);
+    };
+    void (async () => {
+      try {
+        while (d.alive && d.next) {
+          const fig = d.next;
+          d.next = null;
+          // Plotly adds `.on` to the div (and newPlot drops every handler) synchronously, when the call starts.
+          const fresh = el.data === undefined || shape(el.data) !== shape(fig.data);
+          const drawing = fresh ? Plotly.newPlot(el, fig.data, fig.layout, PLOT_CONFIG) : Plotly.react(el, fig.data, fig.layout, PLOT_CONFIG);
+          if (fresh) bind();
+          const settled = Promise.resolve(drawing).then(
+            () => undefined,
+            (e: unknown) => reportError(e),
+          );
+          d.pending.add(settled);
+          void settled.then(() => d.pending.delete(settled));
+          await Promise.race([settled, new Promise((r) => setTimeout(r, DRAW_WAIT_MS))]);
+        }
+      } finally {
+        d.draining = false;
+      }
+    })();
+  }, [data, layout, theme, height]);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const d = drawer.current;
+    d.alive = true;
+    const ro = new ResizeObserver(() => {
+      if (el.offsetParent !== null) Plotly.Plots.resize(el);
+    });
+    ro.observe(el);
     return () => {
-      clearTimeout(t);
       ro.disconnect();
-      Plotly.purge(el);
+      d.alive = false;
+      d.next = null;
+      void Promise.all(d.pending).then(() => Plotly.purge(el));
     };
   }, []);
 
