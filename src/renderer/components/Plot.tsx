@@ -129,7 +129,10 @@ export function Plot({ data, layout = {}, className, testId, height = 320, onPoi
       ro.disconnect();
       d.alive = false;
       d.next = null;
-      void Promise.all(d.pending).then(() => Plotly.purge(el));
+      // Not if mounted again meanwhile (React's StrictMode mounts, unmounts and mounts again in development).
+      void Promise.all(d.pending).then(() => {
+        if (!d.alive) Plotly.purge(el);
+      });
     };
   }, []);
 
