@@ -68,11 +68,9 @@ export function Plot({ data, layout = {}, className, testId, height = 320, onPoi
   selectRef.current = onSelectX;
   const drawer = useRef<Drawer>({ alive: true, draining: false, next: null, pending: new Set() });
 
-  // Figures are drawn one at a time, the newest last. Plotly's promise can stay unsettled for long (CI once saw a
-  // results chart keep its old figure for 15 s after a compared sweep was picked, and a page left mid-draw threw
-  // "t.emit is not a function" when the draw ended on a purged div): a newer figure waits at most DRAW_WAIT_MS, a
-  // change of traces is drawn afresh (newPlot, not react's diff), and an unmounted plot is purged once its drawings
-  // settle.
+  // Figures are drawn one at a time, the newest last; a newer figure waits at most DRAW_WAIT_MS for Plotly's promise,
+  // and a change of traces is drawn afresh (newPlot, not react's diff). An unmounted plot is purged only once its
+  // drawings settle: a page left mid-draw threw "t.emit is not a function" when the draw ended on a purged div.
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
