@@ -4,10 +4,11 @@ export function hourlyShape(startMs: number, hours: number, hourOfDay: readonly 
   const out = new Float64Array(hours);
   let sum = 0;
   // UTC days are 24 whole hours, so hour of day and weekday follow from the hour count; the month takes a Date,
-  // made once a day rather than once an hour.
+  // made once a month (a Date per day or hour makes this setup loop costly to run and to compile).
   let day = NaN;
   let dayW = 0;
   let monthW = 0;
+  let monthEndDay = -Infinity;
   for (let h = 0; h < hours; h++) {
     const ms = startMs + h * 3_600_000;
     const hourNo = Math.floor(ms / 3_600_000);
@@ -16,7 +17,11 @@ export function hourlyShape(startMs: number, hours: number, hourOfDay: readonly 
       day = dayNo;
       // 1970-01-01 was a Thursday: weekday 3 counting from Monday.
       dayW = weekday[(((dayNo + 3) % 7) + 7) % 7]!;
-      monthW = month[new Date(ms).getUTCMonth()]!;
+      if (dayNo >= monthEndDay) {
+        const d = new Date(dayNo * 86_400_000);
+        monthW = month[d.getUTCMonth()]!;
+        monthEndDay = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1) / 86_400_000;
+      }
     }
     const v = hourOfDay[hourNo - dayNo * 24]! * dayW * monthW;
     out[h] = v;

@@ -20,6 +20,8 @@ const BLOCK = 1024;
 
 /** Knots of the log-normal inverse-CDF table (quantiles off by < 0.1 % between the 1st and 99th percentile). */
 const QUANTILES = 8192;
+/** Standard normal quantiles at the knots i / QUANTILES (clamped off 0 and 1), made once per process: every log-normal shares them. */
+let normalKnots: Float64Array | null = null;
 
 // Acklam's rational approximation of the normal quantile. Module constants: a table or closure made per call costs
 // more than the arithmetic (a log-normal sampler calls it 8,193 times), and under tsx each closure is also named.
@@ -58,7 +60,12 @@ export class Rng {
   }
 
   private refill(): void {
-    let { a, b, c, d } = this;
+    // Read through | 0: the words are 32-bit, mostly outside V8's small-integer range, so a plain field read is typed
+    // as any number and the whole loop runs in double arithmetic, converting back after every add (6x slower).
+    let a = this.a | 0;
+    let b = this.b | 0;
+    let c = this.c | 0;
+    let d = this.d | 0;
     const out = this.block;
     for (let i = 0; i < BLOCK; i++) {
       const t = (((a + b) | 0) + d) | 0;
@@ -193,13 +200,7 @@ export class Sampler {
         return new Sampler(TABLE, Float64Array.of(d.min, d.max), EMPTY, d.max, (d.min + d.max) / 2);
       case 'lognormal': {
         // Inverse-CDF table: one uniform draw and a linear interpolation per job instead of Box-Muller and exp.
-        const lo = d.min ?? 0;
-        const hi = d.max ?? Infinity;
-        const table = new Float64Array(QUANTILES + 1);
-        for (let i = 0; i <= QUANTILES; i++) {
-          const u = Math.min(1 - 1e-12, Math.max(1e-12, i / QUANTILES));
-          table[i] = Math.min(hi, Math.max(lo, d.median * Math.exp(d.sigma * normalQuantile(u))));
-        }
+        const table = lognormalKnots(d.median, d.sigma, d.min ?? 0, d.max ?? Infinity);
         return new Sampler(TABLE, table, EMPTY, table[QUANTILES]!, null);
       }
       case 'choice': {
@@ -346,6 +347,21 @@ export function choose(rng: Rng, cum: Float64Array, guide: Int32Array): number {
   let i = guide[(u * GUIDE) | 0]!;
   while (i < last && u >= cum[i]!) i++;
   return i;
+}
+
+// A loop of its own, not inside Sampler.of: a setup loop that grows hot makes V8 compile the whole function around it
+// (tens of ms of compiler time in a process's first simulation, for code that runs a few times).
+function lognormalKnots(median: number, sigma: number, lo: number, hi: number): Float64Array {
+  const z = (normalKnots ??= standardKnots());
+  const table = new Float64Array(QUANTILES + 1);
+  for (let i = 0; i <= QUANTILES; i++) table[i] = Math.min(hi, Math.max(lo, median * Math.exp(sigma * z[i]!)));
+  return table;
+}
+
+function standardKnots(): Float64Array {
+  const z = new Float64Array(QUANTILES + 1);
+  for (let i = 0; i <= QUANTILES; i++) z[i] = normalQuantile(Math.min(1 - 1e-12, Math.max(1e-12, i / QUANTILES)));
+  return z;
 }
 
 /** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */

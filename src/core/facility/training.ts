@@ -79,9 +79,9 @@ class TrainingSim {
   private readonly busy: Int32Array;
   /** Nodes freed per step, as a ring reaching past the longest job: a release is never more steps ahead than that. */
   private readonly release: Int32Array;
-  /** Interleaved alias table of the job draw, so a draw reads one cache line of each: [prob, alias], [type, nodes, dur]. */
-  private readonly bucket: Float64Array;
-  private readonly triple: Int32Array;
+  /** The job draw's alias table as 32-byte records (JOB_RECORD), so a draw reads one cache line: the bucket's probability as a double, then type, nodes and duration of the bucket and of its alias. */
+  private readonly prob: Float64Array;
+  private readonly words: Int32Array;
   private readonly nodeDraws: Sampler[];
   /** Durations the table leaves to a draw come straight in steps (hours to steps folded into each type's table). */
   private readonly durDraws: Sampler[];
@@ -92,9 +92,12 @@ class TrainingSim {
   private readonly stepsPerHour: number;
   private readonly arrivals = new PoissonDraws();
   private hour = -1;
+  /** The first step of the next hour: the hour is worked out (a division) only there, not at every step. */
+  private hourEnd = 0;
   private s = 0;
 
-  // Waiting jobs as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones.
+  // Waiting jobs as parallel growable arrays; `qHead` advances as jobs start in order, `done` marks backfilled ones
+  // (1 only below qLen: past it, always 0, as made or as makeRoom clears it).
   // They start empty and the constructor grows them: stored twice from the start, these fields are never taken for
   // constants by the compiled step loop, which would be thrown away when the queue first grows mid-run.
   private cap = 0;
@@ -132,9 +135,9 @@ class TrainingSim {
     let ring = 1;
     for (const t of m.types) while (ring <= maxDurSteps(t, stepS)) ring *= 2;
     this.release = new Int32Array(ring);
-    const { bucket, triple } = interleaved(jobTable(m.types, pool, stepS));
-    this.bucket = bucket;
-    this.triple = triple;
+    const { prob, words } = jobRecords(jobTable(m.types, pool, stepS));
+    this.prob = prob;
+    this.words = words;
     this.nodeDraws = m.types.map((t) => t.nodes);
     this.durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
     this.players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
@@ -145,29 +148,32 @@ class TrainingSim {
 
   /** Simulates the steps up to `end` (exclusive), its state in locals meanwhile; the power played up to there. */
   advance(end: number): void {
-    const { rng, pool, idleW, steps, hourly, acc, busy, release, bucket, triple, nodeDraws, durDraws, players, power, backfill, perStep, stepsPerHour, arrivals } = this;
+    const { rng, pool, idleW, steps, hourly, acc, busy, release, prob, words, nodeDraws, durDraws, players, power, backfill, perStep, stepsPerHour, arrivals } = this;
     const rmask = release.length - 1;
-    const K = bucket.length >> 1;
+    const K = prob.length >> 2;
     const nPlayers = players.length;
-    let { hour, free, busySum, jobsStarted, waitSum, waitMax, qLen, qHead } = this;
+    let { hour, hourEnd, free, busySum, jobsStarted, waitSum, waitMax, qLen, qHead } = this;
     for (let s = this.s; s < end; s++) {
       free += release[s & rmask]!;
       release[s & rmask] = 0;
-      const h = Math.floor(s / stepsPerHour);
-      if (h !== hour) {
-        hour = h;
-        arrivals.setMean(perStep * hourly[h]!);
+      if (s >= hourEnd) {
+        const h = Math.floor(s / stepsPerHour);
+        if (h !== hour) {
+          hour = h;
+          arrivals.setMean(perStep * hourly[h]!);
+        }
+        hourEnd = firstStepOf(h + 1, stepsPerHour);
       }
       const k = arrivals.draw(rng);
       for (let j = 0; j < k; j++) {
         // The alias draw (drawAlias) written out: one uniform picks type, node count and duration together.
         const x = rng.next() * K;
-        let c = x | 0;
-        if (x - c >= bucket[2 * c]!) c = bucket[2 * c + 1]!;
-        const t = triple[3 * c]!;
-        let n = triple[3 * c + 1]!;
+        const c = x | 0;
+        const o = x - c >= prob[4 * c]! ? 8 * c + 5 : 8 * c + 2;
+        const t = words[o]!;
+        let n = words[o + 1]!;
         if (n < 0) n = wholeNodes(nodeDraws[t]!.draw(rng), pool);
-        let d = triple[3 * c + 2]!;
+        let d = words[o + 2]!;
         if (d < 0) d = wholeSteps(durDraws[t]!.draw(rng));
         if (qLen === this.cap) {
           this.qHead = qHead;
@@ -180,7 +186,6 @@ class TrainingSim {
         this.qNodes[qLen] = n;
         this.qDur[qLen] = d;
         this.qArr[qLen] = s;
-        this.done[qLen] = 0;
         qLen++;
       }
       // FIFO: start queued jobs in order until one does not fit. Backfill: keep scanning (to a depth) for jobs that do.
@@ -188,7 +193,7 @@ class TrainingSim {
         const { qType, qNodes, qDur, qArr, done } = this;
         const limit = backfill ? Math.min(qLen, qHead + BACKFILL_DEPTH) : qLen;
         for (let i = qHead; i < limit && free > 0; i++) {
-          if (done[i] === 1) continue;
+          if (backfill && done[i] === 1) continue;
           const n = qNodes[i]!;
           if (n > free) {
             if (backfill) continue;
@@ -196,7 +201,9 @@ class TrainingSim {
           }
           const d = qDur[i]!;
           free -= n;
-          done[i] = 1;
+          // FIFO starts a prefix of the queue: its head moves past the job; backfill marks it and moves the head after.
+          if (backfill) done[i] = 1;
+          else qHead = i + 1;
           if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
           if (power) players[qType[i]!]!.add(acc, s, d, n);
           const w = s - qArr[i]!;
@@ -204,7 +211,7 @@ class TrainingSim {
           if (w > waitMax) waitMax = w;
           jobsStarted++;
         }
-        while (qHead < qLen && done[qHead] === 1) qHead++;
+        if (backfill) while (qHead < qLen && done[qHead] === 1) qHead++;
       }
       const b = pool - free;
       busy[s] = b;
@@ -218,6 +225,7 @@ class TrainingSim {
     for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, end);
     this.s = end;
     this.hour = hour;
+    this.hourEnd = hourEnd;
     this.free = free;
     this.busySum = busySum;
     this.jobsStarted = jobsStarted;
@@ -263,22 +271,40 @@ class TrainingSim {
   }
 }
 
+/** Bytes per job record: the probability (8), then type, nodes and duration of the bucket (12) and of its alias (12). */
+const JOB_RECORD = 32;
+
 /**
- * The job table interleaved for the step loop. A loop of its own: inside the constructor it would be compiled
- * on-stack with feedback for the loop only, and thrown away (and the constructor recompiled) on the next run.
+ * The job table as records for the step loop: one buffer seen as doubles (the probability, double index 4c) and as
+ * 32-bit words (the bucket's triple at word 8c + 2, its alias's at 8c + 5). A draw that takes the alias then reads
+ * no second bucket: the table no longer fits the first-level cache, and every draw lands on a random bucket.
+ * A loop of its own: inside the constructor it would be compiled on-stack with feedback for the loop only, and
+ * thrown away (and the constructor recompiled) on the next run.
  */
-function interleaved(jobs: JobTable): { bucket: Float64Array; triple: Int32Array } {
+function jobRecords(jobs: JobTable): { prob: Float64Array; words: Int32Array } {
   const K = jobs.prob.length;
-  const bucket = new Float64Array(2 * K);
-  const triple = new Int32Array(3 * K);
+  const buffer = new ArrayBuffer(K * JOB_RECORD);
+  const prob = new Float64Array(buffer);
+  const words = new Int32Array(buffer);
   for (let c = 0; c < K; c++) {
-    bucket[2 * c] = jobs.prob[c]!;
-    bucket[2 * c + 1] = jobs.alias[c]!;
-    triple[3 * c] = jobs.type[c]!;
-    triple[3 * c + 1] = jobs.nodes[c]!;
-    triple[3 * c + 2] = jobs.dur[c]!;
+    const a = jobs.alias[c]!;
+    prob[4 * c] = jobs.prob[c]!;
+    words[8 * c + 2] = jobs.type[c]!;
+    words[8 * c + 3] = jobs.nodes[c]!;
+    words[8 * c + 4] = jobs.dur[c]!;
+    words[8 * c + 5] = jobs.type[a]!;
+    words[8 * c + 6] = jobs.nodes[a]!;
+    words[8 * c + 7] = jobs.dur[a]!;
   }
-  return { bucket, triple };
+  return { prob, words };
+}
+
+/** The first step s whose hour, floor(s / stepsPerHour), is at least h (exactly as the step loop would compute it). */
+function firstStepOf(h: number, stepsPerHour: number): number {
+  let s = Math.ceil(h * stepsPerHour);
+  while (s > 0 && Math.floor((s - 1) / stepsPerHour) >= h) s--;
+  while (Math.floor(s / stepsPerHour) < h) s++;
+  return s;
 }
 
 /** The longest job of a type in steps (the player's event ring must reach past its end). */
