@@ -1,11 +1,13 @@
 // Timed facility runs in a fresh process, so its peak memory (max RSS) is its own; reports the median of REPEATS and the first run (cold JIT): `year LOAD` simulates the
 // NLR colocation baseline for its horizon with power and statistics, `search TARGET` runs the load search.
-import { readFacilityFile } from '../src/main/lab/facility/config-file';
-import { buildModel } from '../src/core/facility/model';
+// The scenario comes checked, as JSON (as the pool posts a task to a worker thread): the first timed run builds this
+// process's first model, as a worker's first task does, with no setup code made hot by a validation beforehand.
+import { readFileSync } from 'node:fs';
+import { buildModel, type ScenarioInput } from '../src/core/facility/model';
 import { findLoad, runReplica } from '../src/core/facility/run';
 
-const [what, arg, horizon, repeats] = process.argv.slice(2);
-const sc = readFacilityFile('resources/facility/nlr-colocation.yaml').find((s) => s.name === 'baseline')!;
+const [scenarioFile, what, arg, horizon, repeats] = process.argv.slice(2);
+const sc = JSON.parse(readFileSync(scenarioFile!, 'utf8')) as ScenarioInput;
 sc.config = { ...sc.config, replicas: 1, horizon_days: Number(horizon) };
 const walls: number[] = [];
 const cpus: number[] = [];
