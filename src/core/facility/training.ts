@@ -162,7 +162,7 @@ class TrainingSim {
           hour = h;
           arrivals.setMean(perStep * hourly[h]!);
         }
-        hourEnd = firstStepOf(h + 1, stepsPerHour);
+        hourEnd = firstStepOfHour(h + 1, stepsPerHour);
       }
       const k = arrivals.draw(rng);
       for (let j = 0; j < k; j++) {
@@ -300,7 +300,7 @@ function jobRecords(jobs: JobTable): { prob: Float64Array; words: Int32Array } {
 }
 
 /** The first step s whose hour, floor(s / stepsPerHour), is at least h (exactly as the step loop would compute it). */
-function firstStepOf(h: number, stepsPerHour: number): number {
+export function firstStepOfHour(h: number, stepsPerHour: number): number {
   let s = Math.ceil(h * stepsPerHour);
   while (s > 0 && Math.floor((s - 1) / stepsPerHour) >= h) s--;
   while (Math.floor(s / stepsPerHour) < h) s++;

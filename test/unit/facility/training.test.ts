@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../../src/core/facility/model';
 import { findLoad, replicaSeed, runReplica, simulate, UTIL_TOLERANCE } from '../../../src/core/facility/run';
-import { simulateTraining, type TrainingModel } from '../../../src/core/facility/training';
+import { firstStepOfHour, simulateTraining, type TrainingModel } from '../../../src/core/facility/training';
 import { toSteps } from '../../../src/core/facility/profile';
 import { sampler } from '../../../src/core/facility/rng';
 import { scenario } from './helpers';
@@ -102,6 +102,17 @@ describe('facility training mode', () => {
       return w / n;
     };
     expect(perBusyNode(b)).toBeLessThan(perBusyNode(a) - 200);
+  });
+
+  it('works out the first step of each hour exactly as dividing the step by the steps per hour does, also for steps that do not divide an hour', () => {
+    for (const stepS of [1, 7, 13, 45, 60, 61, 997, 3600]) {
+      const perHour = 3600 / stepS;
+      let s = 0;
+      for (let h = 0; h <= 2000; h++) {
+        while (Math.floor(s / perHour) < h) s++;
+        expect(firstStepOfHour(h, perHour), `step ${stepS} s, hour ${h}`).toBe(s);
+      }
+    }
   });
 
   it('arrivals follow the hour-of-day shape', () => {
