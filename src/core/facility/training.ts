@@ -91,8 +91,7 @@ class TrainingSim {
   private readonly perStep: number;
   private readonly stepsPerHour: number;
   private readonly arrivals = new PoissonDraws();
-  private hour = -1;
-  /** The first step of the next hour: the hour is worked out (a division) only there, not at every step. */
+  /** The first step of the next hour: the hour (a division) and its arrival rate are worked out only there. */
   private hourEnd = 0;
   private s = 0;
 
@@ -152,16 +151,14 @@ class TrainingSim {
     const rmask = release.length - 1;
     const K = prob.length >> 2;
     const nPlayers = players.length;
-    let { hour, hourEnd, free, busySum, jobsStarted, waitSum, waitMax, qLen, qHead } = this;
+    let { hourEnd, free, busySum, jobsStarted, waitSum, waitMax, qLen, qHead } = this;
     for (let s = this.s; s < end; s++) {
       free += release[s & rmask]!;
       release[s & rmask] = 0;
       if (s >= hourEnd) {
+        // A new hour every time: hourEnd is the first step past the last hour's.
         const h = Math.floor(s / stepsPerHour);
-        if (h !== hour) {
-          hour = h;
-          arrivals.setMean(perStep * hourly[h]!);
-        }
+        arrivals.setMean(perStep * hourly[h]!);
         hourEnd = firstStepOfHour(h + 1, stepsPerHour);
       }
       const k = arrivals.draw(rng);
@@ -224,7 +221,6 @@ class TrainingSim {
     }
     for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, end);
     this.s = end;
-    this.hour = hour;
     this.hourEnd = hourEnd;
     this.free = free;
     this.busySum = busySum;
