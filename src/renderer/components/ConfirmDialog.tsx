@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 /** A modal confirmation; Enter confirms, Escape cancels. */
 export function ConfirmDialog({ title, body, confirmLabel, cancelLabel = 'Keep', danger, onConfirm, onCancel }: { title: string; body: ReactNode; confirmLabel: string; cancelLabel?: string | null; danger?: boolean; onConfirm(): void; onCancel(): void }) {
   const ok = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect: Escape works from the moment the dialog is in the page (a plain effect runs after paint, and
+  // an Escape pressed in between went to the page instead; CI saw the shortcuts list stay open that way).
+  useLayoutEffect(() => {
     ok.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
