@@ -255,3 +255,24 @@ describe('SimBackend sample buffer (drainSamples)', () => {
     for (let i = 1; i < late.length; i++) expect(late[i]!.energy_mj!).toBeGreaterThan(late[i - 1]!.energy_mj!);
   });
 });
+
+describe('SimBackend opened to look only (a plan check)', () => {
+  it('shows the devices the presets name, writes nothing and refuses to set a limit', async () => {
+    const host = new SimBackend({ stateDir: tmp.dir });
+    await host.setPowerLimit(0, 450);
+    await host.close();
+    const before = readFileSync(statePath(tmp.dir), 'utf8');
+    const look = new SimBackend({ stateDir: tmp.dir, presets: ['mi300x', 'h200'], lookOnly: true });
+    expect((await look.listDevices()).map((d) => [d.name, d.limit_w])).toEqual([
+      ['AMD Instinct MI300X (simulated)', 750],
+      ['NVIDIA H200 (simulated)', 700],
+    ]);
+    await look.sample([0, 1]);
+    await expect(look.setPowerLimit(0, 300)).rejects.toThrow(/look only/);
+    await look.close();
+    expect(readFileSync(statePath(tmp.dir), 'utf8')).toBe(before);
+    expect(existsSync(`${tmp.dir}/sim-time`)).toBe(false);
+    // The host's device keeps its preset and its limit.
+    expect((await new SimBackend({ stateDir: tmp.dir }).listDevices()).map((d) => [d.name, d.limit_w])).toEqual([['NVIDIA H100 80GB HBM3 (simulated)', 450]]);
+  });
+});

@@ -49,6 +49,11 @@ export interface OpenContext {
   simStateDir?: string;
   /** The plan a sweep runs (its `sim` presets, speed-up and seed apply on simulated GPUs). */
   plan?: Plan;
+  /**
+   * Opened to look at devices only (a plan check): the backend must change nothing on the host, not even the
+   * simulated GPUs a plan's presets would set up. Real backends only read in listDevices anyway.
+   */
+  lookOnly?: boolean;
   /** Options recorded when it was opened for a sweep (`reopenOpts`): set when reopening it to restore limits. */
   reopen?: Record<string, unknown>;
   /** sudo pty when a limit is set as a normal user. */

@@ -34,8 +34,8 @@ function privilegeOf(env: NodeJS.ProcessEnv): 'auto' | 'root' | 'sudo' {
 }
 
 /** Opens the backend a plan or a flag asks for. A plan's `sim` options apply when the simulated backend is used. */
-export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler }): Promise<LabBackend> {
-  const o = await openBackend(choice, { env: opts.env, plan: opts.plan, simStateDir: simStateDir(opts.env), onPty: opts.onPty, privilege: privilegeOf(opts.env) });
+export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler; lookOnly?: boolean }): Promise<LabBackend> {
+  const o = await openBackend(choice, { env: opts.env, plan: opts.plan, simStateDir: simStateDir(opts.env), onPty: opts.onPty, privilege: privilegeOf(opts.env), lookOnly: opts.lookOnly });
   return { backend: o.backend, reason: o.reason, timeScale: o.timeScale ?? 1, reopenOpts: o.reopenOpts ?? {}, sim: o.sim ?? null };
 }
 

@@ -80,6 +80,16 @@ function presetsFromEnv(env: NodeJS.ProcessEnv): string[] | null {
  * its default limit.
  */
 export function loadOrInitState(dir: string, presets: string[] | undefined, env: NodeJS.ProcessEnv): SimGpuState {
+  const { state, changed } = wantedState(dir, presets, env);
+  if (changed) writeState(dir, state);
+  return state;
+}
+
+/**
+ * The devices loadOrInitState would settle on, without writing anything (a plan check looks at the devices a plan
+ * would run on; it must not change the host's). `changed`: the state file does not hold them yet.
+ */
+export function wantedState(dir: string, presets: string[] | undefined, env: NodeJS.ProcessEnv): { state: SimGpuState; changed: boolean } {
   const existing = readState(dir);
   const wanted = presets ?? existing?.devices.map((d) => d.preset) ?? presetsFromEnv(env) ?? DEFAULT_PRESETS;
   if (wanted.length === 0) throw new Error('no simulated devices requested');
@@ -90,8 +100,7 @@ export function loadOrInitState(dir: string, presets: string[] | undefined, env:
     return { index, preset: id, limit_w: old?.limit_w ?? preset.limits.default_w };
   });
   const state: SimGpuState = { version: 1, devices };
-  if (JSON.stringify(state) !== JSON.stringify(existing)) writeState(dir, state);
-  return state;
+  return { state, changed: JSON.stringify(state) !== JSON.stringify(existing) };
 }
 
 /** Registers a running workload; returns the file to remove when it ends. */

@@ -12,7 +12,7 @@ import { BackendError, type BackendModule, type GpuBackend, type OpenContext, ty
 import { PlanError } from '../sweep/plan-file';
 import { SimClock } from './sim-clock';
 import { recordSimTime, simTimeFloor } from './sim-time';
-import { loadOrInitState, readLiveActivities, readState, writeState, type SimActivity, type SimGpuState } from './sim-state';
+import { loadOrInitState, readLiveActivities, readState, wantedState, writeState, type SimActivity, type SimGpuState } from './sim-state';
 
 export interface SimBackendOptions {
   stateDir: string;
@@ -27,6 +27,11 @@ export interface SimBackendOptions {
    * of their own. Default CAPLAB_SIM_NODE (the cluster job script sets it), else none.
    */
   node?: string;
+  /**
+   * Look only (a plan check): the devices are those the presets name, as a sweep would set them up, but nothing is
+   * written to the state directory (the host's simulated GPUs stay as they are) and limits cannot be set.
+   */
+  lookOnly?: boolean;
 }
 
 /** NVML clocks_event_reasons bit for software thermal slowdown. */
@@ -74,6 +79,7 @@ export class SimBackend implements GpuBackend {
   private readonly clock: SimClock;
   private readonly seed: number;
   private readonly node: string | undefined;
+  private readonly lookOnly: boolean;
   private devices: DeviceRuntime[] = [];
   private loads = new Map<number, DeviceLoad>();
   private lastScanMs = -Infinity;
@@ -87,7 +93,8 @@ export class SimBackend implements GpuBackend {
     this.clock = opts.clock ?? SimClock.fromEnv(process.env) ?? SimClock.startingAfter(this.guard(() => simTimeFloor(opts.stateDir)), 1);
     this.seed = opts.seed ?? 1;
     this.node = opts.node ?? (process.env.CAPLAB_SIM_NODE || undefined);
-    this.adoptState(this.guard(() => loadOrInitState(this.dir, opts.presets, process.env)));
+    this.lookOnly = opts.lookOnly ?? false;
+    this.adoptState(this.guard(() => (this.lookOnly ? wantedState(this.dir, opts.presets, process.env).state : loadOrInitState(this.dir, opts.presets, process.env))));
   }
 
   now(): number {
@@ -135,7 +142,7 @@ export class SimBackend implements GpuBackend {
       if (!d) continue;
       const op = this.pointAt(index, t, d.temp_c);
       out.push(this.reading(index, d, op, t));
-      if (!this.sampledUntil.has(index)) this.guard(() => recordSimTime(this.dir, index, this.clock, null));
+      if (!this.sampledUntil.has(index) && !this.lookOnly) this.guard(() => recordSimTime(this.dir, index, this.clock, null));
       this.sampledUntil.set(index, t);
     }
     return out;
@@ -165,7 +172,7 @@ export class SimBackend implements GpuBackend {
     }
     for (const index of indexes) {
       if (!this.devices[index]) continue;
-      if (!this.sampledUntil.has(index)) this.guard(() => recordSimTime(this.dir, index, this.clock, null));
+      if (!this.sampledUntil.has(index) && !this.lookOnly) this.guard(() => recordSimTime(this.dir, index, this.clock, null));
       this.sampledUntil.set(index, this.drainedUntil ?? now);
     }
     // A changed view (limits, workloads) applies from the last reading on: integrating further now would leave the
@@ -195,6 +202,7 @@ export class SimBackend implements GpuBackend {
   }
 
   async setPowerLimit(index: number, watts: number): Promise<void> {
+    if (this.lookOnly) throw new BackendError(`sim:${index}: opened to look only (a plan check), so no limit is set`, 'sim', 'failed');
     this.rescan(true);
     const d = this.device(index);
     const { min_w, max_w } = d.preset.limits;
@@ -213,7 +221,7 @@ export class SimBackend implements GpuBackend {
 
   /** State lives in files and is re-read on demand; only how far simulated time got is left to record. */
   async close(): Promise<void> {
-    for (const [index, t] of this.sampledUntil) this.guard(() => recordSimTime(this.dir, index, this.clock, t));
+    if (!this.lookOnly) for (const [index, t] of this.sampledUntil) this.guard(() => recordSimTime(this.dir, index, this.clock, t));
     this.sampledUntil.clear();
   }
 
@@ -258,7 +266,7 @@ export class SimBackend implements GpuBackend {
     this.lastScanMs = nowMs;
     // Integrate up to now (or the last drained reading) under the old view before adopting the new one.
     this.advance(integrateTo);
-    const state = this.guard(() => readState(this.dir));
+    const state = this.lookOnly ? null : this.guard(() => readState(this.dir));
     if (state) this.adoptState(state);
     this.loads = this.loadsFrom(readLiveActivities(this.dir));
   }
@@ -364,7 +372,7 @@ export const simBackend: BackendModule = {
     if (unknown.length) throw new PlanError(`invalid plan:\n  ${unknown.join('\n  ')}`, unknown);
     const stateDir = requireStateDir(ctx);
     const clock = SimClock.startingAfter(simTimeFloor(stateDir), ctx.plan?.sim.speedup ?? 1);
-    const backend = new SimBackend({ stateDir, presets: ctx.plan?.sim.devices, clock, seed: ctx.plan?.seed });
+    const backend = new SimBackend({ stateDir, presets: ctx.plan?.sim.devices, clock, seed: ctx.plan?.seed, lookOnly: ctx.lookOnly });
     return { backend, timeScale: clock.speedup, reopenOpts: { stateDir }, sim: { stateDir, clock } };
   },
   chosen: (_b, requested) => (requested ? 'simulated GPUs requested' : 'using simulated GPUs'),

@@ -16,14 +16,16 @@ export interface PlanVerdict {
 /**
  * Every problem of a plan at once, each at its field: the schema's, and (from whatever parts parse) unknown
  * workloads and parameters, missing devices, caps outside a device's range, and a backend that cannot be opened.
- * Reads devices only: no database is opened and no limit is touched.
+ * Reads devices only: no database is opened, no limit is touched and nothing on the host changes (the simulated
+ * GPUs a plan's presets name are looked at, not set up).
  */
 export async function checkPlan(value: unknown, opts: { backend?: BackendChoice; env: NodeJS.ProcessEnv }): Promise<PlanVerdict> {
   const schema = schemaIssues(value);
   const named = BackendChoice.safeParse((value as { backend?: unknown } | null)?.backend ?? 'auto');
   let lab: LabBackend;
   try {
-    lab = await openLabBackend(opts.backend ?? (named.success ? named.data : 'auto'), { env: opts.env, plan: schema.plan ?? undefined });
+    // Look only: a plan naming other simulated presets is checked against them without setting them up on the host.
+    lab = await openLabBackend(opts.backend ?? (named.success ? named.data : 'auto'), { env: opts.env, plan: schema.plan ?? undefined, lookOnly: true });
   } catch (e) {
     return { plan: schema.plan, issues: [...schema.issues, { path: 'backend', message: `cannot be opened: ${(e as Error).message}` }], timeScale: 1 };
   }
