@@ -73,7 +73,16 @@ export const methods = {
       issues: z.array(PlanIssue),
       plan: Plan.nullable(),
       run_count: z.number().int(),
+      /** Wall seconds the sweep should take: process start-up, warm-up, window and cool-down of every run (simulated speed-up applied). */
       estimate_s: z.number().nullable(),
+      /** What the estimate includes, in words. */
+      estimate_basis: z.string().nullable().default(null),
+      /**
+       * What the plan's warm-up, window or timeouts do not allow for, at their fields (a workload's start-up and ramp
+       * from its earlier runs on this device or the simulator's model; what the steady-state test needs). Warnings,
+       * not errors: `ok` stays true and the plan may start.
+       */
+      warnings: z.array(PlanIssue).default([]),
     }),
   },
   planToYaml: { input: z.object({ plan: Plan }).strict(), output: z.object({ yaml: z.string() }) },

@@ -53,6 +53,13 @@ export function mser(values: readonly number[], batch = 5): MserResult | null {
   return { truncate_batches: best, truncate_index: best * batch, batches: k, limit, statistic };
 }
 
+/**
+ * What a run's steady-state test (run.ts) uses: MSER-5, and at least 10 batches of a series, so 50 points from the
+ * first step to the end of the window (a series of fewer than 50 steps is tested unbatched, 10 points at least).
+ */
+export const MSER_BATCH = 5;
+export const MSER_MIN_BATCHES = 10;
+
 export interface SteadyOptions {
   batch?: number;
   /** Fewer batches than this cannot show a steady state. Default 10 (50 points for MSER-5). */

@@ -41,7 +41,7 @@ import { exportForApp } from './exporters/app-export';
 import { findBrowser, printPdfWithChromium } from './exporters/chromium';
 import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
-import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
+import { scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
@@ -151,13 +151,13 @@ export class Engine implements LabApi {
 
   async validatePlan(input: MethodInput<'validatePlan'>): Promise<MethodOutput<'validatePlan'>> {
     const r = await this.checkPlan(input.plan);
-    if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null };
-    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: estimatePlanSeconds(r.plan) / r.timeScale };
+    if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null, estimate_basis: null, warnings: [] };
+    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: r.estimate?.seconds ?? null, estimate_basis: r.estimate?.basis ?? null, warnings: r.warnings };
   }
 
-  /** Every problem of a plan at once, each at its field (plan-verdict.ts); this engine's --backend applies. */
+  /** Every problem of a plan at once, each at its field, and its warnings (plan-verdict.ts, with this database's earlier runs); this engine's --backend applies. */
   checkPlan(value: unknown): Promise<PlanVerdict> {
-    return checkPlan(value, { backend: this.opts.backend, env: this.env });
+    return checkPlan(value, { backend: this.opts.backend, env: this.env, history: { db: this.db, host: this.host } });
   }
 
   async planToYaml(input: MethodInput<'planToYaml'>): Promise<MethodOutput<'planToYaml'>> {
@@ -240,7 +240,7 @@ export class Engine implements LabApi {
         },
         plan,
       );
-      sweep.notices.push(...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
+      sweep.notices.push(...checked.warnings.map((w) => `warning: ${issueLines([w])[0]}`), ...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
       this.active.set(sweep.sweepId, sweep);
       void sweep.done.finally(() => {
         this.active.delete(sweep.sweepId);

@@ -1,0 +1,55 @@
+// Issue 25, finding 2: a 5 s warm-up / 10 s window for ViT-L/16 was called "Plan is valid" and estimated at 1 s for
+// a sweep that took 8 s. The plan check (every face's) now warns at the field and estimates start-up and cool-down.
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { Engine } from '../../src/main/lab/engine';
+import { runCli } from '../helpers/cli';
+import { writePlan } from '../helpers/lab-env';
+import { tempDir } from '../helpers/tmp';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+const env = { CAPLAB_SIM_STATE_DIR: join(tmp.dir, 'sim'), CAPLAB_DATA_DIR: tmp.dir };
+const short = { name: 'short', backend: 'sim', workloads: [{ id: 'vit_l_16' }], caps: [300, 500, 700], warmup: { seconds: 5 }, window: { seconds: 10 }, cooldown_s: 5, sim: { speedup: 60, devices: ['h100-sxm'] } };
+
+describe('plan warnings before Start', () => {
+  it('validatePlan warns at the warm-up, still lets the plan start, and estimates what the sweep really takes', { timeout: 120_000 }, async () => {
+    const engine = await Engine.open({ dbPath: join(tmp.dir, 'lab.db'), env: { ...process.env, ...env } });
+    try {
+      const v = await engine.validatePlan({ plan: short });
+      expect(v.ok).toBe(true);
+      expect(v.issues).toEqual([]);
+      expect(v.warnings.map((w) => w.path)).toEqual(['warmup.seconds']);
+      expect(v.warnings[0]!.message).toMatch(/^vit_l_16 is still ramping up for about 19 s after its first step \(the simulator's model\): .* use at least 20 s$/);
+      expect(v.estimate_basis).toMatch(/process start ~2 s a run \(assumed/);
+      const longer = await engine.validatePlan({ plan: { ...short, warmup: { seconds: 20 } } });
+      expect(longer.warnings).toEqual([]);
+
+      // A warning is not an error: the sweep starts, and says why its runs may come out flagged.
+      const began = Date.now();
+      const sweep = await engine.beginSweep(short);
+      expect(sweep.notices.some((n) => n.startsWith('warning: warmup.seconds: vit_l_16 is still ramping up'))).toBe(true);
+      expect(await sweep.done).toBe('done');
+      const took = (Date.now() - began) / 1000;
+      // The old estimate (warm-up + window + cool-down / speed-up) said ~1 s; start-up is most of the time.
+      expect(v.estimate_s!).toBeGreaterThan(0.4 * took);
+      expect(v.estimate_s!).toBeLessThan(3 * took);
+
+      // Now the earlier runs on this device are known: their process start replaces the assumption.
+      const again = await engine.validatePlan({ plan: short });
+      expect(again.warnings[0]!.message).toContain("(the simulator's model and 3 earlier runs on NVIDIA H100 80GB HBM3 (simulated))");
+      expect(again.estimate_basis).not.toContain('assumed');
+      expect(again.estimate_s!).toBeGreaterThan(0.4 * took);
+      expect(again.estimate_s!).toBeLessThan(3 * took);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('caplab sweep prints the warnings and runs the plan', { timeout: 120_000 }, async () => {
+    const file = writePlan(tmp.dir, 'short', 'backend: sim\nworkloads: [{id: vit_l_16}]\ncaps: [500]\nwarmup: {seconds: 5}\nwindow: {seconds: 10}\ncooldown_s: 0\nsim: {speedup: 60, devices: [h100-sxm]}\n');
+    const r = await runCli(['sweep', file, '--db', join(tmp.dir, 'cli.db')], env);
+    expect(r.stderr).toMatch(/caplab: warning: warmup\.seconds: vit_l_16 is still ramping up for about 19 s .* use at least 20 s/);
+    expect(r.code).toBe(0);
+  });
+});
