@@ -44,3 +44,49 @@ test('plan problems appear in words at their fields, all at once, and a blank fi
   await expect(banner).toContainText('unknown field colour');
   await expect(app.getByTestId('validation-ok')).toHaveText('The form is valid (the file was not loaded).');
 });
+
+test('a 5 s warm-up / 10 s window for ViT-L/16 is warned about at the field before Start, and the plan may still start', async ({ app }) => {
+  await go(app, 'designer');
+  await app.getByTestId('template-select').selectOption('demo');
+  await app.getByTestId('plan-backend').selectOption('sim');
+  await app.getByTestId('warmup').fill('5');
+  await app.getByTestId('window').fill('10');
+  const warning = app.getByTestId('warmup-warning');
+  await expect(warning).toContainText("vit_l_16 is still ramping up for about 19 s after its first step (the simulator's model");
+  await expect(warning).toContainText('use at least 20 s');
+  await expect(app.getByTestId('warmup-error')).toHaveCount(0);
+  await expect(app.getByTestId('validation-ok')).toHaveText('Plan is valid, with 1 warning:');
+  await expect(app.getByTestId('validation-warnings')).toContainText('Warm-up: vit_l_16 is still ramping up');
+  // A warning is not an error: Start stays enabled. The estimate counts each run's process start and cool-down.
+  await expect(app.getByTestId('start-sweep')).toBeEnabled();
+  await expect(app.getByTestId('estimate')).toHaveAttribute('title', /process start ~\d+(\.\d)? s a run.*simulated time 40x faster, process start not/);
+  if (process.env.CAPLAB_SCREENSHOTS) {
+    await app.setViewportSize({ width: 1280, height: 800 });
+    // The template's note (a toast) goes on a click.
+    for (const t of await app.locator('.toast').all()) await t.click();
+    await expect(app.locator('.toast')).toHaveCount(0);
+    await app.getByTestId('warmup').scrollIntoViewIfNeeded();
+    await app.screenshot({ path: 'docs/screenshots/designer-warning.png' });
+  }
+  // Warm-up long enough: the warning goes.
+  await app.getByTestId('warmup').fill('20');
+  await expect(app.getByTestId('validation-ok')).toHaveText('Plan is valid.');
+  await expect(warning).toHaveCount(0);
+});
+
+test('picking templates with other simulated presets, without starting, leaves the Devices page as it was', async ({ app }) => {
+  await go(app, 'devices');
+  const names = app.getByTestId('device-card').locator('h3');
+  await expect(names.first()).toBeVisible();
+  const before = await names.allTextContents();
+  expect(before.join()).toContain('H100');
+  await go(app, 'designer');
+  for (const t of ['infer-mi300x', 'adaptive-h200', 'llama-pretrain']) {
+    await app.getByTestId('template-select').selectOption(t);
+    await expect(app.getByTestId('validation')).toHaveAttribute('data-validating', 'false');
+  }
+  await app.getByTestId('sim-devices').fill('rtx-4090');
+  await expect(app.getByTestId('validation')).toHaveAttribute('data-validating', 'false');
+  await go(app, 'devices');
+  await expect(names).toHaveText(before);
+});

@@ -10,12 +10,22 @@ export function FieldMessage({ error, testId }: { error?: string; testId?: strin
   );
 }
 
+/** A warning at its field: the value is allowed, but the check expects trouble from it (the plan may still start). */
+export function FieldWarning({ warning, testId }: { warning?: string; testId?: string }) {
+  if (!warning) return null;
+  return (
+    <span className="field-warning" role="status" data-testid={testId ? `${testId}-warning` : undefined}>
+      ⚠ {warning}
+    </span>
+  );
+}
+
 /**
  * A number input that lets the user type freely. A finite number is reported as is; a blank or malformed entry is
  * reported as NaN (the plan check then names the field) and says so at the field at once, instead of silently
  * keeping the old value.
  */
-export function NumberField({ label, value, onChange, min, max, step, unit, testId, title, error }: { label: string; value: number; onChange(v: number): void; min?: number; max?: number; step?: number; unit?: string; testId?: string; title?: string; error?: string }) {
+export function NumberField({ label, value, onChange, min, max, step, unit, testId, title, error, warning }: { label: string; value: number; onChange(v: number): void; min?: number; max?: number; step?: number; unit?: string; testId?: string; title?: string; error?: string; warning?: string }) {
   const blank = (v: number) => v == null || Number.isNaN(v);
   const [text, setText] = useState(blank(value) ? '' : String(value));
   useEffect(() => {
@@ -24,7 +34,7 @@ export function NumberField({ label, value, onChange, min, max, step, unit, test
   const local = text.trim() === '' ? `${label} is empty: enter a number` : Number.isFinite(Number(text)) ? undefined : `${label} must be a number`;
   const shown = local ?? error;
   return (
-    <label className={`field ${shown ? 'invalid' : ''}`} title={title}>
+    <label className={`field ${shown ? 'invalid' : warning ? 'warned' : ''}`} title={title}>
       <span>{label}</span>
       <span className="field-input">
         <input
@@ -44,6 +54,7 @@ export function NumberField({ label, value, onChange, min, max, step, unit, test
         {unit && <span className="unit">{unit}</span>}
       </span>
       <FieldMessage error={shown} testId={testId} />
+      {!shown && <FieldWarning warning={warning} testId={testId} />}
     </label>
   );
 }

@@ -31,6 +31,8 @@ export function DesignerPage() {
   const fileRef = useRef<HTMLInputElement>(null);
   const issues = validation?.issues ?? [];
   const err = (...paths: string[]) => issuesAt(issues, ...paths);
+  const warnings = validation?.ok ? validation.warnings : [];
+  const warn = (...paths: string[]) => issuesAt(warnings, ...paths);
 
   useEffect(() => {
     if (!devices.length) void load();
@@ -178,10 +180,12 @@ export function DesignerPage() {
               <span className="label">Devices</span>
               {indexes.map((i) => {
                 const d = gpus.find((x) => x.index === i);
+                // On simulated GPUs the plan's presets are what it runs on, not what the host's simulated GPUs are now.
+                const preset = (form.backend === 'sim' || (d?.simulated ?? gpus.every((g) => g.simulated))) ? presets[i] : undefined;
                 return (
                   <CheckField
                     key={i}
-                    label={`GPU ${i}${d ? ` · ${d.name}` : presets[i] ? ` · ${presets[i]}` : ''}`}
+                    label={`GPU ${i}${preset ? ` · ${preset} (simulated)` : d ? ` · ${d.name}` : ''}`}
                     checked={form.devices.includes(i)}
                     testId={`device-pick-${i}`}
                     onChange={(on) => update({ devices: on ? [...new Set([...form.devices, i])] : form.devices.filter((x) => x !== i) })}
@@ -201,9 +205,9 @@ export function DesignerPage() {
               <NumberField label="Seed" value={form.seed} step={1} onChange={(seed) => update({ seed })} testId="seed" error={err('seed')} />
             </div>
             <div className="row wrap">
-              <NumberField label="Warm-up" value={form.warmup} unit={form.warmupKind === 'seconds' ? 's' : 'steps'} onChange={(warmup) => update({ warmup })} testId="warmup" error={err('warmup')} />
+              <NumberField label="Warm-up" value={form.warmup} unit={form.warmupKind === 'seconds' ? 's' : 'steps'} onChange={(warmup) => update({ warmup })} testId="warmup" error={err('warmup')} warning={warn('warmup')} />
               <SelectField label="in" value={form.warmupKind} options={['seconds', 'steps'] as const} onChange={(warmupKind) => update({ warmupKind })} />
-              <NumberField label="Window" value={form.window} unit={form.windowKind === 'seconds' ? 's' : 'steps'} onChange={(window) => update({ window })} testId="window" error={err('window')} />
+              <NumberField label="Window" value={form.window} unit={form.windowKind === 'seconds' ? 's' : 'steps'} onChange={(window) => update({ window })} testId="window" error={err('window')} warning={warn('window')} />
               <SelectField label="in" value={form.windowKind} options={['seconds', 'steps'] as const} onChange={(windowKind) => update({ windowKind })} />
               <NumberField label="Cool-down" value={form.cooldown_s} unit="s" onChange={(cooldown_s) => update({ cooldown_s })} testId="cooldown" error={err('cooldown_s')} />
               <NumberField label="Sampling interval" value={form.sample_interval_ms} unit="ms" onChange={(sample_interval_ms) => update({ sample_interval_ms })} testId="sample-interval" error={err('sample_interval_ms')} />
@@ -215,7 +219,7 @@ export function DesignerPage() {
               <NumberField label="Node overhead" value={form.overhead_w} unit="W" onChange={(overhead_w) => update({ overhead_w })} title="Added to GPU power for the efficiency (the seed paper used a fixed 100 W)" testId="overhead" error={err('overhead_w')} />
               <CheckField label="Observe only (never change limits)" checked={form.observe_only} onChange={(observe_only) => update({ observe_only })} testId="observe-only" />
               <SelectField label="On a failed run" value={form.on_failure} options={['continue', 'stop'] as const} onChange={(on_failure) => update({ on_failure })} />
-              <NumberField label="Hang timeout" value={form.hang_timeout_s} unit="s" onChange={(hang_timeout_s) => update({ hang_timeout_s })} testId="hang-timeout" error={err('hang_timeout_s')} />
+              <NumberField label="Hang timeout" value={form.hang_timeout_s} unit="s" onChange={(hang_timeout_s) => update({ hang_timeout_s })} testId="hang-timeout" error={err('hang_timeout_s')} warning={warn('hang_timeout_s')} />
               <NumberField label="Run timeout" value={form.run_timeout_s} unit="s" onChange={(run_timeout_s) => update({ run_timeout_s })} testId="run-timeout" error={err('run_timeout_s')} />
             </div>
           </fieldset>
@@ -241,8 +245,15 @@ export function DesignerPage() {
           {validationError && <p className="error">{validationError}</p>}
           {validation && validation.ok && (
             <p className="ok" data-testid="validation-ok">
-              {yamlLoad ? 'The form is valid (the file was not loaded).' : 'Plan is valid.'}
+              {yamlLoad ? 'The form is valid (the file was not loaded).' : warnings.length ? `Plan is valid, with ${warnings.length} warning${warnings.length === 1 ? '' : 's'}:` : 'Plan is valid.'}
             </p>
+          )}
+          {warnings.length > 0 && (
+            <ul className="warn small" data-testid="validation-warnings">
+              {warnings.map((i) => (
+                <li key={i.path + i.message}>{issueText(i)}</li>
+              ))}
+            </ul>
           )}
           {validation && !validation.ok && (
             <>
@@ -260,7 +271,9 @@ export function DesignerPage() {
             <dt>Runs</dt>
             <dd data-testid="run-count">{validation?.ok ? validation.run_count : '–'}</dd>
             <dt>Estimated</dt>
-            <dd data-testid="estimate">{validation?.estimate_s != null ? formatDuration(validation.estimate_s) : '–'}</dd>
+            <dd data-testid="estimate" title={validation?.estimate_basis ?? undefined}>
+              {validation?.estimate_s != null ? formatDuration(validation.estimate_s) : '–'}
+            </dd>
           </dl>
           <button className="primary big" disabled={starting || running || validating || !validation?.ok} onClick={() => void start()} data-testid="start-sweep" title="Ctrl+Enter">
             {running ? 'A sweep is running' : starting ? 'Starting…' : 'Start sweep'}
