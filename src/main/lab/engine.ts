@@ -240,7 +240,8 @@ export class Engine implements LabApi {
         },
         plan,
       );
-      sweep.notices.push(...checked.warnings.map((w) => `warning: ${issueLines([w])[0]}`), ...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
+      sweep.notices.push(...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
+      sweep.notices.push(...checked.warnings.map((w) => `warning: ${issueLines([w])[0]}`));
       this.active.set(sweep.sweepId, sweep);
       void sweep.done.finally(() => {
         this.active.delete(sweep.sweepId);
