@@ -3,6 +3,7 @@
 // A plan that ignores them still runs (these are warnings, not errors), but its runs come out flagged.
 import type { PlanIssue } from '../shared/api';
 import type { Plan, Span, WorkloadRef } from '../shared/plan';
+import type { WorkloadDefinition } from '../shared/workload';
 import { estimatePlanSeconds, scheduleRuns } from './schedule';
 import { detectSteadyState, MSER_BATCH, MSER_MIN_BATCHES } from './analysis/steady-state';
 import { batchEfficiency, findWorkload, resolveParams, type SimParams } from './sim/workloads';
@@ -41,6 +42,12 @@ export function simTiming(ref: WorkloadRef): WorkloadTiming | null {
   }
   const rate = model.throughput_ref * batchEfficiency(model, params.batch_size);
   return { workload: ref.id, init_s: model.init_s, boot_wall_s: null, ramp_s: warmupEndS(model) - model.init_s, step_s: (params.batch_size * params.item_units) / rate, source: "the simulator's model" };
+}
+
+/** A workload definition's own figure for its ramp on real GPUs (its `ramp`); null where it gives none. */
+export function definitionTiming(def: Pick<WorkloadDefinition, 'id' | 'ramp'>): WorkloadTiming | null {
+  if (!def.ramp) return null;
+  return { workload: def.id, init_s: 0, boot_wall_s: null, ramp_s: def.ramp.seconds, step_s: null, source: `its definition: ${def.ramp.source}` };
 }
 
 /** One earlier run of a workload: when it started, its steps (end time, units/s, duration) and its clock's speed-up. */

@@ -115,6 +115,11 @@ export const WorkloadDefinition = z
     container: ContainerSpec.optional(),
     multi_gpu: MultiGpu.default({ launcher: 'none', max_gpus: 1 }),
     throughput: ThroughputReader.default({ adapter: 'protocol' }),
+    /**
+     * What is known of its start on real GPUs, for the plan check's warnings until earlier runs on the device say
+     * more: seconds from the first step until throughput is steady, and where that figure comes from.
+     */
+    ramp: z.object({ seconds: z.number().positive(), source: z.string().min(1) }).strict().optional(),
   })
   .strict()
   .refine((d) => d.native || d.container, { message: 'a workload needs `native`, `container` or both', path: ['native'] })

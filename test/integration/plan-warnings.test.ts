@@ -53,3 +53,24 @@ describe('plan warnings before Start', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('plan warnings on real GPUs (nvidia-smi, a shim that prints what the real tool prints)', () => {
+  it("warns from the workload definition's ramp before any run of it is recorded", { timeout: 60_000 }, async () => {
+    const { installNvidiaSmi, makeShimDir } = await import('../helpers/gpu-shims');
+    const shims = makeShimDir();
+    installNvidiaSmi(shims);
+    const engine = await Engine.open({ dbPath: join(shims.dir, 'lab.db'), env: { ...process.env, ...shims.env, CAPLAB_DATA_DIR: shims.dir } });
+    try {
+      const v = await engine.validatePlan({ plan: { backend: 'nvidia-smi', workloads: [{ id: 'resnet50' }], caps: [300], warmup: { seconds: 5 }, window: { seconds: 30 }, observe_only: true } });
+      expect(v.issues).toEqual([]);
+      expect(v.ok).toBe(true);
+      expect(v.warnings).toEqual([expect.objectContaining({ path: 'warmup.seconds', message: expect.stringMatching(/^resnet50 is still ramping up for about 20 s after its first step \(its definition: cuDNN autotuning .*\): .* use at least 20 s$/) })]);
+      // No speed-up on real devices; the process start is assumed until a run measured it.
+      expect(v.estimate_basis).toBe('1 run: start-up, warm-up, window and 5 s cool-down each; process start ~2 s a run (assumed where no earlier run measured it)');
+      expect(v.estimate_s).toBeCloseTo(5 + 30 + 2 + 5 + 2, 5);
+    } finally {
+      await engine.close();
+      shims.cleanup();
+    }
+  });
+});

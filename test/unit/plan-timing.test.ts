@@ -1,7 +1,7 @@
 // Issue 25, finding 2: a plan's warm-up, window and estimate are checked against what is known of its workloads.
 import { describe, expect, it } from 'vitest';
 import { Plan, type PlanInput } from '../../src/shared/plan';
-import { estimatePlanWall, mergeTimings, planTimingWarnings, simTiming, timingFromRuns, type PastRun, type WorkloadTiming } from '../../src/core/plan-timing';
+import { definitionTiming, estimatePlanWall, mergeTimings, planTimingWarnings, simTiming, timingFromRuns, type PastRun, type WorkloadTiming } from '../../src/core/plan-timing';
 import { findWorkload } from '../../src/core/sim/workloads';
 import { warmupEndS } from '../../src/core/sim/model';
 
@@ -48,6 +48,15 @@ describe('plan timing warnings', () => {
     const t: WorkloadTiming = { ...simTiming(p.workloads[0]!)!, boot_wall_s: 1 };
     const w = planTimingWarnings(p, new Map([['vit_l_16', t]]), 1);
     expect(w).toEqual([{ path: 'hang_timeout_s', message: "vit_l_16 takes about 5 s to reach its first step (the simulator's model); a 3 s hang timeout stops it as hung before that" }]);
+  });
+
+  it("uses a workload definition's own ramp on real GPUs, naming it", () => {
+    const p = plan({ backend: 'auto', workloads: [{ id: 'resnet50' }] });
+    const t = definitionTiming({ id: 'resnet50', ramp: { seconds: 20, source: 'measured on an H200' } });
+    expect(planTimingWarnings(p, new Map([['resnet50', t]]), 1)).toEqual([
+      { path: 'warmup.seconds', message: 'resnet50 is still ramping up for about 20 s after its first step (its definition: measured on an H200): a 5 s warm-up leaves the ramp in the measurement window, and the runs will be flagged warmup-in-window or no-steady-state; use at least 20 s' },
+    ]);
+    expect(definitionTiming({ id: 'resnet50' })).toBeNull();
   });
 
   it('says nothing of a workload nothing is known about', () => {

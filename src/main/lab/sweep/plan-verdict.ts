@@ -1,6 +1,7 @@
 import { BackendChoice, type DeviceInfo } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
-import { estimatePlanWall, mergeTimings, planTimingWarnings, simTiming, timingFromRuns, type PlanEstimate, type WorkloadTiming } from '../../../core/plan-timing';
+import { definitionTiming, estimatePlanWall, mergeTimings, planTimingWarnings, simTiming, timingFromRuns, type PlanEstimate, type WorkloadTiming } from '../../../core/plan-timing';
+import { loadWorkloads } from '../runner/workloads';
 import { openLabBackend, type LabBackend } from '../gpu/lab-backend';
 import type { Db } from '../store/db';
 import { pastRunsOf } from '../store/run-history';
@@ -29,12 +30,17 @@ export interface PlanHistory {
   host: string;
 }
 
-/** What is known of each workload's start-up and ramp on the plan's first device: its earlier runs there, and the simulator's model. */
-function timingsOf(plan: Plan, lab: LabBackend, device: DeviceInfo | undefined, history: PlanHistory | undefined): Map<string, WorkloadTiming | null> {
+/**
+ * What is known of each workload's start-up and ramp on the plan's first device: its earlier runs there, and the
+ * simulator's model on simulated GPUs or the workload definition's own figure on real ones.
+ */
+function timingsOf(plan: Plan, lab: LabBackend, device: DeviceInfo | undefined, history: PlanHistory | undefined, env: NodeJS.ProcessEnv): Map<string, WorkloadTiming | null> {
   const out = new Map<string, WorkloadTiming | null>();
+  const catalog = lab.sim ? null : loadWorkloads({ env });
   for (const ref of plan.workloads) {
     if (out.has(ref.id)) continue;
-    const model = lab.sim ? simTiming(ref) : null;
+    const def = catalog?.get(ref.id)?.def;
+    const model = lab.sim ? simTiming(ref) : def ? definitionTiming(def) : null;
     const past = history && device ? timingFromRuns(ref.id, pastRunsOf(history.db, ref.id, device.name, history.host), model?.init_s ?? 0, device.name) : null;
     out.set(ref.id, mergeTimings(model, past));
   }
@@ -64,7 +70,7 @@ export async function checkPlan(value: unknown, opts: { backend?: BackendChoice;
     const params = schema.plan ? issuesOfLines(checkWorkloadParams(schema.plan, lab.backend, opts.env)) : [];
     const issues = [...schema.issues, ...params, ...devices.issues];
     if (!schema.plan || issues.length) return { plan: schema.plan, issues, warnings: [], estimate: null, timeScale: lab.timeScale };
-    const timings = timingsOf(schema.plan, lab, devices.chosen[0], opts.history);
+    const timings = timingsOf(schema.plan, lab, devices.chosen[0], opts.history, opts.env);
     return { plan: schema.plan, issues, warnings: planTimingWarnings(schema.plan, timings, lab.timeScale), estimate: estimatePlanWall(schema.plan, timings, lab.timeScale), timeScale: lab.timeScale };
   } finally {
     await lab.backend.close();
