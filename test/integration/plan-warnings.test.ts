@@ -1,6 +1,7 @@
 // Issue 25, finding 2: a 5 s warm-up / 10 s window for ViT-L/16 was called "Plan is valid" and estimated at 1 s for
 // a sweep that took 8 s. The plan check (every face's) now warns at the field and estimates start-up and cool-down.
 import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../src/main/lab/engine';
 import { runCli } from '../helpers/cli';
@@ -51,6 +52,28 @@ describe('plan warnings before Start', () => {
     const r = await runCli(['sweep', file, '--db', join(tmp.dir, 'cli.db')], env);
     expect(r.stderr).toMatch(/caplab: warning: warmup\.seconds: vit_l_16 is still ramping up for about 19 s .* use at least 20 s/);
     expect(r.code).toBe(0);
+
+    // --check: the same check with this database's earlier runs, and nothing run or written.
+    const db = join(tmp.dir, 'cli.db');
+    const sizeBefore = statSync(db).size;
+    const c = await runCli(['sweep', file, '--db', db, '--check', '--json'], env);
+    expect(c.code).toBe(0);
+    const v = JSON.parse(c.stdout) as { ok: boolean; warnings: { path: string; message: string }[]; run_count: number; estimate_s: number; estimate_basis: string };
+    expect(v.ok).toBe(true);
+    expect(v.run_count).toBe(1);
+    expect(v.warnings[0]!.message).toContain("(the simulator's model and 1 earlier run on NVIDIA H100 80GB HBM3 (simulated))");
+    expect(v.estimate_basis).not.toContain('assumed');
+    const text = await runCli(['sweep', file, '--db', db, '--check'], env);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toMatch(/^caplab: warning: .*short\.yaml: warmup\.seconds: vit_l_16 is still ramping up/m);
+    expect(text.stdout).toMatch(/short\.yaml: plan is valid, with 1 warning: 1 runs, about \d+s \(1 run: start-up/);
+    const runs = await runCli(['runs', '--db', db, '--json'], env);
+    expect((JSON.parse(runs.stdout) as unknown[]).length).toBe(1);
+    expect(statSync(db).size).toBe(sizeBefore);
+    // A database that does not exist is not created by a check.
+    const none = join(tmp.dir, 'none.db');
+    expect((await runCli(['sweep', file, '--db', none, '--check'], env)).code).toBe(0);
+    expect(existsSync(none)).toBe(false);
   });
 });
 

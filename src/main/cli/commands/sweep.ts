@@ -1,6 +1,7 @@
 import { readPlanValue, PlanError } from '../../lab/sweep/plan-file';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
-import { CliError, printJson, type CliCommand, type CliIO } from '../command';
+import { CliError, printJson, type CliArgs, type CliCommand, type CliIO } from '../command';
+import { formatDuration } from '../../../shared/units';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { checkPlan } from '../../lab/sweep/plan-verdict';
 import { fixed, printable, progressBar, table } from '../format';
@@ -51,11 +52,27 @@ function progressPrinter(io: CliIO) {
   };
 }
 
+/** `--check`: the plan's warnings (with this database's earlier runs) and its estimate; nothing runs, nothing is written. */
+async function checkOnly(plan: unknown, file: string, args: CliArgs, io: CliIO): Promise<number> {
+  const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
+  try {
+    const v = await engine.validatePlan({ plan });
+    if (args.values.json) printJson(io, v);
+    else {
+      for (const w of v.warnings) io.stderr.write(`caplab: warning: ${file}: ${w.path}: ${w.message}\n`);
+      io.stdout.write(`${file}: plan is valid${v.warnings.length ? `, with ${v.warnings.length} warning${v.warnings.length === 1 ? '' : 's'}` : ''}: ${v.run_count} runs, about ${v.estimate_s === null ? '?' : formatDuration(v.estimate_s)} (${v.estimate_basis ?? 'no estimate'})\n`);
+    }
+    return v.ok ? 0 : 2;
+  } finally {
+    await engine.close();
+  }
+}
+
 export const sweepCommand: CliCommand = {
   name: 'sweep',
   summary: 'Run a power-cap sweep from a plan file (workloads x caps x repetitions)',
-  usage: 'sweep PLAN.yaml [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--wait] [--json]',
-  options: { ...backendOption, ...dbOption, ...jsonOption, wait: { type: 'boolean' } },
+  usage: 'sweep PLAN.yaml [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--wait] [--check] [--json]',
+  options: { ...backendOption, ...dbOption, ...jsonOption, wait: { type: 'boolean' }, check: { type: 'boolean' } },
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a plan file: caplab sweep PLAN.yaml');
@@ -69,6 +86,7 @@ export const sweepCommand: CliCommand = {
     // Every problem of the plan at once (schema, workloads, devices, caps), before the database is even opened.
     const verdict = await checkPlan(plan, { backend: backendOpt(args), env: io.env });
     if (verdict.issues.length) throw new CliError(PlanError.of(file, verdict.issues).message);
+    if (args.values.check) return checkOnly(plan, file, args, io);
     const engine = await openEngine(args, io, { restoreOnOpen: true });
     const unsubscribe = engine.subscribe(progressPrinter(io) as (n: EventName, p: unknown) => void);
     let signalled: NodeJS.Signals | null = null;
