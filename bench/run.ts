@@ -10,8 +10,9 @@ import { runCsv as exportCsv, runParquet as exportParquet } from './export-sampl
 import { run as facility } from './facility';
 import { run as importLogs } from './import';
 import { run as pagedSamples } from './paged-samples';
+import { run as startup } from './startup';
 
-const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet, facility, 'paged-samples': pagedSamples };
+const benches: Record<string, (dir: string) => Promise<BenchResult | BenchResult[]>> = { 'store-samples': storeSamples, 'sampler-sim': samplerSim, import: importLogs, 'export-csv': exportCsv, 'export-parquet': exportParquet, facility, 'paged-samples': pagedSamples, startup };
 // `npm run bench -- export-csv,facility` runs only those (and records them in a file of their own).
 const only = process.argv[2]?.split(',');
 const results: BenchResult[] = [];
