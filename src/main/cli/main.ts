@@ -5,6 +5,7 @@ import { exitCodeOf } from '../../shared/errors';
 import { commandLoaders } from './commands';
 import { VERSION } from '../lab/version';
 import { commandHelp } from './help';
+import { didYouMean } from '../../shared/suggest';
 
 async function helpText(): Promise<string> {
   const commands = await Promise.all(Object.values(commandLoaders).map((load) => load()));
@@ -36,7 +37,7 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
   }
   const load = Object.prototype.hasOwnProperty.call(commandLoaders, name) ? commandLoaders[name] : undefined;
   if (!load) {
-    io.stderr.write(`caplab: unknown command "${name}"\n\n${await helpText()}\n`);
+    io.stderr.write(`caplab: unknown command "${name}"${didYouMean(name, Object.keys(commandLoaders))}\n\n${await helpText()}\n`);
     return 2;
   }
   const cmd = await load();

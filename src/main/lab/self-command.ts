@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +13,9 @@ export function selfCommand(env: NodeJS.ProcessEnv = process.env): string[] {
     throw new Error('CAPLAB_SELF_ARGV must be a JSON array of strings');
   }
   const script = process.argv[1];
-  if (script && /caplab(\.m?js|\.cjs)?$/.test(script)) return [process.execPath, script];
+  // The script's real path: `npx caplab` starts it through a link in npx's cache (~/.npm/_npx/<hash>/…), which a
+  // compute node or a cache clean does not have.
+  if (script && /caplab(\.m?js|\.cjs)?$/.test(script)) return [process.execPath, existsSync(script) ? realpathSync(script) : script];
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 8; i++) {
     const bin = join(dir, 'bin', 'caplab.mjs');

@@ -1,5 +1,5 @@
-import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { WrittenFile } from '../../../shared/export';
 import { writeFileAtomic } from './atomic';
 
@@ -21,6 +21,7 @@ export async function writeCsvTables(tables: { path: string; table: CsvTable }[]
   const written: WrittenFile[] = [];
   try {
     for (const { path, table } of tables) {
+      await mkdir(dirname(resolve(path)), { recursive: true });
       const bytes = await writeFileAtomic(path, csvText(table));
       written.push({ kind: 'csv', path: resolve(path), bytes, rows: table.rows.length, source });
     }

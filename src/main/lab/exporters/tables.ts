@@ -8,9 +8,20 @@ import type { SegmentEnergy } from '../../../shared/dataset-analysis';
 
 export function runsTable(runs: readonly RunRecord[]): CsvTable {
   return {
-    headers: ['run_id', 'sweep_id', 'workload', 'cap_w [W]', 'repetition', 'order', 'status', 'exit_code', 'error', 'started_at [s since epoch]', 'ended_at [s since epoch]', 'warmup_end [s since epoch]', 'measure_start [s since epoch]', 'measure_end [s since epoch]', 'units', 'throughput [units/s per GPU]', 'mean_power_w [W per GPU]', 'energy_j [J]', 'efficiency [units/J]', 'energy_sensor', 'enforced_limit_w [W]'],
-    rows: runs.map((r) => [r.id, r.sweep_id, r.workload, r.cap_w, r.repetition, r.order, r.status, r.exit_code, r.error, r.started_at, r.ended_at, r.warmup_end, r.measure_start, r.measure_end, r.units, r.throughput, r.mean_power_w, r.energy_j, r.efficiency, r.energy_sensor, r.enforced_limit_w]),
+    headers: ['run_id', 'sweep_id', 'workload', 'cap_w [W]', 'repetition', 'order', 'status', 'exit_code', 'error', 'started_at [s since epoch]', 'ended_at [s since epoch]', 'warmup_end [s since epoch]', 'measure_start [s since epoch]', 'measure_end [s since epoch]', 'units', 'throughput [units/s per GPU]', 'mean_power_w [W per GPU]', 'energy_j [J]', 'efficiency [units/J]', 'energy_sensor', 'enforced_limit_w [W]', 'exit_note'],
+    rows: runs.map((r) => [r.id, r.sweep_id, r.workload, r.cap_w, r.repetition, r.order, r.status, r.exit_code, r.error, r.started_at, r.ended_at, r.warmup_end, r.measure_start, r.measure_end, r.units, r.throughput, r.mean_power_w, r.energy_j, r.efficiency, r.energy_sensor, r.enforced_limit_w, exitNote(r)]),
   };
+}
+
+/**
+ * Why a run's exit code is what it is, where the code alone misleads: a run that completed with a non-zero code was
+ * ended by CapLab at the end of its window (a time-boxed workload is stopped, with SIGTERM: 143).
+ */
+export function exitNote(r: Pick<RunRecord, 'status' | 'exit_code'>): string | null {
+  if (r.status !== 'done' || r.exit_code === null || r.exit_code === 0) return null;
+  const names: Record<number, string> = { 130: 'SIGINT', 137: 'SIGKILL', 143: 'SIGTERM' };
+  const signal = r.exit_code > 128 ? ` (${names[r.exit_code] ?? `signal ${r.exit_code - 128}`})` : '';
+  return `stopped by CapLab at the end of its window${signal}`;
 }
 
 const statCols = (name: string, unit: string) => [`${name}_mean [${unit}]`, `${name}_sd [${unit}]`, `${name}_cv`, `${name}_ci_lo [${unit}]`, `${name}_ci_hi [${unit}]`, `${name}_n`];

@@ -15,6 +15,7 @@ import {
   type WorkloadSummary,
 } from '../../../shared/workload';
 import { dataDir } from '../paths';
+import { didYouMean } from '../../../shared/suggest';
 
 /**
  * Workload definitions: the built-ins in resources/workloads/*.yaml plus the user's folder
@@ -256,7 +257,7 @@ export function loadWorkloads(opts: LoadOptions = {}): WorkloadCatalog {
     get: (id) => definitions.find((w) => w.def.id === id),
     require(id) {
       const w = definitions.find((d) => d.def.id === id);
-      if (!w) throw new WorkloadParamError(id, [`unknown workload; known: ${definitions.map((d) => d.def.id).join(', ') || '(none)'}`]);
+      if (!w) throw new WorkloadParamError(id, [`unknown workload${didYouMean(id, definitions.map((d) => d.def.id))}; known: ${definitions.map((d) => d.def.id).join(', ') || '(none)'}`]);
       return w;
     },
   };

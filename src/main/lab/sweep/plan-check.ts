@@ -2,6 +2,7 @@ import { CapsSpec, planCaps, type Plan } from '../../../shared/plan';
 import type { DeviceInfo } from '../../../shared/device';
 import { PlanError } from './plan-file';
 import { issueLines, issuesOfLines, type PlanIssue } from './plan-issues';
+import { didYouMean } from '../../../shared/suggest';
 
 /** The parts of a plan the device check reads; taken from a plan, or from whatever parses of a malformed one. */
 export interface PlanParts {
@@ -40,7 +41,7 @@ export function deviceIssues(parts: PlanParts, devices: readonly DeviceInfo[], w
     else chosen.push(d);
   });
   parts.workloads.forEach((id, i) => {
-    if (!workloads.has(id)) issues.push({ path: `workloads.${i}.id`, message: `unknown workload "${id}" (known: ${[...workloads].sort().join(', ')})` });
+    if (!workloads.has(id)) issues.push({ path: `workloads.${i}.id`, message: `unknown workload "${id}"${didYouMean(id, workloads)} (known: ${[...workloads].sort().join(', ')})` });
   });
   if (!parts.observe_only) {
     for (const d of chosen) {

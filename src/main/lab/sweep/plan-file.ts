@@ -58,13 +58,21 @@ export function planFromYaml(text: string, where = 'plan'): Plan {
   return parsePlan(yamlValue(text, where), where);
 }
 
+/** Why a plan file cannot be read, in words (not a bare errno code). */
+function unreadablePlan(file: string, e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return `no such file: ${file}`;
+  if (e.code === 'EISDIR') return `${file} is a folder, not a plan file`;
+  if (e.code === 'EACCES' || e.code === 'EPERM') return `permission denied reading ${file}`;
+  return `cannot read plan ${file}: ${e.message}`;
+}
+
 /** A plan file's YAML as a value, not yet checked (the caller reports schema and device problems together). */
 export function readPlanValue(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new PlanError(`cannot read plan ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new PlanError(unreadablePlan(file, e as NodeJS.ErrnoException));
   }
   return yamlValue(text, file);
 }
