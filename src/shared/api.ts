@@ -270,6 +270,8 @@ export const events = {
     workload: z.string().nullable(),
     cap_w: z.number().nullable(),
     repetition: z.number().int().nullable(),
+    /** Why this run is done (first pass, refinement, a sequential repetition); null: a run of the plan as written. */
+    reason: z.string().nullable().optional(),
     phase: z.enum(['setting-cap', 'warmup', 'measure', 'cooldown', 'idle']),
     /** Fraction of the whole sweep done, 0..1: work done over work planned, never decreasing. */
     fraction: z.number(),
