@@ -2,7 +2,7 @@
 // steady and known to the target precision, never before the steady-state test could judge it, never after the
 // plan's window.
 import { detectSteadyState } from '../analysis/steady-state';
-import { mean, sampleSd, tQuantile } from '../analysis/stats';
+import { linearFit, mean, sampleSd, tQuantile } from '../analysis/stats';
 
 /** MSER-5 with its 10-batch minimum (steady-state.ts) needs 50 points of each series before it can say "steady". */
 export const STEADY_MIN_POINTS = 50;
@@ -41,10 +41,15 @@ export function batchMeansHalfWidth(values: readonly number[]): number | null {
   return (tQuantile(0.975, CI_BATCHES - 1) * sampleSd(means)) / Math.sqrt(CI_BATCHES) / Math.abs(m);
 }
 
-/** Steady: MSER-5 finds a steady state and truncates at most the first fifth of the window (a settled window). */
-function settled(t: readonly number[], v: readonly number[]): boolean {
-  const s = detectSteadyState(t, v);
-  return s.reached && s.truncate_index !== null && s.truncate_index <= s.n / 5;
+/**
+ * Steady: the steady-state test the analysis applies (MSER-5) finds a steady state, and the fitted drift over the
+ * window is within the CI target (a slow ramp can pass MSER on a short window; it cannot hide a trend).
+ */
+function settled(t: readonly number[], v: readonly number[], target: number): boolean {
+  if (!detectSteadyState(t, v).reached) return false;
+  const fit = linearFit(t, v);
+  const m = mean(v as number[]);
+  return fit !== null && Math.abs(m) > 0 && Math.abs(fit.slope * (t[t.length - 1]! - t[0]!)) / Math.abs(m) <= target;
 }
 
 /** Watches one run's window: per-step rates and each device's power readings (the widest device CI counts). */
@@ -81,14 +86,14 @@ export class AdaptiveWindow {
     const devices = [...this.power.values()];
     const cis = devices.map((d) => batchMeansHalfWidth(d.w));
     const power_ci = devices.length > 0 && cis.every((c) => c !== null) ? Math.max(...(cis as number[])) : null;
-    const steady = throughput_ci !== null && power_ci !== null && settled(this.stepT, this.rate) && devices.every((d) => settled(d.t, d.w));
+    const steady = throughput_ci !== null && power_ci !== null && settled(this.stepT, this.rate, this.rule.ci_target) && devices.every((d) => settled(d.t, d.w, this.rule.ci_target));
     const base = { elapsed_s, throughput_ci, power_ci, steady };
     const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
     if (elapsed_s < this.rule.min_s) return { ...base, stop: false, reason: `shorter than the minimum window (${this.rule.min_s} s)` };
     if (throughput_ci === null || power_ci === null) return { ...base, stop: false, reason: `fewer than ${STEADY_MIN_POINTS} steps or power samples (the steady-state test's minimum)` };
-    if (!steady) return { ...base, stop: false, reason: 'throughput or power not yet steady' };
     if (throughput_ci > this.rule.ci_target || power_ci > this.rule.ci_target)
       return { ...base, stop: false, reason: `CI half-widths ${pct(throughput_ci)} (throughput), ${pct(power_ci)} (power) above the ${pct(this.rule.ci_target)} target` };
+    if (!steady) return { ...base, stop: false, reason: 'throughput or power not yet steady' };
     return { ...base, stop: true, reason: `steady after ${elapsed_s.toFixed(1)} s; CI half-widths ${pct(throughput_ci)} (throughput), ${pct(power_ci)} (power) within ${pct(this.rule.ci_target)}` };
   }
 }
