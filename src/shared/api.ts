@@ -74,6 +74,8 @@ export const methods = {
       plan: Plan.nullable(),
       run_count: z.number().int(),
       estimate_s: z.number().nullable(),
+      /** Plan `adaptive`: expected and most device time, wall seconds like estimate_s, beside the same plan fixed. */
+      adaptive_estimate: z.object({ fixed_s: z.number(), adaptive_s: z.number(), max_s: z.number(), assumptions: z.string() }).nullable().optional(),
     }),
   },
   planToYaml: { input: z.object({ plan: Plan }).strict(), output: z.object({ yaml: z.string() }) },

@@ -103,3 +103,10 @@ export function estimateAdaptiveSeconds(plan: Plan, stepSeconds = 0.5): Adaptive
     assumptions: `${firstRuns} first-pass runs${seqRuns ? ` + about ${seqRuns} sequential repetitions` : ''}; windows of ~${winA.toFixed(0)} s, cool-downs of ~${coolA.toFixed(0)} s`,
   };
 }
+
+/** The estimate in wall seconds (a simulated plan runs timeScale times faster); null for a plan without `adaptive`. */
+export function adaptiveEstimate(plan: Plan, timeScale: number): AdaptiveEstimate | null {
+  if (!plan.adaptive) return null;
+  const e = estimateAdaptiveSeconds(plan);
+  return { ...e, fixed_s: e.fixed_s / timeScale, adaptive_s: e.adaptive_s / timeScale, max_s: e.max_s / timeScale };
+}
