@@ -26,6 +26,8 @@ function runJson(r: RunRecord) {
     enforced_limit_w: r.enforced_limit_w,
     measure_start: r.measure_start,
     measure_end: r.measure_end,
+    reason: r.reason,
+    adaptive: r.adaptive,
   };
 }
 
