@@ -31,6 +31,7 @@ describe('adaptive plan (engine, simulated H100)', () => {
     const env = labEnv(join(tmp.dir, 'engine'), 'a');
     const engine = await Engine.open({ dbPath: env.CAPLAB_DB!, env: { ...process.env, ...env } });
     const reasons: string[] = [];
+    let recorded: { id: number; runs: { reason: string | null; adaptive: unknown }[] } | undefined;
     engine.subscribe((name, payload) => {
       const p = payload as { phase?: string; reason?: string | null; cap_w?: number };
       if (name === 'sweep.progress' && p.phase === 'setting-cap' && p.reason) reasons.push(`cap ${p.cap_w} W: ${p.reason}`);
@@ -78,9 +79,16 @@ describe('adaptive plan (engine, simulated H100)', () => {
       expect(summary.saved_s).toBeCloseTo(summary.window_saved_s + summary.cooldown_saved_s + summary.repetitions_saved_s, 6);
       expect(summary.fixed_gpu_s).toBeGreaterThan(summary.gpu_s);
       expect(summary.note).toContain('with the plan\'s figures fixed');
+      recorded = { id: sweep.sweepId, runs: runs.map((r) => ({ reason: r.reason, adaptive: r.adaptive })) };
     } finally {
       await engine.close();
     }
+    // The sweep bundle keeps why each run was done and what was decided for it: a re-import has the same.
+    const bundle = join(tmp.dir, 'engine', 'adaptive.json');
+    expect((await runCli(['export', 'json', String(recorded!.id), '--out', bundle], env)).code).toBe(0);
+    const imported = JSON.parse((await runCli(['import', bundle, '--json'], env)).stdout) as { sweeps: { sweep_id: number }[] };
+    const again = JSON.parse((await runCli(['runs', '--json', '--sweep', String(imported.sweeps[0]!.sweep_id)], env)).stdout)[0].runs as { reason: string; adaptive: unknown }[];
+    expect(again.map((r) => ({ reason: r.reason, adaptive: r.adaptive }))).toEqual(recorded!.runs);
   });
 });
 
