@@ -2,6 +2,7 @@
 // the selector's equivalence set is still undecided, until every place is decided or the budget is spent.
 import { selectOptimum, type OptimumPoint } from '../analysis/optimum';
 import type { AnalysisGroup, RunAnalysis, Selector } from '../../shared/analysis';
+import { seededRandom } from '../schedule';
 
 export interface RepetitionInput {
   points: readonly OptimumPoint[];
@@ -88,4 +89,19 @@ export function pointsOfGroup(group: Pick<AnalysisGroup, 'caps'>, runs: readonly
     });
     return { cap_w: c.cap_w, eligible: c.eligible, excluded_reason: c.excluded_reason, runs: counted };
   });
+}
+
+/**
+ * A batch of added runs in the order they run: shuffled with the plan's seed and the batch's round for
+ * `order: randomized` (so drifts do not line up with the caps, as in the first pass), as proposed otherwise.
+ */
+export function orderBatch<T>(runs: readonly T[], order: 'sequential' | 'randomized', seed: number, round: number): T[] {
+  const out = [...runs];
+  if (order !== 'randomized') return out;
+  const rand = seededRandom(seed + 7919 * round);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proposeRepetitions, type RepetitionInput } from '../../../src/core/sweep/adaptive-repetitions';
+import { orderBatch, proposeRepetitions, type RepetitionInput } from '../../../src/core/sweep/adaptive-repetitions';
 import type { OptimumPoint } from '../../../src/core/analysis/optimum';
 import { gaussian } from '../../../src/core/sim/random';
 
@@ -67,5 +67,19 @@ describe('sequential repetitions: only where the answer is undecided, until deci
       expect(spent).toBeLessThanOrEqual(budget);
       for (const n of counts.values()) expect(n).toBeLessThanOrEqual(base.max_per_cap);
     }
+  });
+});
+
+describe('the order of added repetitions stays randomised', () => {
+  const batch = Array.from({ length: 12 }, (_, k) => 200 + 25 * k);
+  it('randomized plans shuffle each batch, the same way for the same seed and round, differently for another round', () => {
+    const a = orderBatch(batch, 'randomized', 7, 1);
+    expect([...a].sort((x, y) => x - y)).toEqual(batch);
+    expect(a).not.toEqual(batch);
+    expect(orderBatch(batch, 'randomized', 7, 1)).toEqual(a);
+    expect(orderBatch(batch, 'randomized', 7, 2)).not.toEqual(a);
+  });
+  it('sequential plans keep the proposed order', () => {
+    expect(orderBatch(batch, 'sequential', 7, 1)).toEqual(batch);
   });
 });

@@ -5,8 +5,7 @@ import { loadSweepInput } from '../analysis/load';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { AdaptiveWindow, type WindowVerdict } from '../../../core/sweep/adaptive-window';
 import { baselineOf, judgeCooldown, type Baseline, type CoolReading } from '../../../core/sweep/adaptive-cooldown';
-import { pointsOfGroup, proposeRepetitions } from '../../../core/sweep/adaptive-repetitions';
-import { seededRandom } from '../../../core/schedule';
+import { orderBatch, pointsOfGroup, proposeRepetitions } from '../../../core/sweep/adaptive-repetitions';
 import { planCaps, sequentialRunBudget, type Plan, type PlannedRun } from '../../../shared/plan';
 import type { RunAdaptive } from '../../../shared/records';
 import type { Sample } from '../../../shared/device';
@@ -135,14 +134,7 @@ export class AdaptiveDriver {
       const proposal = proposeRepetitions({ points: pointsOfGroup(group, result.runs), selector: 'max-efficiency', margin: a.margin, alpha, max_per_cap: a.repetitions.max_per_cap, runs_left: runsLeft - added.length });
       for (const r of proposal.runs) added.push({ workload: group.workload, cap_w: r.cap_w, repetition: r.repetition, order: 0, reason: r.reason });
     }
-    if (this.plan.order === 'randomized') {
-      const rand = seededRandom(this.plan.seed + 7919 * ++this.rounds);
-      for (let i = added.length - 1; i > 0; i--) {
-        const j = Math.floor(rand() * (i + 1));
-        [added[i], added[j]] = [added[j]!, added[i]!];
-      }
-    }
     this.addedRuns += added.length;
-    return added.map((r, k) => ({ ...r, order: nextOrder + k }));
+    return orderBatch(added, this.plan.order, this.plan.seed, ++this.rounds).map((r, k) => ({ ...r, order: nextOrder + k }));
   }
 }
