@@ -63,13 +63,18 @@ describe('adaptive plan (engine, simulated H100)', () => {
         if (w.settled) expect(w.throughput_ci!).toBeLessThanOrEqual(0.01);
       }
       expect(runs.filter((r) => r.adaptive!.window!.settled).length).toBeGreaterThan(0);
-      // Every run but the last cools down adaptively: no longer than the plan's 30 s (plus one check).
+      // Every run but the last cools down adaptively, and never past the plan's 30 s: a wait that reaches it ends as
+      // 'bound' at that check. The recorded wait is the device clock's, so a timer firing late on a loaded machine
+      // shows, 50 times over at speed-up 50 (5 s = 100 ms of wall time).
       const cooled = runs.filter((r) => r.adaptive?.cooldown);
       expect(cooled.length).toBeGreaterThanOrEqual(runs.length - 1);
       for (const r of cooled) {
-        expect(r.adaptive!.cooldown!.waited_s).toBeLessThanOrEqual(30 + 1.5);
-        expect(r.adaptive!.cooldown!.planned_s).toBe(30);
-        expect(['baseline', 'flat', 'bound']).toContain(r.adaptive!.cooldown!.how);
+        const c = r.adaptive!.cooldown!;
+        expect(c.planned_s).toBe(30);
+        expect(c.waited_s).toBeLessThanOrEqual(30 + 5);
+        expect(['baseline', 'flat', 'bound']).toContain(c.how);
+        if (c.waited_s >= 30) expect(c.how).toBe('bound');
+        else expect(c.how).not.toBe('bound');
       }
 
       const analysis = await engine.analyzeSweep({ sweep_id: sweep.sweepId });
