@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AdaptiveSummary } from './adaptive';
 import { selectorIds } from './selectors';
 import { SensorKind } from './device';
 import { Reading, SeriesSample } from './sample';
@@ -521,6 +522,8 @@ export const AnalysisResult = z.object({
   runs: z.array(RunAnalysis),
   groups: z.array(AnalysisGroup),
   warnings: z.array(z.string()),
+  /** A stored sweep with plan `adaptive`: the device time it took and what adaptivity saved; absent otherwise. */
+  adaptive: AdaptiveSummary.nullable().optional(),
 });
 export type AnalysisResult = z.infer<typeof AnalysisResult>;
 

@@ -83,6 +83,8 @@ export const methods = {
        * not errors: `ok` stays true and the plan may start.
        */
       warnings: z.array(PlanIssue).default([]),
+      /** Plan `adaptive`: expected and most device time, wall seconds like estimate_s, beside the same plan fixed. */
+      adaptive_estimate: z.object({ fixed_s: z.number(), adaptive_s: z.number(), max_s: z.number(), assumptions: z.string() }).nullable().optional(),
     }),
   },
   planToYaml: { input: z.object({ plan: Plan }).strict(), output: z.object({ yaml: z.string() }) },
@@ -279,6 +281,8 @@ export const events = {
     workload: z.string().nullable(),
     cap_w: z.number().nullable(),
     repetition: z.number().int().nullable(),
+    /** Why this run is done (first pass, refinement, a sequential repetition); null: a run of the plan as written. */
+    reason: z.string().nullable().optional(),
     phase: z.enum(['setting-cap', 'warmup', 'measure', 'cooldown', 'idle']),
     /** Fraction of the whole sweep done, 0..1: work done over work planned, never decreasing. */
     fraction: z.number(),

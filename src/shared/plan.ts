@@ -88,6 +88,65 @@ export const SimOptions = z.object({
   devices: z.array(z.string()).optional(),
 });
 
+/**
+ * Adaptive measurement (issue 28): stop measuring, cooling down and repeating once the answer is settled, within the
+ * plan's own figures as upper bounds. Each part is off unless named; `adaptive: {}` turns on none of them.
+ */
+export const AdaptiveOptions = z
+  .object({
+    /**
+     * A run's window ends once throughput and power are steady and their 95 % CI half-widths (of batch means) are at
+     * most `ci_target` of their means; the plan's window is the upper bound, and the window never ends before `min_s`
+     * nor before the steady-state test has its 50 steps and 50 power samples.
+     */
+    window: z
+      .object({
+        ci_target: z.number().positive().max(0.5).default(0.01),
+        min_s: positive.max(PLAN_LIMITS.max_window_s).default(10),
+      })
+      .strict()
+      .optional(),
+    /**
+     * The next run starts once the devices have settled: temperature within `temp_band_c` and power within
+     * `power_band_w` of their pre-sweep baseline, or both flat (temperature changing by less than `flat_c_per_min`),
+     * checked every `check_s`; the plan's cooldown_s is the upper bound.
+     */
+    cooldown: z
+      .object({
+        temp_band_c: z.number().positive().max(50).default(5),
+        power_band_w: z.number().positive().max(1000).default(20),
+        flat_c_per_min: z.number().positive().max(60).default(0.5),
+        check_s: positive.max(60).default(2),
+      })
+      .strict()
+      .optional(),
+    /**
+     * Sequential repetitions: after the first pass, repetitions only at caps whose place in the selector's
+     * equivalence set (within `margin` of the best, at `confidence`) is undecided, until it is decided, a cap has
+     * `max_per_cap` repetitions, or the budget is spent. Each batch of added runs is shuffled (seeded).
+     */
+    repetitions: z
+      .object({
+        max_per_cap: z.number().int().min(2).max(100).default(5),
+      })
+      .strict()
+      .optional(),
+    /** Practical margin of "as good as the best cap", a fraction of the best score. */
+    margin: z.number().positive().max(0.5).default(0.02),
+    /** Family-wise confidence of the equivalence statements (1 - alpha). */
+    confidence: z.number().min(0.5).max(0.999).default(0.95),
+    /** Most the adaptivity may spend: device seconds of the whole sweep, runs added by sequential repetitions. */
+    budget: z
+      .object({
+        gpu_s: positive.optional(),
+        runs: z.number().int().positive().max(PLAN_LIMITS.max_runs).optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+export type AdaptiveOptions = z.infer<typeof AdaptiveOptions>;
+
 /** How `caplab cluster submit` splits a plan into Slurm array tasks (one task per shard, each on a node of its own). */
 export const ClusterOptions = z
   .object({
@@ -133,6 +192,8 @@ export const Plan = z
     sim: SimOptions.default({ speedup: 1 }),
     /** Cluster sweeps only (`caplab cluster submit`); a local sweep ignores it. */
     cluster: ClusterOptions.optional(),
+    /** Adaptive window, cool-down and sequential repetitions (AdaptiveOptions); absent: every figure is fixed. */
+    adaptive: AdaptiveOptions.optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -141,7 +202,7 @@ export const Plan = z
       ctx.addIssue({
         code: 'custom',
         path: ['caps'],
-        message: `the plan would make ${!Number.isFinite(runs) ? 'infinitely many' : runs < 1e9 ? runs.toLocaleString('en-US') : runs.toExponential(1)} runs (workloads x caps x repetitions${'adaptive' in p.caps ? ' + adaptive max_runs' : ''}); a plan may have at most ${PLAN_LIMITS.max_runs.toLocaleString('en-US')}`,
+        message: `the plan would make ${!Number.isFinite(runs) ? 'infinitely many' : runs < 1e9 ? runs.toLocaleString('en-US') : runs.toExponential(1)} runs (workloads x caps x repetitions${'adaptive' in p.caps ? ' + adaptive max_runs' : ''}${p.adaptive?.repetitions ? ' + sequential repetitions' : ''}); a plan may have at most ${PLAN_LIMITS.max_runs.toLocaleString('en-US')}`,
       });
     }
   });
@@ -149,11 +210,22 @@ export type Plan = z.infer<typeof Plan>;
 export type PlanInput = z.input<typeof Plan>;
 
 /** Runs a plan can make, counted without expanding anything (Infinity for an unbounded range). */
-export function planRunCount(p: { workloads: readonly unknown[]; caps: CapsSpec; repetitions: number }): number {
+export function planRunCount(p: { workloads: readonly unknown[]; caps: CapsSpec; repetitions: number; adaptive?: AdaptiveOptions | undefined }): number {
   const caps = p.caps;
   const count = Array.isArray(caps) ? caps.length : rangeCount('adaptive' in caps ? caps.adaptive : caps);
   const extra = Array.isArray(caps) || !('adaptive' in caps) ? 0 : caps.adaptive.max_runs;
-  return p.workloads.length * count * p.repetitions + extra;
+  return p.workloads.length * count * p.repetitions + extra + sequentialRunBudget(p, count + extra);
+}
+
+/**
+ * Runs sequential repetitions may add: the plan's budget.runs, else enough to bring every cap (of the grid and of the
+ * refinement) to max_per_cap repetitions; 0 without `adaptive.repetitions`.
+ */
+export function sequentialRunBudget(p: { workloads: readonly unknown[]; repetitions: number; adaptive?: AdaptiveOptions | undefined }, caps: number): number {
+  const seq = p.adaptive?.repetitions;
+  if (!seq) return 0;
+  const room = p.workloads.length * caps * Math.max(0, seq.max_per_cap - p.repetitions);
+  return p.adaptive!.budget.runs !== undefined ? Math.min(p.adaptive!.budget.runs, room) : room;
 }
 
 /** Caps a plan names explicitly (the coarse grid for adaptive plans), ascending, without duplicates. */
@@ -175,5 +247,7 @@ export const PlannedRun = z.object({
   cap_w: z.number(),
   repetition: z.number().int().min(1),
   order: z.number().int().min(0),
+  /** Why the run is done ("first pass", "refinement: …", "repetition 3, deciding whether …"); absent: as planned. */
+  reason: z.string().optional(),
 });
 export type PlannedRun = z.infer<typeof PlannedRun>;

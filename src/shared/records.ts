@@ -7,6 +7,31 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const SweepStatus = z.enum(['running', 'done', 'failed', 'cancelled', 'interrupted']);
 export type SweepStatus = z.infer<typeof SweepStatus>;
 
+/** What an adaptive plan (plan `adaptive`) decided for one run. */
+export const RunAdaptive = z.object({
+  /** The adaptive window: where it ended and why; planned_s is the plan's window (the upper bound). */
+  window: z
+    .object({
+      settled: z.boolean(),
+      seconds: z.number(),
+      planned_s: z.number().nullable(),
+      throughput_ci: z.number().nullable(),
+      power_ci: z.number().nullable(),
+      reason: z.string(),
+    })
+    .optional(),
+  /** The cool-down after the run: what was waited, against the plan's cooldown_s, and how it ended. */
+  cooldown: z
+    .object({
+      waited_s: z.number(),
+      planned_s: z.number(),
+      how: z.enum(['baseline', 'flat', 'bound', 'cancelled']),
+      reason: z.string(),
+    })
+    .optional(),
+});
+export type RunAdaptive = z.infer<typeof RunAdaptive>;
+
 /** One run as stored and as printed by `caplab sweep --json` / `caplab runs --json`. Per-GPU figures are means over the run's devices. */
 export const RunRecord = z.object({
   id: z.number().int(),
@@ -46,6 +71,10 @@ export const RunRecord = z.object({
   cpu_energy_j: z.number().nullable().default(null),
   /** Where the node energy of `efficiency` came from. */
   node_energy_source: z.enum(['measured-cpu', 'overhead']).nullable().default(null),
+  /** Why the run was done: first pass, refinement, a sequential repetition (null: a run of the plan as written). */
+  reason: z.string().nullable().default(null),
+  /** What the adaptive plan decided for the run (null without plan `adaptive`). */
+  adaptive: RunAdaptive.nullable().default(null),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 

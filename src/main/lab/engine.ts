@@ -41,6 +41,7 @@ import { exportForApp } from './exporters/app-export';
 import { findBrowser, printPdfWithChromium } from './exporters/chromium';
 import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
+import { adaptiveEstimate } from '../../core/sweep/adaptive-summary';
 import { scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
@@ -152,7 +153,7 @@ export class Engine implements LabApi {
   async validatePlan(input: MethodInput<'validatePlan'>): Promise<MethodOutput<'validatePlan'>> {
     const r = await this.checkPlan(input.plan);
     if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null, estimate_basis: null, warnings: [] };
-    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: r.estimate?.seconds ?? null, estimate_basis: r.estimate?.basis ?? null, warnings: r.warnings };
+    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: r.estimate?.seconds ?? null, estimate_basis: r.estimate?.basis ?? null, warnings: r.warnings, adaptive_estimate: adaptiveEstimate(r.plan, r.timeScale) };
   }
 
   /** Every problem of a plan at once, each at its field, and its warnings (plan-verdict.ts, with this database's earlier runs); this engine's --backend applies. */

@@ -37,6 +37,71 @@ export interface PlanForm {
   simSpeedup: number;
   /** Comma-separated simulated presets, one per device; empty = the backend's default. */
   simDevices: string;
+  /** Plan `adaptive`: which parts are on, their figures; budget 0 = none. */
+  stopEarly: StopEarlyForm;
+}
+
+export interface StopEarlyForm {
+  window: boolean;
+  ci_target_pct: number;
+  min_s: number;
+  cooldown: boolean;
+  cooldownRule: { temp_band_c: number; power_band_w: number; flat_c_per_min: number; check_s: number };
+  repetitions: boolean;
+  max_per_cap: number;
+  margin_pct: number;
+  confidence_pct: number;
+  budget_gpu_h: number;
+  budget_runs: number;
+}
+
+export const defaultStopEarly = (): StopEarlyForm => ({
+  window: false,
+  ci_target_pct: 1,
+  min_s: 10,
+  cooldown: false,
+  cooldownRule: { temp_band_c: 5, power_band_w: 20, flat_c_per_min: 0.5, check_s: 2 },
+  repetitions: false,
+  max_per_cap: 5,
+  margin_pct: 2,
+  confidence_pct: 95,
+  budget_gpu_h: 0,
+  budget_runs: 0,
+});
+
+/** The form's adaptive part as plan `adaptive`; undefined when nothing of it is on. */
+export function stopEarlyToPlan(a: StopEarlyForm): Plan['adaptive'] {
+  if (!a.window && !a.cooldown && !a.repetitions) return undefined;
+  const budget: { gpu_s?: number; runs?: number } = {};
+  if (a.budget_gpu_h > 0) budget.gpu_s = Math.round(a.budget_gpu_h * 3600);
+  if (a.budget_runs > 0) budget.runs = a.budget_runs;
+  return {
+    ...(a.window ? { window: { ci_target: a.ci_target_pct / 100, min_s: a.min_s } } : {}),
+    ...(a.cooldown ? { cooldown: { ...a.cooldownRule } } : {}),
+    ...(a.repetitions ? { repetitions: { max_per_cap: a.max_per_cap } } : {}),
+    margin: a.margin_pct / 100,
+    confidence: a.confidence_pct / 100,
+    budget,
+  };
+}
+
+function stopEarlyFromPlan(p: Plan['adaptive']): StopEarlyForm {
+  const d = defaultStopEarly();
+  if (!p) return d;
+  const pct = (x: number) => Math.round(x * 1e6) / 1e4;
+  return {
+    window: !!p.window,
+    ci_target_pct: p.window ? pct(p.window.ci_target) : d.ci_target_pct,
+    min_s: p.window?.min_s ?? d.min_s,
+    cooldown: !!p.cooldown,
+    cooldownRule: p.cooldown ? { ...p.cooldown } : d.cooldownRule,
+    repetitions: !!p.repetitions,
+    max_per_cap: p.repetitions?.max_per_cap ?? d.max_per_cap,
+    margin_pct: pct(p.margin),
+    confidence_pct: pct(p.confidence),
+    budget_gpu_h: p.budget.gpu_s !== undefined ? p.budget.gpu_s / 3600 : 0,
+    budget_runs: p.budget.runs ?? 0,
+  };
 }
 
 export const defaultForm = (): PlanForm => ({
@@ -64,6 +129,7 @@ export const defaultForm = (): PlanForm => ({
   run_timeout_s: 3600,
   simSpeedup: 40,
   simDevices: '',
+  stopEarly: defaultStopEarly(),
 });
 
 export function parseParamValue(v: string): string | number | boolean {
@@ -115,6 +181,7 @@ export function formToPlan(f: PlanForm): PlanInput {
     hang_timeout_s: f.hang_timeout_s,
     run_timeout_s: f.run_timeout_s,
     sim,
+    ...(stopEarlyToPlan(f.stopEarly) ? { adaptive: stopEarlyToPlan(f.stopEarly) } : {}),
   } as PlanInput;
 }
 
@@ -147,6 +214,7 @@ export function planToForm(p: Plan): PlanForm {
     run_timeout_s: p.run_timeout_s,
     simSpeedup: p.sim?.speedup ?? 1,
     simDevices: (p.sim?.devices ?? []).join(', '),
+    stopEarly: stopEarlyFromPlan(p.adaptive),
   };
   const caps = p.caps;
   if (Array.isArray(caps)) {

@@ -88,6 +88,7 @@ export function ConsolePage() {
         {p && running && (
           <span data-testid="current-run">
             {p.workload ?? '–'} at <strong>{p.cap_w ?? '–'} W</strong>, repetition {p.repetition ?? '–'} · <span className={`phase phase-${p.phase}`}>{p.phase}</span>
+            {p.reason && <span className="muted small" data-testid="run-reason"> · cap {p.cap_w} W: {p.reason}</span>}
           </span>
         )}
       </div>

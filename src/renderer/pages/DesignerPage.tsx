@@ -12,6 +12,7 @@ import { useDevices } from '../state/devices';
 import { toast, toastError } from '../state/toasts';
 import { useSweep, isRunning } from '../state/sweep';
 import { CapsEditor } from './designer/CapsEditor';
+import { AdaptiveEditor } from './designer/AdaptiveEditor';
 import { WorkloadsEditor } from './designer/WorkloadsEditor';
 import { downloadPlanYaml, formFromYaml } from './designer/plan-io';
 import { live, ptyBuffer } from '../state/live';
@@ -213,6 +214,7 @@ export function DesignerPage() {
               <NumberField label="Sampling interval" value={form.sample_interval_ms} unit="ms" onChange={(sample_interval_ms) => update({ sample_interval_ms })} testId="sample-interval" error={err('sample_interval_ms')} />
             </div>
           </fieldset>
+          <AdaptiveEditor form={form} update={update} />
           <fieldset className="group">
             <legend>Energy and safety</legend>
             <div className="row wrap">
@@ -274,6 +276,14 @@ export function DesignerPage() {
             <dd data-testid="estimate" title={validation?.estimate_basis ?? undefined}>
               {validation?.estimate_s != null ? formatDuration(validation.estimate_s) : '–'}
             </dd>
+            {validation?.adaptive_estimate && (
+              <>
+                <dt>Adaptive</dt>
+                <dd data-testid="adaptive-estimate" title={validation.adaptive_estimate.assumptions}>
+                  about {formatDuration(validation.adaptive_estimate.adaptive_s)}, at most {formatDuration(validation.adaptive_estimate.max_s)} (fixed: {formatDuration(validation.adaptive_estimate.fixed_s)})
+                </dd>
+              </>
+            )}
           </dl>
           <button className="primary big" disabled={starting || running || validating || !validation?.ok} onClick={() => void start()} data-testid="start-sweep" title="Ctrl+Enter">
             {running ? 'A sweep is running' : starting ? 'Starting…' : 'Start sweep'}

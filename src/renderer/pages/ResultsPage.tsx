@@ -445,6 +445,11 @@ function Flags({ g, result }: { g: AnalysisGroup; result: AnalysisResult }) {
         </ul>
       )}
       {g.notes.length > 0 && <p className="small muted">{g.notes.join(' · ')}</p>}
+      {result.adaptive && (
+        <p className="small muted" data-testid="adaptive-saved">
+          Adaptive plan: {result.adaptive.note}.
+        </p>
+      )}
       {result.warnings.length > 0 && (
         <details className="small">
           <summary>{result.warnings.length} analysis warning(s)</summary>

@@ -38,7 +38,7 @@ function run(id: number, cap: number, status: 'done' | 'running' | 'pending', ef
       started_at: done ? at(10) : null, ended_at: done ? at(50) : null, warmup_end: done ? at(20) : null, measure_start: done ? at(20) : null, measure_end: done ? at(50) : null,
       units: done ? 'images' : null, throughput: done ? 250 : null, mean_power_w: done ? cap - 5 : null, energy_j: done ? (cap - 5) * 30 : null,
       efficiency: done ? eff : null, energy_sensor: done ? 'counter' : null, enforced_limit_w: cap,
-      units_in_window: done ? 250 * 30 : null, gpus: 1, cpu_energy_j: null, node_energy_source: null,
+      units_in_window: done ? 250 * 30 : null, gpus: 1, cpu_energy_j: null, node_energy_source: null, reason: null, adaptive: null,
     },
     devices: done ? [{ index: 0, energy_j: (cap - 5) * 30, mean_power_w: cap - 5, energy_sensor: 'counter', enforced_limit_w: cap }] : [],
     samples: done ? [20, 35, 50].map((t) => ({ device_id: '0', index: 0, t: at(t), power_w: cap - 5, power_kind: 'instant' as const, power_avg_w: null, energy_mj: at(t) * 1000, sm_clock_mhz: 1500, mem_clock_mhz: 2619, temp_c: 60, util_gpu: 99, util_mem: 40, mem_used_mb: 1000, limit_w: cap, throttle_reasons: 4 })) : [],

@@ -27,6 +27,8 @@ function runJson(r: RunRecord) {
     enforced_limit_w: r.enforced_limit_w,
     measure_start: r.measure_start,
     measure_end: r.measure_end,
+    reason: r.reason,
+    adaptive: r.adaptive,
   };
 }
 
@@ -36,6 +38,8 @@ function progressPrinter(io: CliIO) {
   return <E extends EventName>(name: E, payload: EventPayload<E>) => {
     if (name === 'sweep.progress') {
       const p = payload as EventPayload<'sweep.progress'>;
+      // Why each run is done (first pass, refinement, a sequential repetition), once per run, also without a terminal.
+      if (p.reason && p.phase === 'setting-cap') io.stderr.write(`${tty ? '\r\x1b[2K' : ''}cap ${p.cap_w} W: ${p.reason}\n`);
       if (!tty || Date.now() - lastDraw < 100) return;
       lastDraw = Date.now();
       const label = p.workload ? `run ${Math.min(p.runs_done + 1, p.run_count)}/${p.run_count} ${p.workload} @ ${p.cap_w} W rep ${p.repetition}: ${p.phase}` : '';

@@ -40,14 +40,14 @@ const THROTTLE_SW_THERMAL = 0x20;
  * Run-to-run spread of a workload's mean power: sd 0.19 % (1.3 W) over six 25 s ViT-L/16 windows at the 700 W limit of
  * one real H200 (bench/results/h200-sampler-cost.md, run 2: 691.4-695.2 W).
  */
-const RUN_POWER_SD = 0.002;
+export const RUN_POWER_SD = 0.002;
 /**
  * Device-to-device spread where the cap does not bind: two real H200s of the same kind drew 679.5 and 695.2 W on the same
  * ViT-L/16 run (runs 1 and 2 of bench/results/h200-sampler-cost.md), 2.3 % apart: sd ~1.5 % (two devices: a rough figure).
  */
-const DEVICE_POWER_SD = 0.015;
+export const DEVICE_POWER_SD = 0.015;
 /** Simulated sensor refresh period: noise is drawn once per period, so re-reads within one agree. */
-const SENSOR_PERIOD_S = 0.1;
+export const SENSOR_PERIOD_S = 0.1;
 /** Re-read the state file and activity files at most this often (real time), so sampling stays cheap. */
 const RESCAN_MS = 200;
 /** Energy integration step (simulated s); long gaps use at most MAX_SUBSTEPS steps. */

@@ -17,7 +17,7 @@ import type { ThroughputResult } from '../../../core/adapters';
  * Throughput = units of the window's steps / (window end - window start), summed over GPUs; per GPU = / gpus.
  */
 
-type StepEvent = Extract<ProtocolEvent, { ev: 'step' }>;
+export type StepEvent = Extract<ProtocolEvent, { ev: 'step' }>;
 type StartEvent = Extract<ProtocolEvent, { ev: 'start' }>;
 type ErrorEvent = Extract<ProtocolEvent, { ev: 'error' }>;
 
@@ -36,6 +36,11 @@ export interface ProgressOptions {
   maxLineLength?: number;
   /** The runner's clock in seconds (hang detection). Default wall time. */
   now?: () => number;
+  /**
+   * Asked after each window step before the plan's window is full: true ends the window at that step (the adaptive
+   * window, plan `adaptive.window`); the plan's window stays the upper bound.
+   */
+  windowDone?: (step: StepEvent) => boolean;
 }
 
 export type RunPhase = 'starting' | 'warmup' | 'measure' | 'complete';
@@ -101,7 +106,7 @@ function isBinary(line: string): boolean {
 
 export class RunProgress {
   private readonly splitter = new LineSplitter();
-  private readonly opts: Required<Omit<ProgressOptions, 'gpus'>> & { gpus: number | undefined };
+  private readonly opts: Required<Omit<ProgressOptions, 'gpus' | 'windowDone'>> & { gpus: number | undefined; windowDone: ProgressOptions['windowDone'] };
   private _phase: RunPhase = 'starting';
   private start: StartEvent | null = null;
   private firstStepStart: number | null = null;
@@ -133,6 +138,7 @@ export class RunProgress {
       keepLines: opts.keepLines ?? 50,
       maxLineLength: opts.maxLineLength ?? 500,
       now: opts.now ?? (() => Date.now() / 1000),
+      windowDone: opts.windowDone,
     };
     this.lastProgressAt = this.opts.now();
   }
@@ -264,7 +270,7 @@ export class RunProgress {
       this.windowSteps++;
       this.windowUnits += ev.units;
       const w = this.opts.window;
-      const done = 'steps' in w ? this.windowSteps >= w.steps : ev.t - this._warmupEnd! >= w.seconds - 1e-9;
+      const done = ('steps' in w ? this.windowSteps >= w.steps : ev.t - this._warmupEnd! >= w.seconds - 1e-9) || this.opts.windowDone?.(ev) === true;
       if (done) {
         const seconds = ev.t - this._warmupEnd!;
         const rate = seconds > 0 ? this.windowUnits / seconds : 0;

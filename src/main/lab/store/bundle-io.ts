@@ -90,11 +90,11 @@ export function importSweepBundle(db: Db, b: ExportBundle): number {
     const runIds = new Map<number, number>();
     const insRun = db.prepare(
       `INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, exit_code, error, started_at, ended_at, warmup_end, measure_start, measure_end,
-         units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j)
+         units, throughput, mean_power_w, energy_j, efficiency, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j, reason, adaptive)
        VALUES (@sweep_id, @workload, @cap_w, @repetition, @order, @status, @exit_code, @error, @started_at, @ended_at, @warmup_end, @measure_start, @measure_end,
-         @units, @throughput, @mean_power_w, @energy_j, @efficiency, @energy_sensor, @enforced_limit_w, @units_in_window, @gpus, @cpu_energy_j)`,
+         @units, @throughput, @mean_power_w, @energy_j, @efficiency, @energy_sensor, @enforced_limit_w, @units_in_window, @gpus, @cpu_energy_j, @reason, @adaptive)`,
     );
-    for (const r of b.runs) runIds.set(r.id, Number(insRun.run({ ...r, sweep_id: sweepId }).lastInsertRowid));
+    for (const r of b.runs) runIds.set(r.id, Number(insRun.run({ ...r, sweep_id: sweepId, adaptive: r.adaptive ? JSON.stringify(r.adaptive) : null }).lastInsertRowid));
     const runOf = (src: SampleSource) => (src.kind === 'run' ? (runIds.get(src.run_id) ?? null) : null);
     const devOf = (key: string) => {
       const id = deviceIds.get(key);

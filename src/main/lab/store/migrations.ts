@@ -233,4 +233,10 @@ export const migrations: Migration[] = [
   UPDATE devices SET kind = 'node' WHERE host LIKE 'dataset:%' AND backend = 'nlr-parquet' AND kind = 'gpu';
   UPDATE devices SET kind = 'facility' WHERE host LIKE 'dataset:%' AND backend = 'facility-csv' AND kind = 'gpu';
   `,
+  // v9 -> v10: why each run was done (first pass, refinement, a sequential repetition) and what the adaptive plan
+  // decided for it (window settled, cool-down waited), as JSON (issue 28).
+  `
+  ALTER TABLE runs ADD COLUMN reason TEXT;
+  ALTER TABLE runs ADD COLUMN adaptive TEXT;
+  `,
 ];

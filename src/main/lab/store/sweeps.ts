@@ -2,7 +2,7 @@ import type { Db } from './db';
 import type { Plan } from '../../../shared/plan';
 import { PLAN_SCHEMA_VERSION, readStoredPlan, type StoredPlan } from './stored-plan';
 import type { PlannedRun } from '../../../shared/plan';
-import type { RunRecord, SweepRecord, SweepStatus } from '../../../shared/records';
+import { RunAdaptive, type RunRecord, type SweepRecord, type SweepStatus } from '../../../shared/records';
 import { ExportEnvironment, type SoftwareRecord } from '../../../shared/export';
 import { runFigures } from '../../../core/analysis/figures';
 
@@ -23,16 +23,16 @@ export function createSweep(db: Db, s: NewSweep, runs: readonly PlannedRun[]): {
       .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, pid, created_at, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, 'running', s.host, s.backend, s.simulated ? 1 : 0, process.pid, Date.now() / 1000, s.environment ? JSON.stringify(s.environment) : null);
     const sweepId = Number(info.lastInsertRowid);
-    const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status) VALUES (?, ?, ?, ?, ?, ?)');
-    const runIds = runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending').lastInsertRowid));
+    const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, reason) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const runIds = runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending', r.reason ?? null).lastInsertRowid));
     return { sweepId, runIds };
   })();
 }
 
 /** Adds runs to a running sweep (adaptive refinement); returns their ids. */
 export function appendRuns(db: Db, sweepId: number, runs: readonly PlannedRun[]): number[] {
-  const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status) VALUES (?, ?, ?, ?, ?, ?)');
-  return db.transaction(() => runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending').lastInsertRowid)))();
+  const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, reason) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  return db.transaction(() => runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending', r.reason ?? null).lastInsertRowid)))();
 }
 
 export function finishSweep(db: Db, sweepId: number, status: SweepStatus, error: string | null): void {
@@ -57,7 +57,7 @@ export function markInterruptedSweeps(db: Db, isAlive: (pid: number) => boolean)
 }
 
 /** What a run stores: facts only (figures are computed when read). */
-export type RunUpdate = Partial<Omit<RunRecord, 'id' | 'sweep_id' | 'workload' | 'cap_w' | 'repetition' | 'order' | 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source'>> & {
+export type RunUpdate = Partial<Omit<RunRecord, 'id' | 'sweep_id' | 'workload' | 'cap_w' | 'repetition' | 'order' | 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source' | 'adaptive'>> & {
   output_tail?: string;
 };
 
@@ -66,6 +66,13 @@ export function updateRun(db: Db, runId: number, u: RunUpdate): void {
   if (keys.length === 0) return;
   const set = keys.map((k) => `${k} = @${k}`).join(', ');
   db.prepare(`UPDATE runs SET ${set} WHERE id = @id`).run({ ...u, id: runId });
+}
+
+/** Merges what the adaptive plan decided for a run (window, cool-down) into its record. */
+export function recordRunAdaptive(db: Db, runId: number, part: RunAdaptive): void {
+  const row = db.prepare('SELECT adaptive FROM runs WHERE id = ?').get(runId) as { adaptive: string | null } | undefined;
+  const merged = { ...(row?.adaptive ? (JSON.parse(row.adaptive) as RunAdaptive) : {}), ...part };
+  db.prepare('UPDATE runs SET adaptive = ? WHERE id = ?').run(JSON.stringify(merged), runId);
 }
 
 /** Every run of a sweep that has not ended becomes 'cancelled': one statement, fast for the largest plans. */
@@ -134,9 +141,9 @@ export function getSweep(db: Db, sweepId: number): SweepRecord | undefined {
 }
 
 const runSelect = `SELECT id, sweep_id, workload, cap_w, repetition, run_order AS "order", status, exit_code, error, started_at, ended_at,
-  warmup_end, measure_start, measure_end, units, energy_j, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j FROM runs`;
+  warmup_end, measure_start, measure_end, units, energy_j, energy_sensor, enforced_limit_w, units_in_window, gpus, cpu_energy_j, reason, adaptive FROM runs`;
 
-type RunFactsRow = Omit<RunRecord, 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source'>;
+type RunFactsRow = Omit<RunRecord, 'throughput' | 'mean_power_w' | 'efficiency' | 'node_energy_source' | 'adaptive'> & { adaptive: string | null };
 
 /** Stored facts -> the run record with its figures, computed by the one definition in src/core. */
 function withFigures(db: Db, rows: RunFactsRow[]): RunRecord[] {
@@ -160,6 +167,7 @@ function withFigures(db: Db, rows: RunFactsRow[]): RunRecord[] {
     });
     return {
       ...r,
+      adaptive: r.adaptive ? RunAdaptive.parse(JSON.parse(r.adaptive)) : null,
       throughput: f.throughput,
       mean_power_w: f.mean_power_w,
       efficiency: f.efficiency,

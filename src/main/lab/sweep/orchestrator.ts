@@ -4,7 +4,9 @@ import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
 import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
-import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunAdaptive, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { AdaptiveDriver } from './adaptive-driver';
+import { labelFirstPass } from '../../../core/sweep/adaptive-summary';
 import type { GpuBackend } from '../gpu/backend';
 import { Sampler } from '../gpu/sampler';
 import { createSampler, type DeviceSampler } from '../gpu/buffered-sampler';
@@ -98,12 +100,17 @@ export class SweepOrchestrator {
   private wake: (() => void) | null = null;
   private runsDone = 0;
   private readonly meter = new SweepProgressMeter();
+  /** Plan `adaptive`: window, cool-down and sequential repetitions decided as the sweep goes; null when fixed. */
+  private readonly adaptive: AdaptiveDriver | null;
+  /** Sequential repetitions have begun: the refinement is over. */
+  private repeating = false;
 
   constructor(
     private readonly deps: SweepDeps,
     private readonly plan: Plan,
   ) {
-    this.planned = scheduleRuns(plan);
+    this.planned = labelFirstPass(scheduleRuns(plan), plan);
+    this.adaptive = AdaptiveDriver.of(plan, () => deps.backend.now());
     this.coarseRuns = this.planned.length;
     for (const d of [...deps.devices, ...(deps.cpu?.devices ?? [])]) this.deviceIds.set(d.id, upsertDevice(deps.db, deps.host, d));
     const created = createSweep(
@@ -188,6 +195,7 @@ export class SweepOrchestrator {
       workload: r?.workload ?? null,
       cap_w: r?.cap_w ?? null,
       repetition: r?.repetition ?? null,
+      reason: r?.reason ?? null,
       phase,
       fraction: this.meter.at(runIndex ?? this.runsDone, phase, this.planned.length),
     });
@@ -222,6 +230,7 @@ export class SweepOrchestrator {
       // Buffered readings arrive once a second: written at once, in one transaction, with no flush timer of its own.
       onSamples: (s) => {
         this.recorder.collect(s);
+        this.adaptive?.onSamples(s);
         if (buffered) this.flushSamples();
       },
     });
@@ -241,8 +250,9 @@ export class SweepOrchestrator {
       await caps?.journal(this.sweepId);
       sampler.start();
       cpuSampler?.start();
+      await this.adaptive?.takeBaseline((s) => this.sleep(s));
       for (let i = 0; !this.halted; i++) {
-        if (i >= this.planned.length && !this.refine()) break;
+        if (i >= this.planned.length && !this.refine() && !this.repeat()) break;
         const outcome = await this.runOne(i);
         this.runsDone++;
         const run = getRun(db, this.runIds[i]!)!;
@@ -254,7 +264,9 @@ export class SweepOrchestrator {
         }
         if (!this.halted && this.plan.cooldown_s > 0) {
           this.progress(i, 'cooldown');
-          await this.sleep(this.plan.cooldown_s);
+          const waited = await this.adaptive?.coolDown((s) => this.sleep(s), () => this.halted);
+          if (waited) recordRunAdaptive(db, this.runIds[i]!, { cooldown: waited });
+          else await this.sleep(this.plan.cooldown_s);
         }
       }
       if (this.cancelled) status = 'cancelled';
@@ -307,7 +319,7 @@ export class SweepOrchestrator {
    */
   private refine(): boolean {
     const caps = this.plan.caps;
-    if (Array.isArray(caps) || !('adaptive' in caps)) return false;
+    if (Array.isArray(caps) || !('adaptive' in caps) || this.repeating || this.adaptive?.overBudget()) return false;
     const { input, adaptive } = loadSweepInput(this.deps.db, this.sweepId);
     if (!adaptive) return false;
     const result = analyzeSweep(input, { overhead_w: this.plan.overhead_w, adaptive });
@@ -316,7 +328,8 @@ export class SweepOrchestrator {
       const proposal = group.refine;
       if (!proposal || proposal.done) continue;
       for (const cap_w of proposal.next_caps) {
-        for (let rep = 1; rep <= this.plan.repetitions; rep++) added.push({ workload: group.workload, cap_w, repetition: rep, order: this.planned.length + added.length });
+        const why = `refinement: ${proposal.note}`;
+        for (let rep = 1; rep <= this.plan.repetitions; rep++) added.push({ workload: group.workload, cap_w, repetition: rep, order: this.planned.length + added.length, reason: why });
       }
     }
     // The run budget holds for the sweep as a whole: every run added after the coarse grid counts, also one at a
@@ -324,6 +337,16 @@ export class SweepOrchestrator {
     const budget = caps.adaptive.max_runs - (this.planned.length - this.coarseRuns);
     added.splice(Math.max(0, budget));
     if (added.length === 0) return false;
+    this.runIds.push(...appendRuns(this.deps.db, this.sweepId, added));
+    this.planned.push(...added);
+    return true;
+  }
+
+  /** Plan `adaptive.repetitions`: after the first pass and the refinement, repetitions where the answer is undecided. */
+  private repeat(): boolean {
+    const added = this.adaptive?.nextRepetitions(this.deps.db, this.sweepId, this.planned.length) ?? [];
+    if (added.length === 0) return false;
+    this.repeating = true;
     this.runIds.push(...appendRuns(this.deps.db, this.sweepId, added));
     this.planned.push(...added);
     return true;
@@ -358,11 +381,12 @@ export class SweepOrchestrator {
     this.sampler?.drain(); // readings taken before the run belong to no run
     this.recorder.runId = runId;
     updateRun(db, runId, { status: 'running', started_at: startT, enforced_limit_w: enforced });
-    const progress = new RunProgress({
+    const progress: RunProgress = new RunProgress({
       warmup: this.plan.warmup,
       window: this.plan.window,
       gpus: this.indexes.length,
       hangTimeoutS: this.plan.hang_timeout_s,
+      windowDone: this.adaptive?.windowHook((): number | null => progress.warmupEnd),
     });
     const cmd = await this.deps.workloadCommand(ref, this.indexes, { sweepId: this.sweepId, runId });
     const reader = cmd.reader ?? null;
@@ -452,7 +476,11 @@ export class SweepOrchestrator {
     }
     const outcome = progress.finish({ exitCode: exit.exitCode, signal: exit.signal, cancelled: this.cancelled });
     const base: RunUpdate = { ended_at: backend.now(), exit_code: exit.exitCode, units: progress.startEvent?.units ?? null, output_tail: run.outputTail(), warmup_end: progress.warmupEnd, measure_start: progress.warmupEnd };
-    if (outcome.status === 'done' && !timedOut) return { status: 'done', update: { ...base, ...this.summarise(runId, outcome.window) } };
+    if (outcome.status === 'done' && !timedOut) {
+      const decided = this.adaptive?.windowRecord(outcome.window.seconds);
+      if (decided) recordRunAdaptive(db, runId, { window: decided });
+      return { status: 'done', update: { ...base, ...this.summarise(runId, outcome.window) } };
+    }
     if (outcome.status === 'cancelled' || this.cancelled) return { status: 'cancelled', update: { ...base, error: 'cancelled' } };
     const message = timedOut ?? (outcome.status === 'failed' ? outcome.failure.message : 'failed');
     const lines = outcome.status === 'failed' ? outcome.failure.lastLines : [];

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { orderBatch, proposeRepetitions, type RepetitionInput } from '../../../src/core/sweep/adaptive-repetitions';
+import type { OptimumPoint } from '../../../src/core/analysis/optimum';
+import { gaussian } from '../../../src/core/sim/random';
+
+/** A hill-shaped efficiency curve with its best at 350 W; run k at a cap draws seeded noise of `sd`. */
+const truth = (cap: number) => 1 - ((cap - 350) / 400) ** 2;
+function point(cap: number, n: number, sd: number, seed = 1): OptimumPoint {
+  return { cap_w: cap, eligible: true, runs: Array.from({ length: n }, (_, k) => ({ throughput: 100, efficiency: truth(cap) * (1 + sd * gaussian(seed, cap, k)) })) };
+}
+const base = { selector: 'max-efficiency', margin: 0.02, alpha: 0.05, max_per_cap: 5, runs_left: 100 } as const satisfies Omit<RepetitionInput, 'points'>;
+const caps = [200, 250, 300, 325, 350, 375, 400, 500, 600, 700];
+
+describe('sequential repetitions: only where the answer is undecided, until decided or at the budget', () => {
+  it('after a single first pass nothing is decided: one more repetition at every cap, the best one too', () => {
+    const p = proposeRepetitions({ ...base, points: caps.map((c) => point(c, 1, 0.003)) });
+    expect(p.done).toBe(false);
+    expect(p.runs.map((r) => r.cap_w).sort((a, b) => a - b)).toEqual(caps);
+    expect(p.runs.every((r) => r.repetition === 2)).toBe(true);
+    const r = p.runs.find((x) => x.cap_w === 325)!;
+    expect(r.reason).toBe(`repetition 2, deciding whether it is within 2 % of ${p.best_cap_w} W`);
+  });
+
+  it('repeats only the undecided caps; decided ones (clearly worse, clearly equivalent) get no more runs', () => {
+    const p = proposeRepetitions({ ...base, points: caps.map((c) => point(c, 3, 0.003)) });
+    expect(p.done).toBe(false);
+    const repeated = p.runs.map((r) => r.cap_w).filter((c) => c !== p.best_cap_w);
+    expect(repeated.length).toBeGreaterThan(0);
+    expect(repeated.length).toBeLessThan(caps.length - 1);
+    for (const c of repeated) expect(p.undecided_caps).toContain(c);
+    for (const far of [200, 600, 700]) expect(repeated).not.toContain(far);
+  });
+
+  it('stops when every place is decided', () => {
+    const p = proposeRepetitions({ ...base, points: [point(300, 4, 0.0005), point(350, 4, 0.0005), point(600, 4, 0.0005)] });
+    expect(p).toMatchObject({ done: true, why: 'decided', runs: [] });
+  });
+
+  it('stops at the run budget and never proposes more than it', () => {
+    const pts = caps.map((c) => point(c, 1, 0.003));
+    expect(proposeRepetitions({ ...base, points: pts, runs_left: 3 }).runs).toHaveLength(3);
+    expect(proposeRepetitions({ ...base, points: pts, runs_left: 0 })).toMatchObject({ done: true, why: 'budget', runs: [] });
+  });
+
+  it('stops at max_per_cap when caps stay undecided (a difference right on the margin)', () => {
+    // 300 W sits 2 % below the best, right on the margin, with 1 % run noise: 5 repetitions cannot decide it.
+    const edge: OptimumPoint = { cap_w: 300, eligible: true, runs: Array.from({ length: 5 }, (_, k) => ({ throughput: 1, efficiency: 0.98 * (1 + 0.01 * gaussian(3, k)) })) };
+    const best: OptimumPoint = { cap_w: 350, eligible: true, runs: Array.from({ length: 5 }, (_, k) => ({ throughput: 1, efficiency: 1 + 0.01 * gaussian(4, k) })) };
+    expect(proposeRepetitions({ ...base, points: [edge, best] })).toMatchObject({ done: true, why: 'max-per-cap', undecided_caps: [300] });
+  });
+
+  it('run to the end on a noisy curve, it ends decided or at a bound, within the budget', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const counts = new Map(caps.map((c) => [c, 1]));
+      let spent = 0;
+      const budget = 40;
+      for (let round = 0; round < 100; round++) {
+        const pts = caps.map((c) => point(c, counts.get(c)!, 0.004, seed));
+        const p = proposeRepetitions({ ...base, points: pts, runs_left: budget - spent });
+        if (p.done) {
+          expect(['decided', 'budget', 'max-per-cap']).toContain(p.why);
+          break;
+        }
+        for (const r of p.runs) counts.set(r.cap_w, r.repetition);
+        spent += p.runs.length;
+      }
+      expect(spent).toBeLessThanOrEqual(budget);
+      for (const n of counts.values()) expect(n).toBeLessThanOrEqual(base.max_per_cap);
+    }
+  });
+});
+
+describe('the order of added repetitions stays randomised', () => {
+  const batch = Array.from({ length: 12 }, (_, k) => 200 + 25 * k);
+  it('randomized plans shuffle each batch, the same way for the same seed and round, differently for another round', () => {
+    const a = orderBatch(batch, 'randomized', 7, 1);
+    expect([...a].sort((x, y) => x - y)).toEqual(batch);
+    expect(a).not.toEqual(batch);
+    expect(orderBatch(batch, 'randomized', 7, 1)).toEqual(a);
+    expect(orderBatch(batch, 'randomized', 7, 2)).not.toEqual(a);
+  });
+  it('sequential plans keep the proposed order', () => {
+    expect(orderBatch(batch, 'sequential', 7, 1)).toEqual(batch);
+  });
+});

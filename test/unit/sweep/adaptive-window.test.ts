@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveWindow, batchMeansHalfWidth, STEADY_MIN_POINTS } from '../../../src/core/sweep/adaptive-window';
+import { RunProgress } from '../../../src/main/lab/runner/progress';
+import { formatProtocolEvent } from '../../../src/shared/protocol';
+import { gaussian } from '../../../src/core/sim/random';
+
+/** A window fed with steps of `dt` s and power readings every 0.1 s: rate and power as functions of time. */
+function feed(w: AdaptiveWindow, start: number, seconds: number, dt: number, rate: (t: number, k: number) => number, power: (t: number, k: number) => number): number {
+  let t = start;
+  let k = 0;
+  let p = start;
+  let j = 0;
+  while (t + dt <= start + seconds + 1e-9) {
+    t += dt;
+    w.step(t, rate(t, k) * dt, dt);
+    for (; p + 0.1 <= t + 1e-9; j++) {
+      p += 0.1;
+      w.sample('sim:0', p, power(p, j));
+    }
+    k++;
+  }
+  return t;
+}
+
+const rule = { ci_target: 0.01, min_s: 10 };
+const noisy = (sd: number, seed: number) => (_t: number, k: number) => 300 * (1 + sd * gaussian(seed, k));
+
+describe('adaptive window: stops once steady and within the CI target, never below the minimum', () => {
+  it('a steady, quiet run stops at the minimum window, not before', () => {
+    const w = new AdaptiveWindow(rule, 1000);
+    // 0.1 s steps: 50 steps take 5 s, under min_s, so the minimum decides.
+    const t5 = feed(w, 1000, 5, 0.1, noisy(0.01, 1), noisy(0.005, 2));
+    expect(w.judge(t5)).toMatchObject({ stop: false });
+    expect(w.judge(t5).reason).toContain('minimum window');
+    const w2 = new AdaptiveWindow(rule, 1000);
+    const t10 = feed(w2, 1000, 10, 0.1, noisy(0.01, 1), noisy(0.005, 2));
+    const v = w2.judge(t10);
+    expect(v.stop).toBe(true);
+    expect(v.elapsed_s).toBeGreaterThanOrEqual(rule.min_s - 1e-9);
+    expect(v.throughput_ci!).toBeLessThanOrEqual(0.01);
+  });
+
+  it('never stops before the steady-state test has 50 steps, whatever min_s says', () => {
+    const w = new AdaptiveWindow({ ci_target: 0.5, min_s: 0.001 }, 0);
+    // 1 s steps: 49 steps in 49 s, power readings aplenty.
+    const t = feed(w, 0, STEADY_MIN_POINTS - 1, 1, () => 300, () => 300);
+    const v = w.judge(t);
+    expect(v.stop).toBe(false);
+    expect(v.throughput_ci).toBeNull();
+    expect(v.reason).toContain('50 steps');
+    w.step(t + 1, 300, 1);
+    expect(w.judge(t + 1).stop).toBe(true);
+  });
+
+  it('a run still ramping up is not steady, so it goes on', () => {
+    const w = new AdaptiveWindow({ ci_target: 0.5, min_s: 1 }, 0);
+    const ramp = (t: number) => 300 * (1 - 0.4 * Math.exp(-t / 20));
+    const t = feed(w, 0, 30, 0.2, ramp, ramp);
+    const v = w.judge(t);
+    expect(v.steady).toBe(false);
+    expect(v.stop).toBe(false);
+  });
+
+  it('a steady but noisy run waits for its CI to narrow to the target', () => {
+    const w = new AdaptiveWindow(rule, 0);
+    const t = feed(w, 0, 12, 0.2, noisy(0.2, 5), noisy(0.005, 6));
+    const v = w.judge(t);
+    expect(v.stop).toBe(false);
+    expect(v.throughput_ci!).toBeGreaterThan(0.01);
+    expect(v.reason).toContain('above the 1.00 % target');
+  });
+
+  it('batch-means half-width: null below 50 points, about t * sd / sqrt(n) for independent noise', () => {
+    expect(batchMeansHalfWidth(Array.from({ length: 49 }, () => 1))).toBeNull();
+    const xs = Array.from({ length: 10_000 }, (_, k) => 100 * (1 + 0.01 * gaussian(9, k)));
+    const h = batchMeansHalfWidth(xs)!;
+    expect(h).toBeGreaterThan(0.3 * 1.96 * 0.01 / Math.sqrt(10_000));
+    expect(h).toBeLessThan(3 * 2.26 * 0.01 / Math.sqrt(10_000));
+  });
+});
+
+describe('RunProgress with a windowDone hook', () => {
+  const lines = (n: number, dt: number) => {
+    const out = [formatProtocolEvent({ ev: 'start', t: 0, workload: 'w', units: 'images', gpus: 1, batch_size: 1 })];
+    for (let k = 1; k <= n; k++) out.push(formatProtocolEvent({ ev: 'step', t: k * dt, n: k, units: 10, dt }));
+    return out;
+  };
+  it('ends the window at the step the hook says, inside the plan window', () => {
+    const p = new RunProgress({ warmup: { steps: 5 }, window: { seconds: 100 }, windowDone: (s) => s.n >= 25 });
+    const signals = lines(200, 1).flatMap((l) => p.pushLine(l));
+    const done = signals.find((s) => s.type === 'window-complete');
+    expect(done).toMatchObject({ window: { start: 5, end: 25, steps: 20, seconds: 20 } });
+  });
+  it('the plan window stays the upper bound when the hook never says done', () => {
+    const p = new RunProgress({ warmup: { steps: 5 }, window: { seconds: 30 }, windowDone: () => false });
+    const signals = lines(200, 1).flatMap((l) => p.pushLine(l));
+    expect(signals.find((s) => s.type === 'window-complete')).toMatchObject({ window: { start: 5, end: 35 } });
+  });
+});
