@@ -1,6 +1,7 @@
 // The report's sections as HTML fragments. Every number comes from the analysis result (`caplab analyze --json`)
 // or the stored records; nothing is recomputed here except rendering and rounding.
-import type { AnalysisGroup, AnalysisResult, CapPoint, Optimum } from '../../shared/analysis';
+import type { AnalysisFlag, AnalysisGroup, AnalysisResult, CapPoint, Optimum } from '../../shared/analysis';
+import { flagEffect, flagList } from '../../shared/flags';
 import { FLAG_INFO, flagDetail, groupLabel, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
@@ -200,7 +201,21 @@ export function flagsSection(g: AnalysisGroup, r: AnalysisResult): string {
   const rows = flagged.flatMap((c) => sortedFlags(c.flags).map((f) => [`${c.cap_w} W`, `<span class="flag ${FLAG_INFO[f].severity}">${t(f)}</span>`, FLAG_INFO[f].severity, t(flagDetail(c, f))]));
   const body = rows.length ? table(['cap', 'flag', 'severity', 'what it means here'], rows, 'small') : '<p>No flags: caps enforced, repetitions consistent, windows long enough and steady.</p>';
   const notes = [...g.notes, ...r.warnings];
-  return `${body}${notes.length ? `<h3>Notes and warnings</h3><ul class="small">${notes.map((n) => `<li>${t(n)}</li>`).join('')}</ul>` : ''}`;
+  return `${body}${flagLegend(groupFlags(g, r))}${notes.length ? `<h3>Notes and warnings</h3><ul class="small">${notes.map((n) => `<li>${t(n)}</li>`).join('')}</ul>` : ''}`;
+}
+
+/** Every flag raised in a group, on its caps or its runs, in registry order. */
+export function groupFlags(g: AnalysisGroup, r: AnalysisResult): AnalysisFlag[] {
+  const runs = r.runs.filter((x) => x.workload === g.workload && x.device_model === g.device_model);
+  const raised = new Set<AnalysisFlag>([...g.caps.flatMap((c) => c.flags), ...runs.flatMap((x) => x.flags)]);
+  return flagList.map((f) => f.id).filter((f) => raised.has(f));
+}
+
+/** The registry's meaning and effect of each flag raised (src/shared/flags.ts). */
+function flagLegend(flags: readonly AnalysisFlag[]): string {
+  if (!flags.length) return '';
+  const rows = flags.map((f) => [`<span class="flag ${FLAG_INFO[f].severity}" data-flag="${f}">${t(f)}</span>`, t(FLAG_INFO[f].label), FLAG_INFO[f].severity, t(FLAG_INFO[f].meaning), t(flagEffect(FLAG_INFO[f]))]);
+  return `<h3>What each flag means</h3>${table(['flag', 'label', 'severity', 'meaning', 'effect on the answer'], rows, 'small flag-legend')}`;
 }
 
 export function runsSection(r: AnalysisResult, g: AnalysisGroup): string {

@@ -4,6 +4,7 @@ import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { fixed, table, withBound } from '../format';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 import type { DatasetAnalysis } from '../../../shared/dataset-analysis';
+import { flagEffect, flagList } from '../../../shared/flags';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -64,6 +65,8 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push(`Pareto front (throughput vs efficiency): ${g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}`);
   if (g.refine) lines.push(`adaptive: ${g.refine.done ? `done (${g.refine.reason})` : `next caps ${g.refine.next_caps.join(', ')} W`} — ${g.refine.note ?? ''}`);
   for (const n of g.notes) lines.push(`note: ${n}`);
+  const raised = new Set([...g.caps.flatMap((c) => c.flags), ...r.runs.filter((x) => x.workload === g.workload && x.device_model === g.device_model).flatMap((x) => x.flags)]);
+  for (const f of flagList) if (raised.has(f.id)) lines.push(`flag ${f.id} (${f.severity}): ${f.meaning}; ${flagEffect(f)}`);
   return lines.join('\n');
 }
 
