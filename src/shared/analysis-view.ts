@@ -58,6 +58,27 @@ export function optimumValue(o: Optimum, units: string): string {
   return `${info.score(sig(o.value), units)}${info.detail?.(o) ?? ''}`;
 }
 
+/** The slowdown reference of a group (AnalysisGroup.reference): the one every face measures slowdowns against. */
+type Reference = NonNullable<AnalysisGroup['reference']>;
+
+/**
+ * How much slower (time per unit) the best cap is than the group's slowdown reference, in the words every face
+ * uses: "9.3 % slower than 700 W (default limit, measured)". null without an answer or without a valid reference.
+ */
+export function slowdownText(o: Optimum, ref: Reference | null | undefined): string | null {
+  if (o.cap_w == null || !ref?.valid) return null;
+  const slow = o.scores.find((s) => s.cap_w === o.cap_w)?.slowdown;
+  if (slow == null) return null;
+  const v = `${Math.abs(slow * 100).toFixed(1)} %`;
+  return `${slow >= -5e-4 ? `${v} slower` : `${v} faster`} than ${ref.cap_w} W (${ref.basis})`;
+}
+
+/** Why a selector has no best cap and what would give one (null when it has an answer). */
+export function noAnswerText(o: Optimum): { reason: string; fix: string | null } | null {
+  if (o.cap_w != null) return null;
+  return { reason: o.no_answer_reason ?? o.note ?? 'no eligible caps', fix: o.fix };
+}
+
 /** The uncertainty of a best cap: which caps are within the margin of it, worse, or not yet known (equivalence). */
 export function rangeText(o: Optimum): string {
   if (o.cap_w == null) return o.note ?? 'no eligible caps';

@@ -352,6 +352,12 @@ export const CapPoint = z.object({
   flags: z.array(AnalysisFlag),
   /** Usable runs left out of this cap's statistics and every decision, with why (include_flagged keeps them). */
   excluded_runs: z.array(z.object({ run_id: z.number().int(), reason: z.string() })).default([]),
+  /**
+   * Throughput and efficiency of the excluded_runs alone: what the charts draw as a cross where the cap has no
+   * counted run. Never used in a decision. n 0 when no run was left out.
+   */
+  excluded_throughput: Stat.nullable().default(null),
+  excluded_efficiency: Stat.nullable().default(null),
 });
 export type CapPoint = z.infer<typeof CapPoint>;
 

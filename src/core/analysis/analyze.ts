@@ -49,7 +49,8 @@ function counts(r: RunAnalysis, o: AnalysisOptions): boolean {
 
 function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPoint {
   const usable = runs.filter((r) => counts(r, o));
-  const excluded_runs = runs.filter((r) => r.usable && exclusion(r, o) !== null).map((r) => ({ run_id: r.run_id, reason: exclusion(r, o)! }));
+  const left = runs.filter((r) => r.usable && exclusion(r, o) !== null);
+  const excluded_runs = left.map((r) => ({ run_id: r.run_id, reason: exclusion(r, o)! }));
   const flags: AnalysisFlag[] = [];
   const flag = (f: AnalysisFlag) => {
     if (!flags.includes(f)) flags.push(f);
@@ -101,6 +102,8 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
     excluded_reason,
     flags,
     excluded_runs,
+    excluded_throughput: describe(left.map((r) => r.throughput)),
+    excluded_efficiency: describe(left.map((r) => r.efficiency)),
   };
 }
 

@@ -3,39 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../../src/core/analysis/analyze';
 import { selectOptimum, slowdownReference, type OptimumPoint } from '../../../src/core/analysis/optimum';
-import { SELECTORS, type AnalysisRunInput } from '../../../src/shared/analysis';
-import { powerSeries } from './synth';
+import { SELECTORS } from '../../../src/shared/analysis';
+import { rampRun, shortSweep } from './synth';
 
-/** One run: steps every 0.2 s from t0, throughput ramping to `rate` with time constant tau; power likewise. */
-function rampRun(id: number, cap: number, rate: number, tau: number, t0: number, warm = 5, win = 10): AnalysisRunInput {
-  const start = t0 + warm;
-  const end = start + win;
-  const ramp = (t: number) => 1 - 0.6 * Math.exp(-(t - t0) / tau);
-  const steps: { t: number; units: number; dt: number }[] = [];
-  let inWin = 0;
-  for (let t = t0 + 0.2; t <= end + 1e-9; t += 0.2) {
-    const u = rate * ramp(t) * 0.2;
-    steps.push({ t, units: u, dt: 0.2 });
-    if (t > start + 1e-9) inWin += u;
-  }
-  const p = 0.95 * cap;
-  return {
-    run_id: id,
-    workload: 'vit_l_16',
-    device_model: 'H100 SXM (simulated)',
-    cap_w: cap,
-    started_at: t0 - 4,
-    window: { start, end },
-    units: 'images',
-    units_in_window: inWin,
-    steps,
-    gpus: 1,
-    devices: [{ device_id: 'gpu0', samples: powerSeries((t) => (t < t0 ? 90 : p * ramp(t)), t0 - 4, end, 0.1, 'instant', () => ({ limit_w: cap })) }],
-    enforced_limit_w: cap,
-  };
-}
-
-const shortSweep = (): AnalysisRunInput[] => [rampRun(1, 300, 192.2, 0.3, 1000), rampRun(2, 500, 240, 6, 2000), rampRun(3, 700, 253.6, 6, 3000)];
 const analyse = () => analyzeSweep({ runs: shortSweep(), overhead_w: 100, default_limits: { 'H100 SXM (simulated)': 700 } });
 
 describe('a short sweep with 1 of 3 caps valid has no headline best cap (issue #25, finding 1)', () => {
