@@ -15,7 +15,7 @@ function unitName(g: AnalysisGroup, n: number): string {
   return n === 1 ? u.replace(/s$/, '') : u;
 }
 
-function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
+export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   const lines: string[] = [];
   lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; node overhead ${r.options.overhead_w} W; 95 % CI (Student t)`);
   lines.push(
@@ -124,7 +124,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
   io.stdout.write(`dataset ${a.dataset_id} "${a.name}" — ${a.segments.length} segment(s)\n\n`);
   io.stdout.write(
     table(
-      ['segment', 'origin', 'cap W', 's', 'energy J', 'mean W', 'sensor', 'method', 'throughput', 'units/J'],
+      ['segment', 'origin', 'cap W', 's', 'energy J', 'mean W', 'sensor', 'method', 'throughput', 'units/J', 'units/J counts', 'units/J of power alone'],
       a.segments.map((s) => [
         s.segment.label ?? `#${s.segment.id}`,
         s.segment.origin,
@@ -136,6 +136,8 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
         [...new Set(s.energy.devices.map((d) => d.method ?? null))].filter(Boolean).join(', ') || null,
         fixed(s.throughput, 2),
         fixed(s.efficiency, 4),
+        s.efficiency_basis || null,
+        fixed(s.efficiency_gpu_only, 4),
       ]),
     ) + '\n\n',
   );
