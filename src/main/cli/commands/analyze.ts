@@ -17,7 +17,7 @@ function unitName(g: AnalysisGroup, n: number): string {
 
 export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   const lines: string[] = [];
-  lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; node overhead ${r.options.overhead_w} W; 95 % CI (Student t)`);
+  lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; ${g.units ?? 'units'}/J counts ${g.energy_basis || `GPU energy + ${r.options.overhead_w} W node overhead`}; 95 % CI (Student t)`);
   lines.push(
     table(
       ['cap W', 'n', `throughput/GPU`, 'power W/GPU', `${g.units ?? 'units'}/J`, 'SM MHz', 'pwr-cap thr.', 'enforced', 'flags'],
@@ -37,14 +37,15 @@ export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push('');
   lines.push(
     table(
-      ['selector', 'best cap W', 'value', 'unit of value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
+      ['selector', 'best cap W', 'basis', 'value', 'unit of value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
       SELECTORS.map((s) => {
         const o = g.optima[s];
         const mark = s === r.options.selector ? ' *' : '';
         const eq = o.equivalence;
         return [
           s + mark,
-          o.cap_w,
+          o.cap_w ?? 'no answer',
+          o.basis || null,
           o.value === null ? null : o.value.toPrecision(5),
           o.metric.replace(/\bunits?\b/g, (u) => (u === 'unit' ? unitName(g, 1) : unitName(g, 2))),
           eq ? eq.equivalent_caps.join(', ') || '–' : 'n=1',
@@ -55,6 +56,11 @@ export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
     ),
   );
   lines.push(`* the selector asked for (--selector, default ${SELECTORS[0]}); the other rows are shown for comparison.`);
+  for (const s of SELECTORS) {
+    const o = g.optima[s];
+    if (o.cap_w === null) lines.push(`  ${s}: no answer (${o.basis}): ${o.no_answer_reason ?? o.note ?? 'no eligible caps'}${o.fix ? `\n    fix: ${o.fix}` : ''}`);
+  }
+  if (g.reference) lines.push(`  slowdowns are against ${g.reference.cap_w} W (${g.reference.basis})${g.reference.valid ? '' : `: not valid, ${g.reference.reason}`}`);
   const primary = g.optima[r.options.selector].equivalence;
   if (primary) lines.push(`  ${primary.statement}`);
   lines.push('');
