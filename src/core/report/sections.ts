@@ -54,7 +54,9 @@ export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string
     ? `<p class="lead no-answer">${t(label)}: <b>no best cap</b> (${t(best.basis || 'no caps')}): ${t(none.reason)}.${none.fix ? ` Fix: ${t(none.fix)}.` : ''}</p>`
     : `<p class="lead">${t(label)}: <b>${best.cap_w} W</b> gives the most work per joule, ${t(scoreText(best, units))} (${t(best.basis)})${best.at_edge ? ` (at the ${best.at_edge} edge of the grid: the optimum may lie outside)` : ''}.</p>`;
   const ref = g.reference;
-  const refLine = ref ? `<p class="small reference">Slowdowns are in time per unit against ${ref.cap_w} W (${t(ref.basis)})${ref.valid ? '' : `: not valid, ${t(ref.reason ?? '')}`}. ${t(units)}/J counts ${t(g.energy_basis || 'GPU energy')}.</p>` : '';
+  const refLine = ref
+    ? `<p class="small reference">${ref.valid ? `Slowdowns are in time per unit against ${ref.cap_w} W (${t(ref.basis)})` : `No slowdowns: ${t(ref.reason ?? '')}`}. ${t(units)}/J counts ${t(g.energy_basis || 'GPU energy')}.</p>`
+    : '';
   return `${lead}${table(['selector', 'best cap', 'basis', 'score', 'uncertainty', 'throughput there (95 % CI)', 'slowdown vs reference'], rows, 'answer')}${refLine}`;
 }
 

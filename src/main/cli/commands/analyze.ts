@@ -56,11 +56,16 @@ export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
     ),
   );
   lines.push(`* the selector asked for (--selector, default ${SELECTORS[0]}); the other rows are shown for comparison.`);
+  // Selectors without an answer for the same reason are said once.
+  const none = new Map<string, string[]>();
   for (const s of SELECTORS) {
     const o = g.optima[s];
-    if (o.cap_w === null) lines.push(`  ${s}: no answer (${o.basis}): ${o.no_answer_reason ?? o.note ?? 'no eligible caps'}${o.fix ? `\n    fix: ${o.fix}` : ''}`);
+    if (o.cap_w !== null) continue;
+    const why = `no answer (${o.basis}): ${o.no_answer_reason ?? o.note ?? 'no eligible caps'}${o.fix ? `\n    fix: ${o.fix}` : ''}`;
+    none.set(why, [...(none.get(why) ?? []), s]);
   }
-  if (g.reference) lines.push(`  slowdowns are against ${g.reference.cap_w} W (${g.reference.basis})${g.reference.valid ? '' : `: not valid, ${g.reference.reason}`}`);
+  for (const [why, sels] of none) lines.push(`  ${sels.length === SELECTORS.length ? 'every selector' : sels.join(', ')}: ${why}`);
+  if (g.reference) lines.push(g.reference.valid ? `  slowdowns are against ${g.reference.cap_w} W (${g.reference.basis})` : `  slowdowns: ${g.reference.reason}`);
   const primary = g.optima[r.options.selector].equivalence;
   if (primary) lines.push(`  ${primary.statement}`);
   lines.push('');
