@@ -224,13 +224,7 @@ export function clockChart(group: AnalysisGroup): ChartSpec {
 /** Best cap per selector vs the node overhead (the sensitivity curve). */
 export function sensitivityChart(group: AnalysisGroup): ChartSpec {
   const s = group.sensitivity;
-  return {
-    id: 'sensitivity',
-    title: 'Best cap vs node overhead',
-    x: axis('node overhead', 'W'),
-    y: axis('best cap', 'W'),
-    y2: null,
-    series: SELECTOR_ORDER.map((sel, i) => ({
+  const series: ChartSeries[] = SELECTOR_ORDER.map((sel, i) => ({
       name: sel,
       type: 'line' as const,
       axis: 'y' as const,
@@ -240,9 +234,20 @@ export function sensitivityChart(group: AnalysisGroup): ChartSpec {
       legend: true,
       step: true,
       points: s.curve.filter((r) => r.best[sel] != null).map((r) => ({ x: r.overhead_w, y: r.best[sel]!, err: null, label: null, state: 'ok' as const, excluded: false, note: null })),
-    })),
+    }));
+  const bests = ysOf(series);
+  const caps = group.caps.map((c) => c.cap_w);
+  // No best cap at any overhead: the grid's caps on the y axis, not Plotly's -1..4.
+  const y = bests.length ? fitAxis(axis('best cap', 'W'), bests, 'cap') : caps.length ? axis('best cap', 'W', { min: Math.min(...caps) - 50, max: Math.max(...caps) + 50 }) : axis('best cap', 'W');
+  return {
+    id: 'sensitivity',
+    title: 'Best cap vs node overhead',
+    x: axis('node overhead', 'W', { min: s.from_w, max: s.to_w }),
+    y,
+    y2: null,
+    series,
     bands: [],
     legend: true,
-    caption: `Each selector's best cap as the node overhead added to GPU energy goes from ${s.from_w} to ${s.to_w} W.`,
+    caption: bests.length ? `Each selector's best cap as the node overhead added to GPU energy goes from ${s.from_w} to ${s.to_w} W.` : `No selector has a best cap at any node overhead from ${s.from_w} to ${s.to_w} W (see the cards for why).`,
   };
 }

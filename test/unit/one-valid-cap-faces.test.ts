@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../src/core/analysis/analyze';
 import { noAnswerText, optimumValue, SELECTOR_ORDER, slowdownText } from '../../src/shared/analysis-view';
-import { efficiencyChart, fitAxis, paretoChart, throughputChart } from '../../src/shared/charts';
+import { efficiencyChart, fitAxis, paretoChart, sensitivityChart, throughputChart } from '../../src/shared/charts';
 import { plotlyFigure } from '../../src/renderer/pages/results/charts';
 import { chartSvg } from '../../src/core/report/svg';
 import { answerSection } from '../../src/core/report/sections';
@@ -80,6 +80,12 @@ describe('charts with one valid cap (finding 10)', () => {
     const pareto = paretoChart([{ name: '#1', group: one }]);
     expect(pareto.x.min).toBe(0);
     expect(pareto.y.min).toBe(0);
+  });
+  it('no best cap at any overhead: the sensitivity chart spans the overheads and the grid, and says why it is empty', () => {
+    const spec = sensitivityChart(g);
+    expect(spec.series.every((x) => x.points.length === 0)).toBe(true);
+    expect([spec.x.min, spec.x.max, spec.y.min, spec.y.max]).toEqual([0, 300, 250, 750]);
+    expect(spec.caption).toMatch(/No selector has a best cap/);
   });
   it('fitAxis leaves a spread of points to the charting and widens only a degenerate one', () => {
     const a = { label: 'power cap', unit: 'W', min: null, max: null, zero: false, ticks: null };
