@@ -41,8 +41,8 @@ export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string
     return [
       `${t(selectorTitle(s, r.options))}${s === r.options.selector ? ' <b>(selected)</b>' : ''}`,
       none ? `<b class="no-answer" data-selector="${s}">no answer</b>` : `<b class="best-cap" data-selector="${s}">${o.cap_w} W</b>`,
-      t(o.basis || '–'),
       t(scoreText(o, units)),
+      t(o.basis || '–'),
       none ? `<span class="no-answer-reason" data-selector="${s}">${t(none.reason)}</span>${none.fix ? `<br><span class="fix" data-selector="${s}">Fix: ${t(none.fix)}</span>` : ''}` : t(rangeText(o)),
       at ? t(`${meanCi(at.throughput)} ${units}/s`) : '–',
       t(slowdownText(o, g.reference) ?? '–'),
@@ -57,7 +57,7 @@ export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string
   const refLine = ref
     ? `<p class="small reference">${ref.valid ? `Slowdowns are in time per unit against ${ref.cap_w} W (${t(ref.basis)})` : `No slowdowns: ${t(ref.reason ?? '')}`}. ${t(units)}/J counts ${t(g.energy_basis || 'GPU energy')}.</p>`
     : '';
-  return `${lead}${table(['selector', 'best cap', 'basis', 'score', 'uncertainty', 'throughput there (95 % CI)', 'slowdown vs reference'], rows, 'answer')}${refLine}`;
+  return `${lead}${table(['selector', 'best cap', 'score', 'basis', 'uncertainty', 'throughput there (95 % CI)', 'slowdown vs reference'], rows, 'answer')}${refLine}`;
 }
 
 function environmentRows(src: ReportSource): Cell[][] {

@@ -37,17 +37,17 @@ export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push('');
   lines.push(
     table(
-      ['selector', 'best cap W', 'basis', 'value', 'unit of value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
+      ['selector', 'best cap W', 'value', 'unit of value', 'basis', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
       SELECTORS.map((s) => {
         const o = g.optima[s];
         const mark = s === r.options.selector ? ' *' : '';
         const eq = o.equivalence;
         return [
           s + mark,
-          o.cap_w ?? 'no answer',
-          o.basis || null,
+          o.cap_w ?? '–',
           o.value === null ? null : o.value.toPrecision(5),
           o.metric.replace(/\bunits?\b/g, (u) => (u === 'unit' ? unitName(g, 1) : unitName(g, 2))),
+          o.basis || null,
           eq ? eq.equivalent_caps.join(', ') || '–' : 'n=1',
           eq ? eq.undetermined_caps.join(', ') || '–' : 'n=1',
           o.at_edge ? `at ${o.at_edge} edge of grid` : null,
