@@ -5,6 +5,7 @@ import { analyzeSweep } from '../../../src/core/analysis/analyze';
 import { selectOptimum, slowdownReference, type OptimumPoint } from '../../../src/core/analysis/optimum';
 import { SELECTORS } from '../../../src/shared/analysis';
 import { rampRun, shortSweep } from './synth';
+import { answerFix, neededWarmup } from '../../../src/core/analysis/answer-fix';
 
 const analyse = () => analyzeSweep({ runs: shortSweep(), overhead_w: 100, default_limits: { 'H100 SXM (simulated)': 700 } });
 
@@ -72,5 +73,22 @@ describe('one definition of the slowdown reference', () => {
     const one = [pt(300, 190), pt(500, 230, false)];
     expect(selectOptimum(one, 'max-efficiency').cap_w).toBeNull();
     expect(selectOptimum(one, 'max-efficiency', { min_valid_caps: 1 }).cap_w).toBe(300);
+  });
+});
+
+describe('the fix comes from what the runs measured', () => {
+  type R = Parameters<typeof neededWarmup>[0][number];
+  const run = (flags: string[], first: number, start: number, end: number, warmupEnd: number | null) =>
+    ({ flags, window: { start, end }, steady_state: { first_step_t: first, warmup_end: warmupEnd } }) as unknown as R;
+  it('a detected warm-up end inside the window: that ramp with 50 % margin, rounded up to 5 s', () => {
+    // First step at 0, window 5-15 s, warm-up detected to end at 12 s: 18 s -> 20 s.
+    expect(neededWarmup([run(['warmup-in-window'], 0, 5, 15, 12)])).toEqual({ needed_s: 20, used_s: 5, ramp_s: 12, settled: true });
+  });
+  it('never settled: at least twice the time to the window\'s end; above a minute in 10 s steps', () => {
+    expect(neededWarmup([run(['no-steady-state'], 0, 20, 40, null)])).toMatchObject({ needed_s: 80, settled: false });
+  });
+  it('runs without a ramp flag ask for nothing', () => {
+    expect(neededWarmup([run(['single-repetition'], 0, 5, 15, 3)])).toBeNull();
+    expect(answerFix('w', [run(['single-repetition'], 0, 5, 15, 3)], [])).toBe('measure at least 2 caps');
   });
 });
