@@ -51,7 +51,7 @@ export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string
   const best = g.optima['max-efficiency'];
   const none = noAnswerText(best);
   const lead = none
-    ? `<p class="lead no-answer">${t(label)}: <b>no best cap</b> (${t(best.basis || 'no caps')}): ${t(none.reason)}.${none.fix ? ` Fix: ${t(none.fix)}.` : ''}</p>`
+    ? `<p class="lead no-best">${t(label)}: <b>no best cap</b> (${t(best.basis || 'no caps')}): ${t(none.reason)}.${none.fix ? ` Fix: ${t(none.fix)}.` : ''}</p>`
     : `<p class="lead">${t(label)}: <b>${best.cap_w} W</b> gives the most work per joule, ${t(scoreText(best, units))} (${t(best.basis)})${best.at_edge ? ` (at the ${best.at_edge} edge of the grid: the optimum may lie outside)` : ''}.</p>`;
   const ref = g.reference;
   const refLine = ref
