@@ -2,35 +2,12 @@
 import { Selector, type AnalysisFlag, type AnalysisGroup, type CapPoint, type Optimum } from './analysis';
 import { selectorInfo, singular } from './selectors';
 import { sig } from './format';
+import { flagList, type FlagInfo, type FlagSeverity } from './flags';
 
-export type FlagSeverity = 'error' | 'warn' | 'info';
+export type { FlagSeverity };
 
-/** Short label, severity and one-line meaning of every analysis flag. */
-export const FLAG_INFO: Record<AnalysisFlag, { label: string; severity: FlagSeverity; meaning: string }> = {
-  'run-failed': { label: 'run failed', severity: 'error', meaning: 'a run did not finish' },
-  'no-window': { label: 'no window', severity: 'error', meaning: 'a run has no measurement window' },
-  'empty-window': { label: 'empty window', severity: 'error', meaning: 'no readings inside the measurement window' },
-  'missing-energy': { label: 'no energy', severity: 'error', meaning: 'energy could not be computed' },
-  'missing-throughput': { label: 'no throughput', severity: 'error', meaning: 'the workload reported no throughput' },
-  'bad-readings': { label: 'bad readings', severity: 'warn', meaning: 'invalid sensor readings were dropped' },
-  'average-sensor': { label: '1 s average sensor', severity: 'info', meaning: 'power from a 1 s averaging sensor (lags)' },
-  'short-window': { label: 'short window', severity: 'warn', meaning: 'measurement window too short for the sensor' },
-  'counter-reset': { label: 'counter reset', severity: 'warn', meaning: 'the energy counter reset inside the window' },
-  'counter-extrapolated': { label: 'counter extrapolated', severity: 'info', meaning: 'counter readings extrapolated to the window edges' },
-  'sensor-disagreement': { label: 'sensors disagree', severity: 'warn', meaning: 'energy counter and power readings disagree' },
-  'power-gap': { label: 'power gap', severity: 'info', meaning: 'gaps between power readings' },
-  'low-coverage': { label: 'low coverage', severity: 'warn', meaning: 'the power series covers under 90 % of the window (readings missing or late)' },
-  'no-steady-state': { label: 'no steady state', severity: 'warn', meaning: 'throughput or power did not settle in the window' },
-  'warmup-in-window': { label: 'warm-up in window', severity: 'warn', meaning: 'the warm-up reaches into the measurement window' },
-  'not-enforced': { label: 'not enforced', severity: 'error', meaning: 'the device did not hold the cap' },
-  'power-above-cap': { label: 'power above cap', severity: 'warn', meaning: 'mean power above the cap' },
-  'limit-mismatch': { label: 'limit mismatch', severity: 'warn', meaning: 'the enforced limit differs from the cap asked for' },
-  'spikes-above-cap': { label: 'spikes above cap', severity: 'info', meaning: 'short power spikes above the cap' },
-  'single-repetition': { label: 'single repetition', severity: 'info', meaning: 'one repetition: no confidence interval' },
-  'high-variance': { label: 'high variance', severity: 'warn', meaning: 'repetitions disagree (coefficient of variation above the threshold)' },
-  drift: { label: 'drift', severity: 'warn', meaning: 'throughput trends across repetitions' },
-  excluded: { label: 'excluded', severity: 'error', meaning: 'not counted in the best cap' },
-};
+/** Label, severity and one-line meaning of every analysis flag (the registry, src/shared/flags.ts). */
+export const FLAG_INFO = Object.fromEntries(flagList.map((f) => [f.id, f])) as Record<AnalysisFlag, FlagInfo>;
 
 const SEVERITY_ORDER: Record<FlagSeverity, number> = { error: 0, warn: 1, info: 2 };
 
@@ -79,6 +56,27 @@ export function optimumValue(o: Optimum, units: string): string {
   if (o.value == null) return '–';
   const info = selectorInfo(o.selector);
   return `${info.score(sig(o.value), units)}${info.detail?.(o) ?? ''}`;
+}
+
+/** The slowdown reference of a group (AnalysisGroup.reference): the one every face measures slowdowns against. */
+type Reference = NonNullable<AnalysisGroup['reference']>;
+
+/**
+ * How much slower (time per unit) the best cap is than the group's slowdown reference, in the words every face
+ * uses: "9.3 % slower than 700 W (default limit, measured)". null without an answer or without a valid reference.
+ */
+export function slowdownText(o: Optimum, ref: Reference | null | undefined): string | null {
+  if (o.cap_w == null || !ref?.valid) return null;
+  const slow = o.scores.find((s) => s.cap_w === o.cap_w)?.slowdown;
+  if (slow == null) return null;
+  const v = `${Math.abs(slow * 100).toFixed(1)} %`;
+  return `${slow >= -5e-4 ? `${v} slower` : `${v} faster`} than ${ref.cap_w} W (${ref.basis})`;
+}
+
+/** Why a selector has no best cap and what would give one (null when it has an answer). */
+export function noAnswerText(o: Optimum): { reason: string; fix: string | null } | null {
+  if (o.cap_w != null) return null;
+  return { reason: o.no_answer_reason ?? o.note ?? 'no eligible caps', fix: o.fix };
 }
 
 /** The uncertainty of a best cap: which caps are within the margin of it, worse, or not yet known (equivalence). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdaptiveSummary } from './adaptive';
 import { selectorIds } from './selectors';
+import { flagIds } from './flags';
 import { SensorKind } from './device';
 import { Reading, SeriesSample } from './sample';
 import { SourceRef } from './source';
@@ -148,32 +149,8 @@ export type AnalysisOptionsInput = z.input<typeof AnalysisOptions>;
 // Output
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Machine-readable flags. Add, never rename: the UI and scripts key on them. */
-export const AnalysisFlag = z.enum([
-  'run-failed',
-  'no-window',
-  'empty-window',
-  'missing-energy',
-  'missing-throughput',
-  'bad-readings',
-  'average-sensor',
-  'short-window',
-  'counter-reset',
-  'counter-extrapolated',
-  'sensor-disagreement',
-  'power-gap',
-  'no-steady-state',
-  'warmup-in-window',
-  'not-enforced',
-  'power-above-cap',
-  'limit-mismatch',
-  'spikes-above-cap',
-  'single-repetition',
-  'high-variance',
-  'drift',
-  'excluded',
-  'low-coverage',
-]);
+/** Machine-readable flags (src/shared/flags.ts lists them with their meaning). Add, never rename: the UI and scripts key on them. */
+export const AnalysisFlag = z.enum(flagIds);
 export type AnalysisFlag = z.infer<typeof AnalysisFlag>;
 
 export const EnergyResult = z.object({
@@ -280,6 +257,8 @@ export const SteadyState = z.object({
   power: SteadySeries.nullable(),
   /** Detected end of warm-up: the later of the throughput and power estimates. */
   warmup_end: z.number().nullable(),
+  /** Start of the workload's first step (epoch s): the plan's warm-up counts from here. null: no steps. */
+  first_step_t: z.number().nullable().default(null),
   /** MSER's verdict: every series settled (null: no series). */
   reached: z.boolean().nullable(),
   /** The run never settled in a way that matters: MSER failed and the window still trends by more than 2 %. */
@@ -374,6 +353,12 @@ export const CapPoint = z.object({
   flags: z.array(AnalysisFlag),
   /** Usable runs left out of this cap's statistics and every decision, with why (include_flagged keeps them). */
   excluded_runs: z.array(z.object({ run_id: z.number().int(), reason: z.string() })).default([]),
+  /**
+   * Throughput and efficiency of the excluded_runs alone: what the charts draw as a cross where the cap has no
+   * counted run. Never used in a decision. n 0 when no run was left out.
+   */
+  excluded_throughput: Stat.nullable().default(null),
+  excluded_efficiency: Stat.nullable().default(null),
 });
 export type CapPoint = z.infer<typeof CapPoint>;
 
@@ -442,6 +427,19 @@ export const Optimum = z.object({
   reference_basis: z.string().nullable().default(null),
   /** Each feasible cap against the best with the margin and correction stated; null with one repetition at the best. */
   equivalence: Equivalence.nullable().default(null),
+  /** What the answer rests on: "2 of 3 caps valid" (valid: usable, enforced, not flagged out). */
+  basis: z.string().default(''),
+  /** The valid caps the selector compared, W. */
+  valid_caps: z.array(z.number()).default([]),
+  /** Caps of the group, valid or not. */
+  cap_count: z.number().int().default(0),
+  /**
+   * Why there is no best cap (cap_w null): too few valid caps (fewer than 2), the slowdown reference not valid, no
+   * cap within the budget. null when there is an answer.
+   */
+  no_answer_reason: z.string().nullable().default(null),
+  /** What would give an answer, from the flags and the runs' measured ramp ("warm-up too short for vit_l_16: at least ~40 s"). */
+  fix: z.string().nullable().default(null),
 });
 export type Optimum = z.infer<typeof Optimum>;
 
@@ -511,6 +509,16 @@ export const AnalysisGroup = z.object({
   drift: z.object({ throughput: Trend.nullable(), temp_c: Trend.nullable(), flagged: z.boolean() }),
   refine: RefineProposal.nullable(),
   notes: z.array(z.string()),
+  /**
+   * The slowdown reference ("uncapped") every face measures slowdowns against: the default limit, else the highest
+   * cap. valid false: it was measured at a cap that is not valid (or cannot be extrapolated), and reason says why.
+   */
+  reference: z
+    .object({ cap_w: z.number(), throughput: z.number().nullable(), basis: z.string(), valid: z.boolean(), reason: z.string().nullable() })
+    .nullable()
+    .default(null),
+  /** What a units/J figure's energy includes: "GPU + 100 W node overhead", "GPU + measured CPU". */
+  energy_basis: z.string().default(''),
 });
 export type AnalysisGroup = z.infer<typeof AnalysisGroup>;
 

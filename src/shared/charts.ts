@@ -88,21 +88,50 @@ function flagText(c: CapPoint): string {
   return c.flags.length ? sortedFlags(c.flags).map((f) => FLAG_INFO[f].label).join(', ') : 'no flags';
 }
 
-/** A per-cap statistic as a line with 95 % CI bars; caps without a mean are left out. */
-function statSeries(caps: readonly CapPoint[], pick: (c: CapPoint) => Stat, name: string, i: number): ChartSeries {
-  return {
-    name,
-    type: 'line',
-    axis: 'y',
-    color: seriesColor(i),
-    dashed: i > 0,
-    faded: false,
-    legend: true,
-    points: caps
-      .filter((c) => pick(c).mean != null)
-      .map((c) => ({ x: c.cap_w, y: pick(c).mean!, err: pick(c).ci?.half_width ?? null, label: null, state: stateOf(c), excluded: !c.eligible, note: `n = ${c.n_usable} · ${flagText(c)}` })),
-  };
+type StatPick = (c: CapPoint) => { counted: Stat; excluded: Stat | null };
+
+/**
+ * A per-cap statistic as a line with 95 % CI bars. A cap whose runs were all left out (flagged) is drawn as a cross
+ * at its left-out runs' mean, off the line; caps without any figure are left out.
+ */
+function statSeries(caps: readonly CapPoint[], pick: StatPick, name: string, i: number): ChartSeries[] {
+  const points: ChartPoint[] = [];
+  const left: ChartPoint[] = [];
+  for (const c of caps) {
+    const { counted, excluded } = pick(c);
+    if (counted.mean != null) points.push({ x: c.cap_w, y: counted.mean, err: counted.ci?.half_width ?? null, label: null, state: stateOf(c), excluded: !c.eligible, note: `n = ${c.n_usable} · ${flagText(c)}` });
+    else if (excluded?.mean != null)
+      left.push({ x: c.cap_w, y: excluded.mean, err: null, label: null, state: stateOf(c), excluded: true, note: `left out (${c.excluded_runs.map((r) => r.reason).join('; ') || 'excluded'}) · ${flagText(c)}` });
+  }
+  const line: ChartSeries = { name, type: 'line', axis: 'y', color: seriesColor(i), dashed: i > 0, faded: false, legend: true, points };
+  // Off the line: a left-out cap is no part of the curve.
+  return left.length ? [line, { name: `${name} left out`, type: 'points', axis: 'y', color: seriesColor(i), dashed: false, faded: false, legend: false, points: left }] : [line];
 }
+
+const efficiencyOf: StatPick = (c) => ({ counted: c.efficiency, excluded: c.excluded_efficiency ?? null });
+const throughputOf: StatPick = (c) => ({ counted: c.throughput, excluded: c.excluded_throughput ?? null });
+
+/**
+ * An axis with an explicit range where the data alone would give a degenerate one (one point, or all points equal:
+ * Plotly then spans 299-301 W, or -0.5..1): caps get +-max(50 W, 10 %), other values 0..1.25 x (or +-25 %).
+ */
+export function fitAxis(a: ChartAxis, values: readonly number[], kind: 'cap' | 'value'): ChartAxis {
+  const v = values.filter(Number.isFinite);
+  if (a.min != null || a.max != null || v.length === 0) return a;
+  const lo = Math.min(...v);
+  const hi = Math.max(...v);
+  if (hi - lo > 1e-9 * Math.max(1, Math.abs(hi))) return a;
+  if (kind === 'cap') {
+    const pad = Math.max(50, 0.1 * Math.abs(lo));
+    return { ...a, min: lo - pad, max: hi + pad };
+  }
+  if (lo > 0) return { ...a, min: 0, max: hi * 1.25 };
+  if (lo === 0) return { ...a, min: 0, max: 1 };
+  return { ...a, min: lo * 1.25, max: hi * 0.75 };
+}
+
+const xsOf = (series: readonly ChartSeries[]) => series.flatMap((s) => s.points.map((p) => p.x));
+const ysOf = (series: readonly ChartSeries[]) => series.flatMap((s) => s.points.flatMap((p) => (p.err ? [p.y - p.err, p.y + p.err] : [p.y])));
 
 function bandOf(o: Optimum | null): ChartBand[] {
   if (!o?.range_w || o.range_w[0] === o.range_w[1]) return [];
@@ -112,7 +141,7 @@ function bandOf(o: Optimum | null): ChartBand[] {
 /** Efficiency vs cap with 95 % CI bars; the primary input's best cap ringed and its indistinguishable range shaded. */
 export function efficiencyChart(inputs: readonly ChartInput[]): ChartSpec {
   const units = unitsOf(inputs);
-  const series = inputs.map((x, i) => statSeries(x.group.caps, (c) => c.efficiency, x.name, i));
+  const series = inputs.flatMap((x, i) => statSeries(x.group.caps, efficiencyOf, x.name, i));
   const primary = inputs[0]?.group;
   const best = primary?.optima['max-efficiency'] ?? null;
   const bc = best?.cap_w != null ? primary!.caps.find((c) => c.cap_w === best.cap_w && c.efficiency.mean != null) : undefined;
@@ -123,26 +152,27 @@ export function efficiencyChart(inputs: readonly ChartInput[]): ChartSpec {
   return {
     id: 'efficiency',
     title: 'Efficiency vs cap',
-    x: CAP_AXIS,
-    y: axis(`${units} per joule`, `${units}/J, node`),
+    x: fitAxis(CAP_AXIS, xsOf(series), 'cap'),
+    y: fitAxis(axis(`${units} per joule`, `${units}/J, node`), ysOf(series), 'value'),
     y2: null,
     series,
     bands: bandOf(best),
     legend: inputs.length > 1,
-    caption: `Bars: 95 % CI over repetitions (${withCi} of ${primary?.caps.length ?? 0} caps have one). Shaded: caps indistinguishable from the best. Orange: warning, red: problem, cross: excluded from the best cap.`,
+    caption: `Bars: 95 % CI over repetitions (${withCi} of ${primary?.caps.length ?? 0} caps have one). Shaded: caps indistinguishable from the best. Orange: warning, red: problem, cross: excluded from the best cap (where all its runs were left out, at their mean).${primary?.energy_basis ? ` ${units}/J counts ${primary.energy_basis}.` : ''}`,
   };
 }
 
 /** Throughput per GPU vs cap with 95 % CI bars. */
 export function throughputChart(inputs: readonly ChartInput[]): ChartSpec {
   const units = unitsOf(inputs);
+  const series = inputs.flatMap((x, i) => statSeries(x.group.caps, throughputOf, x.name, i));
   return {
     id: 'throughput',
     title: 'Throughput vs cap',
-    x: CAP_AXIS,
+    x: fitAxis(CAP_AXIS, xsOf(series), 'cap'),
     y: axis('throughput per GPU', `${units}/s`, { zero: true }),
     y2: null,
-    series: inputs.map((x, i) => statSeries(x.group.caps, (c) => c.throughput, x.name, i)),
+    series,
     bands: [],
     legend: inputs.length > 1,
     caption: 'Bars: 95 % CI over repetitions.',
@@ -153,16 +183,17 @@ export function throughputChart(inputs: readonly ChartInput[]): ChartSpec {
 export function paretoChart(inputs: readonly ChartInput[]): ChartSpec {
   const units = unitsOf(inputs);
   const pt = (p: { cap_w: number; throughput: number; efficiency: number }) => ({ x: p.throughput, y: p.efficiency, err: null, label: `${p.cap_w} W`, state: 'ok' as const, excluded: false, note: null });
+  const series: ChartSeries[] = inputs.flatMap((x, i) => [
+      { name: `${x.name} dominated`, type: 'points' as const, axis: 'y' as const, color: seriesColor(i), dashed: false, faded: true, legend: false, points: x.group.pareto.points.filter((p) => !p.on_front).map(pt) },
+      { name: `${x.name} Pareto front`, type: 'line' as const, axis: 'y' as const, color: seriesColor(i), dashed: true, faded: false, legend: true, points: x.group.pareto.front.map(pt) },
+    ]);
   return {
     id: 'pareto',
     title: 'Pareto: throughput vs efficiency',
-    x: axis('throughput per GPU', `${units}/s`),
-    y: axis(`${units} per joule`, `${units}/J, node`),
+    x: fitAxis(axis('throughput per GPU', `${units}/s`), xsOf(series), 'value'),
+    y: fitAxis(axis(`${units} per joule`, `${units}/J, node`), ysOf(series), 'value'),
     y2: null,
-    series: inputs.flatMap((x, i) => [
-      { name: `${x.name} dominated`, type: 'points' as const, axis: 'y' as const, color: seriesColor(i), dashed: false, faded: true, legend: false, points: x.group.pareto.points.filter((p) => !p.on_front).map(pt) },
-      { name: `${x.name} Pareto front`, type: 'line' as const, axis: 'y' as const, color: seriesColor(i), dashed: true, faded: false, legend: true, points: x.group.pareto.front.map(pt) },
-    ]),
+    series,
     bands: [],
     legend: true,
     caption: 'Each point is a cap (mean over repetitions). The front: caps no other cap beats on both throughput and efficiency.',
@@ -177,7 +208,7 @@ export function clockChart(group: AnalysisGroup): ChartSpec {
   return {
     id: 'clocks',
     title: 'Clocks and throttling vs cap',
-    x: CAP_AXIS,
+    x: fitAxis(CAP_AXIS, [...thr, ...clk].map((c) => c.cap_w), 'cap'),
     y: axis('mean SM clock in window', 'MHz'),
     y2: axis('power-cap throttled', '% of window', { min: 0, max: 105, ticks: [0, 25, 50, 75, 100] }),
     series: [
@@ -193,13 +224,7 @@ export function clockChart(group: AnalysisGroup): ChartSpec {
 /** Best cap per selector vs the node overhead (the sensitivity curve). */
 export function sensitivityChart(group: AnalysisGroup): ChartSpec {
   const s = group.sensitivity;
-  return {
-    id: 'sensitivity',
-    title: 'Best cap vs node overhead',
-    x: axis('node overhead', 'W'),
-    y: axis('best cap', 'W'),
-    y2: null,
-    series: SELECTOR_ORDER.map((sel, i) => ({
+  const series: ChartSeries[] = SELECTOR_ORDER.map((sel, i) => ({
       name: sel,
       type: 'line' as const,
       axis: 'y' as const,
@@ -209,9 +234,20 @@ export function sensitivityChart(group: AnalysisGroup): ChartSpec {
       legend: true,
       step: true,
       points: s.curve.filter((r) => r.best[sel] != null).map((r) => ({ x: r.overhead_w, y: r.best[sel]!, err: null, label: null, state: 'ok' as const, excluded: false, note: null })),
-    })),
+    }));
+  const bests = ysOf(series);
+  const caps = group.caps.map((c) => c.cap_w);
+  // No best cap at any overhead: the grid's caps on the y axis, not Plotly's -1..4.
+  const y = bests.length ? fitAxis(axis('best cap', 'W'), bests, 'cap') : caps.length ? axis('best cap', 'W', { min: Math.min(...caps) - 50, max: Math.max(...caps) + 50 }) : axis('best cap', 'W');
+  return {
+    id: 'sensitivity',
+    title: 'Best cap vs node overhead',
+    x: axis('node overhead', 'W', { min: s.from_w, max: s.to_w }),
+    y,
+    y2: null,
+    series,
     bands: [],
     legend: true,
-    caption: `Each selector's best cap as the node overhead added to GPU energy goes from ${s.from_w} to ${s.to_w} W.`,
+    caption: bests.length ? `Each selector's best cap as the node overhead added to GPU energy goes from ${s.from_w} to ${s.to_w} W.` : `No selector has a best cap at any node overhead from ${s.from_w} to ${s.to_w} W (see the cards for why).`,
   };
 }

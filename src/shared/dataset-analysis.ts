@@ -10,6 +10,10 @@ export const SegmentEnergy = z.object({
   throughput: z.number().nullable(),
   /** Work units per joule of node energy (GPUs + the node overhead), as for runs; null without units or energy. */
   efficiency: z.number().nullable(),
+  /** What efficiency's energy includes: "GPU energy + 100 W node overhead", "node power as recorded (no overhead added)". */
+  efficiency_basis: z.string().default(''),
+  /** Work units per joule of the recorded power alone (no overhead added); null without units or energy. */
+  efficiency_gpu_only: z.number().nullable().default(null),
 });
 export type SegmentEnergy = z.infer<typeof SegmentEnergy>;
 

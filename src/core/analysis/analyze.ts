@@ -15,9 +15,12 @@ import {
   type Selector,
   type Trend,
 } from '../../shared/analysis';
+import { FLAGS_AT_CAP, FLAGS_EXCLUDING_RUNS } from '../../shared/flags';
 import { combineClocks } from './clocks';
 import { combineEnforcement } from './enforcement';
-import { selectOptimum, type OptimumPoint } from './optimum';
+import { selectOptimum, slowdownReference, type OptimumPoint } from './optimum';
+import { answerFix } from './answer-fix';
+import { energyBasis } from '../../shared/energy-basis';
 import { paretoFront } from './pareto';
 import { proposeCaps } from './refine';
 import { measureRun } from './run';
@@ -31,13 +34,11 @@ const DRIFT_THROUGHPUT = 0.02;
 /** Temperature rise across repetitions (°C, pooled over caps) that is flagged when significant. */
 const DRIFT_TEMP_C = 2;
 
-/** Run flags that make a window unfit to decide anything: it did not measure the steady state. */
-const EXCLUDING_FLAGS = ['no-steady-state', 'warmup-in-window'] as const;
 
 /** Why a usable run is left out of the decisions (null: it counts). */
 function exclusion(r: RunAnalysis, o: AnalysisOptions): string | null {
   if (o.include_flagged) return null;
-  const hit = EXCLUDING_FLAGS.filter((f) => r.flags.includes(f));
+  const hit = FLAGS_EXCLUDING_RUNS.filter((f) => r.flags.includes(f));
   return hit.length ? hit.join(', ') : null;
 }
 
@@ -48,7 +49,8 @@ function counts(r: RunAnalysis, o: AnalysisOptions): boolean {
 
 function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPoint {
   const usable = runs.filter((r) => counts(r, o));
-  const excluded_runs = runs.filter((r) => r.usable && exclusion(r, o) !== null).map((r) => ({ run_id: r.run_id, reason: exclusion(r, o)! }));
+  const left = runs.filter((r) => r.usable && exclusion(r, o) !== null);
+  const excluded_runs = left.map((r) => ({ run_id: r.run_id, reason: exclusion(r, o)! }));
   const flags: AnalysisFlag[] = [];
   const flag = (f: AnalysisFlag) => {
     if (!flags.includes(f)) flags.push(f);
@@ -62,7 +64,7 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
   for (const f of enforcement.flags) flag(f);
   if (usable.length === 1) flag('single-repetition');
   if ((throughput.cv ?? 0) > o.cv_threshold || (efficiency.cv ?? 0) > o.cv_threshold) flag('high-variance');
-  for (const r of runs) for (const f of ['no-steady-state', 'warmup-in-window', 'average-sensor', 'short-window', 'sensor-disagreement', 'bad-readings', 'low-coverage'] as const) if (r.flags.includes(f)) flag(f);
+  for (const r of runs) for (const f of FLAGS_AT_CAP) if (r.flags.includes(f)) flag(f);
   const byRep = [...usable].sort((a, b) => a.repetition - b.repetition);
   const drift = trend(
     byRep.map((r) => r.repetition),
@@ -100,6 +102,8 @@ function capPoint(cap_w: number, runs: RunAnalysis[], o: AnalysisOptions): CapPo
     excluded_reason,
     flags,
     excluded_runs,
+    excluded_throughput: describe(left.map((r) => r.throughput)),
+    excluded_efficiency: describe(left.map((r) => r.efficiency)),
   };
 }
 
@@ -138,7 +142,8 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
     excluded_reason: p.excluded_reason,
     runs: usableAt(p.cap_w).map((r) => ({ throughput: r.throughput as number, efficiency: r.efficiency as number })),
   }));
-  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin, default_limit_w: input.default_limits[device_model] ?? null };
+  const default_limit_w = input.default_limits[device_model] ?? null;
+  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin, default_limit_w, no_answer_fix: answerFix(workload, runs, points) };
   const optima = Object.fromEntries(SELECTORS.map((s) => [s, selectOptimum(optPoints, s, optOpts)])) as Record<Selector, Optimum>;
   const ohPoints: OverheadPoint[] = points.map((p) => ({
     cap_w: p.cap_w,
@@ -160,6 +165,7 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
 
   const notes: string[] = [];
   const measured = runs.filter((r) => r.node?.source === 'measured-cpu').length;
+  const energy_basis = energyBasis({ measured_cpu: measured, total: runs.length, overhead_w: o.overhead_w });
   notes.push(measured ? `node energy: GPUs + measured CPU in ${measured} of ${runs.length} runs, else GPUs + ${o.overhead_w} W overhead` : `node energy: GPUs + ${o.overhead_w} W overhead per node`);
   const unenforced = points.filter((p) => p.enforcement.enforced === false).map((p) => p.cap_w);
   if (unenforced.length) notes.push(`caps not enforced: ${unenforced.join(', ')} W (${o.include_unenforced ? 'kept in' : 'excluded from'} the optimum)`);
@@ -198,6 +204,8 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
     drift,
     refine,
     notes,
+    reference: slowdownReference(optPoints, default_limit_w),
+    energy_basis,
   };
 }
 

@@ -32,7 +32,14 @@ export interface OptimumOptions {
    * cap of the sweep, else interpolated or extrapolated; without it the highest cap measured is the reference.
    */
   default_limit_w?: number | null;
+  /** Valid caps a best cap needs: below it there is no answer, only why and what to do. Default 2 (MIN_VALID_CAPS). */
+  min_valid_caps?: number;
+  /** What would give an answer when there is none (the analysis derives it from the flags and the runs' ramp). */
+  no_answer_fix?: string | null;
 }
+
+/** A best cap is a comparison: one valid cap gives no answer. */
+export const MIN_VALID_CAPS = 2;
 
 /** What a rule's score of one run may use: the eligible caps' best time and energy per unit, the weight. */
 interface RuleContext {
@@ -79,6 +86,10 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     else if (runs.length === 0) excluded_caps.push({ cap_w: p.cap_w, reason: 'no usable runs' });
     else eligible.push({ cap_w: p.cap_w, runs });
   }
+  const minValid = opts.min_valid_caps ?? MIN_VALID_CAPS;
+  const total = sorted.length;
+  const basis = `${eligible.length} of ${total} cap${total === 1 ? '' : 's'} valid`;
+  const fix = opts.no_answer_fix ?? (total < minValid ? `measure at least ${minValid} caps` : null);
   const base: Optimum = {
     selector,
     cap_w: null,
@@ -95,17 +106,24 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     note: null,
     equivalence: null,
     reference_basis: null,
+    basis,
+    valid_caps: eligible.map((p) => p.cap_w),
+    cap_count: total,
+    no_answer_reason: null,
+    fix: null,
   };
-  if (eligible.length === 0) return { ...base, note: 'no eligible caps (none usable and enforced)' };
+  const noAnswer = (reason: string, extra: Partial<Optimum> = {}): Optimum => ({ ...base, ...extra, no_answer_reason: reason, fix, note: `no answer: ${reason}${fix ? `; ${fix}` : ''}` });
+  if (eligible.length === 0) return noAnswer(total ? `no eligible caps (0 of ${total} valid: none usable and enforced)` : 'no eligible caps (no caps measured)');
+  if (eligible.length < minValid) {
+    const which = `${eligible.map((p) => p.cap_w).join(', ')} W`;
+    return noAnswer(total >= minValid ? `only ${basis} (${which}): a best cap needs at least ${minValid}` : `only ${total} cap measured (${which}): a best cap needs at least ${minValid}`);
+  }
 
   const meanT = eligible.map((p) => mean(p.runs.map((r) => r.throughput)));
-  const reference = referenceThroughput(
-    eligible.map((p) => p.cap_w),
-    meanT,
-    opts.default_limit_w ?? null,
-  );
+  const reference = slowdownReference(sorted, opts.default_limit_w ?? null);
+  if (!reference.valid && selector === 'min-energy-slowdown') return noAnswer(reference.reason!, { reference_cap_w: reference.cap_w, reference_basis: reference.basis });
   const refT = reference.throughput;
-  const slowdown = meanT.map((t) => refT / t - 1);
+  const slowdown = meanT.map((t) => (refT === null ? null : refT / t - 1));
   const refTime = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.throughput))));
   const refEnergy = Math.min(...eligible.map((p) => mean(p.runs.map((r) => 1 / r.efficiency))));
   const values = eligible.map((p) => p.runs.map((r) => rule.perRun(r, { refTime, refEnergy, weight: w })));
@@ -122,12 +140,8 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
     }
   }
   if (best < 0) {
-    return {
-      ...base,
-      reference_cap_w: reference.cap_w,
-      reference_basis: reference.basis,
-      note: `no cap is within the ${(budget * 100).toFixed(0)} % slowdown budget of ${reference.cap_w} W (${reference.basis}); measure a run at ${reference.cap_w} W`,
-    };
+    const reason = `no cap is within the ${(budget * 100).toFixed(0)} % slowdown budget of ${reference.cap_w} W (${reference.basis})`;
+    return { ...base, reference_cap_w: reference.cap_w, reference_basis: reference.basis, no_answer_reason: reason, fix: `measure a run at ${reference.cap_w} W`, note: `${reason}; measure a run at ${reference.cap_w} W` };
   }
   const bestVals = values[best]!;
   const notes: string[] = [];
@@ -140,7 +154,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
       const r = welchTest(bestVals, values[i]!);
       pv = r ? r.p : null;
     }
-    return { cap_w: p.cap_w, value: means[i]!, n: values[i]!.length, p_value: pv, slowdown: slowdown[i]!, feasible: feasible[i]! };
+    return { cap_w: p.cap_w, value: means[i]!, n: values[i]!.length, p_value: pv, slowdown: slowdown[i] ?? null, feasible: feasible[i]! };
   });
   let equivalence: Optimum['equivalence'] = null;
   if (bestVals.length < 2) {
@@ -189,28 +203,53 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
   };
 }
 
+/** The slowdown reference ("uncapped"): one definition for every selector, the cards, the report and the JSON. */
+export interface SlowdownReference {
+  cap_w: number;
+  /** Mean throughput there (measured, interpolated or extrapolated); null when not valid. */
+  throughput: number | null;
+  basis: string;
+  /** The reference is usable: measured at a valid cap, or from at least two valid caps around or below it. */
+  valid: boolean;
+  reason: string | null;
+}
+
 /**
- * Throughput at the reference cap: the device's default limit where known (measured if it is a cap of the sweep,
- * else linear between the neighbouring caps, or from the two highest caps' slope above them: for a throughput curve
- * that flattens with power that overstates the reference, so slowdowns are overstated rather than hidden), else the
- * highest cap measured. The answer then no longer depends on how far up the grid reaches.
+ * Throughput at the reference cap: the device's default limit where known, else the highest cap of the sweep. Where
+ * that cap was measured it must be valid (a flagged or unenforced reference gives no slowdown, not one against a
+ * lower cap). A default limit off the grid is interpolated between the neighbouring valid caps, or extrapolated from
+ * the two highest valid caps' slope (for a curve that flattens with power that overstates the reference, so
+ * slowdowns are overstated rather than hidden). The answer then no longer depends on how far up the grid reaches.
  */
-function referenceThroughput(caps: readonly number[], throughput: readonly number[], defaultLimit: number | null): { cap_w: number; throughput: number; basis: string } {
+export function slowdownReference(points: readonly OptimumPoint[], defaultLimit: number | null): SlowdownReference {
+  const sorted = [...points].sort((a, b) => a.cap_w - b.cap_w);
+  const valid = sorted.filter((p) => p.eligible && p.runs.some(usableRun));
+  const caps = valid.map((p) => p.cap_w);
+  const throughput = valid.map((p) => mean(p.runs.filter(usableRun).map((r) => r.throughput)));
+  const refCap = defaultLimit ?? sorted[sorted.length - 1]?.cap_w ?? null;
+  if (refCap === null) return { cap_w: 0, throughput: null, basis: 'no caps', valid: false, reason: 'no caps measured' };
+  const basisAt = defaultLimit === null ? 'highest cap measured; the default limit is unknown' : 'default limit, measured';
+  const onGrid = sorted.find((p) => p.cap_w === refCap);
+  if (onGrid) {
+    const at = caps.indexOf(refCap);
+    if (at >= 0) return { cap_w: refCap, throughput: throughput[at]!, basis: basisAt, valid: true, reason: null };
+    const why = onGrid.eligible ? 'no usable runs' : (onGrid.excluded_reason ?? 'excluded');
+    return { cap_w: refCap, throughput: null, basis: basisAt, valid: false, reason: `the reference cap ${refCap} W (${basisAt}) is not valid: ${why}` };
+  }
   const n = caps.length;
+  if (n < 2) return { cap_w: refCap, throughput: null, basis: 'default limit, not measured', valid: false, reason: `the default limit ${refCap} W was not measured and ${n} valid cap${n === 1 ? ' is' : 's are'} too few to extrapolate it` };
   const top = { cap_w: caps[n - 1]!, throughput: throughput[n - 1]! };
-  if (defaultLimit === null) return { ...top, basis: 'highest cap measured; the default limit is unknown' };
-  const at = caps.indexOf(defaultLimit);
-  if (at >= 0) return { cap_w: defaultLimit, throughput: throughput[at]!, basis: 'default limit, measured' };
-  if (n === 1) return { cap_w: defaultLimit, throughput: top.throughput, basis: `default limit, taken as the only cap measured (${top.cap_w} W)` };
-  const hi = caps.findIndex((c) => c > defaultLimit);
+  const hi = caps.findIndex((c) => c > refCap);
   const [i, j] = hi <= 0 ? (hi === 0 ? [0, 1] : [n - 2, n - 1]) : [hi - 1, hi];
   const slope = (throughput[j]! - throughput[i]!) / (caps[j]! - caps[i]!);
-  const t = throughput[i]! + slope * (defaultLimit - caps[i]!);
+  const t = throughput[i]! + slope * (refCap - caps[i]!);
   const inside = hi > 0;
-  const value = inside ? t : defaultLimit > top.cap_w ? Math.max(t, top.throughput) : t;
+  const value = inside ? t : refCap > top.cap_w ? Math.max(t, top.throughput) : t;
   return {
-    cap_w: defaultLimit,
+    cap_w: refCap,
     throughput: value,
     basis: inside ? `default limit, interpolated between ${caps[i]} and ${caps[j]} W` : `default limit, extrapolated linearly from ${caps[i]} and ${caps[j]} W`,
+    valid: true,
+    reason: null,
   };
 }

@@ -178,6 +178,7 @@ export function runSteadyState(run: AnalysisRun): SteadyState {
     throughput,
     power,
     warmup_end,
+    first_step_t: first ? tStart : null,
     reached,
     unsettled,
     warmup_in_window,

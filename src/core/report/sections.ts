@@ -1,7 +1,8 @@
 // The report's sections as HTML fragments. Every number comes from the analysis result (`caplab analyze --json`)
 // or the stored records; nothing is recomputed here except rendering and rounding.
-import type { AnalysisGroup, AnalysisResult, CapPoint, Optimum } from '../../shared/analysis';
-import { FLAG_INFO, flagDetail, groupLabel, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
+import type { AnalysisFlag, AnalysisGroup, AnalysisResult, Optimum } from '../../shared/analysis';
+import { flagEffect, flagList } from '../../shared/flags';
+import { FLAG_INFO, flagDetail, groupLabel, noAnswerText, rangeText, SELECTOR_ORDER, selectorTitle, slowdownText, sortedFlags } from '../../shared/analysis-view';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput, type ChartSpec } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
 import { selectorInfo } from '../../shared/selectors';
@@ -26,39 +27,37 @@ export function figure(spec: ChartSpec): string {
   return `<figure class="chart-figure" data-chart="${spec.id}"><figcaption class="chart-title">${h(spec.title)}</figcaption>${chartSvg(spec)}<p class="caption">${h(spec.caption)}</p></figure>`;
 }
 
-/** The reference (highest eligible) cap's throughput, for "what the best cap costs". */
-function fastest(g: AnalysisGroup): CapPoint | null {
-  const ok = g.caps.filter((c) => c.eligible && c.throughput.mean != null);
-  return ok.length ? ok.reduce((a, b) => (b.cap_w > a.cap_w ? b : a)) : null;
-}
-
 function scoreText(o: Optimum, units: string): string {
   return o.value == null ? '–' : selectorInfo(o.selector).score(num(o.value), units);
 }
 
-/** The answer: best cap per selector with its uncertainty and its cost in throughput. */
+/** The answer: best cap per selector with its basis and uncertainty, or why there is none and what would give one. */
 export function answerSection(r: AnalysisResult, g: AnalysisGroup, label: string): string {
   const units = g.units ?? 'units';
-  const ref = fastest(g);
   const rows = SELECTOR_ORDER.map((s) => {
     const o = g.optima[s];
     const at = g.caps.find((c) => c.cap_w === o.cap_w);
-    const cost = at?.throughput.mean != null && ref?.throughput.mean ? at.throughput.mean / ref.throughput.mean - 1 : null;
+    const none = noAnswerText(o);
     return [
       `${t(selectorTitle(s, r.options))}${s === r.options.selector ? ' <b>(selected)</b>' : ''}`,
-      o.cap_w == null ? '–' : `<b class="best-cap" data-selector="${s}">${o.cap_w} W</b>`,
+      none ? `<b class="no-answer" data-selector="${s}">no answer</b>` : `<b class="best-cap" data-selector="${s}">${o.cap_w} W</b>`,
       t(scoreText(o, units)),
-      t(rangeText(o)),
+      t(o.basis || '–'),
+      none ? `<span class="no-answer-reason" data-selector="${s}">${t(none.reason)}</span>${none.fix ? `<br><span class="fix" data-selector="${s}">Fix: ${t(none.fix)}</span>` : ''}` : t(rangeText(o)),
       at ? t(`${meanCi(at.throughput)} ${units}/s`) : '–',
-      cost == null ? '–' : t(`${cost >= 0 ? '+' : ''}${pct(cost)} vs ${ref!.cap_w} W`),
+      t(slowdownText(o, g.reference) ?? '–'),
     ];
   });
   const best = g.optima['max-efficiency'];
-  const lead =
-    best.cap_w == null
-      ? `<p class="lead">No eligible cap: ${t(best.note ?? 'see the flags')}.</p>`
-      : `<p class="lead">${t(label)}: <b>${best.cap_w} W</b> gives the most work per joule, ${t(scoreText(best, units))}${best.at_edge ? ` (at the ${best.at_edge} edge of the grid: the optimum may lie outside)` : ''}.</p>`;
-  return `${lead}${table(['selector', 'best cap', 'score', 'uncertainty', 'throughput there (95 % CI)', 'cost in throughput'], rows, 'answer')}`;
+  const none = noAnswerText(best);
+  const lead = none
+    ? `<p class="lead no-best">${t(label)}: <b>no best cap</b> (${t(best.basis || 'no caps')}): ${t(none.reason)}.${none.fix ? ` Fix: ${t(none.fix)}.` : ''}</p>`
+    : `<p class="lead">${t(label)}: <b>${best.cap_w} W</b> gives the most work per joule, ${t(scoreText(best, units))} (${t(best.basis)})${best.at_edge ? ` (at the ${best.at_edge} edge of the grid: the optimum may lie outside)` : ''}.</p>`;
+  const ref = g.reference;
+  const refLine = ref
+    ? `<p class="small reference">${ref.valid ? `Slowdowns are in time per unit against ${ref.cap_w} W (${t(ref.basis)})` : `No slowdowns: ${t(ref.reason ?? '')}`}. ${t(units)}/J counts ${t(g.energy_basis || 'GPU energy')}.</p>`
+    : '';
+  return `${lead}${table(['selector', 'best cap', 'score', 'basis', 'uncertainty', 'throughput there (95 % CI)', 'slowdown vs reference'], rows, 'answer')}${refLine}`;
 }
 
 function environmentRows(src: ReportSource): Cell[][] {
@@ -147,7 +146,7 @@ export function methodSection(src: ReportSource): string {
     ['efficiency', t('work units per joule of node energy; throughput is work units per second per GPU')],
     ['statistics', t(`mean, sd, CV and ${Math.round((1 - o.alpha) * 100)} % CI (Student t) over repetitions; best cap not distinguishable from caps with Welch t-test p ≥ ${o.alpha}; high variance above CV ${o.cv_threshold}`)],
     ['enforcement', t(`a cap counts as enforced when mean power ≤ cap × ${1 + o.enforce_tol_frac} + ${o.enforce_tol_w} W; caps not enforced are ${o.include_unenforced ? 'kept' : 'excluded from the best cap'}`)],
-    ['selectors', t(`max-efficiency; min-energy-slowdown (≤ ${num(o.slowdown_budget * 100)} % slower than the highest cap); min-edp; weighted (${num(o.weight * 100)} % time)`)],
+    ['selectors', t(`max-efficiency; min-energy-slowdown (≤ ${num(o.slowdown_budget * 100)} % slower than the reference: the default limit, else the highest cap); min-edp; weighted (${num(o.weight * 100)} % time); a best cap needs at least 2 valid caps, and min-energy-slowdown a valid reference`)],
   ];
   return table(['', ''], rows, 'kv method');
 }
@@ -200,7 +199,21 @@ export function flagsSection(g: AnalysisGroup, r: AnalysisResult): string {
   const rows = flagged.flatMap((c) => sortedFlags(c.flags).map((f) => [`${c.cap_w} W`, `<span class="flag ${FLAG_INFO[f].severity}">${t(f)}</span>`, FLAG_INFO[f].severity, t(flagDetail(c, f))]));
   const body = rows.length ? table(['cap', 'flag', 'severity', 'what it means here'], rows, 'small') : '<p>No flags: caps enforced, repetitions consistent, windows long enough and steady.</p>';
   const notes = [...g.notes, ...r.warnings];
-  return `${body}${notes.length ? `<h3>Notes and warnings</h3><ul class="small">${notes.map((n) => `<li>${t(n)}</li>`).join('')}</ul>` : ''}`;
+  return `${body}${flagLegend(groupFlags(g, r))}${notes.length ? `<h3>Notes and warnings</h3><ul class="small">${notes.map((n) => `<li>${t(n)}</li>`).join('')}</ul>` : ''}`;
+}
+
+/** Every flag raised in a group, on its caps or its runs, in registry order. */
+export function groupFlags(g: AnalysisGroup, r: AnalysisResult): AnalysisFlag[] {
+  const runs = r.runs.filter((x) => x.workload === g.workload && x.device_model === g.device_model);
+  const raised = new Set<AnalysisFlag>([...g.caps.flatMap((c) => c.flags), ...runs.flatMap((x) => x.flags)]);
+  return flagList.map((f) => f.id).filter((f) => raised.has(f));
+}
+
+/** The registry's meaning and effect of each flag raised (src/shared/flags.ts). */
+function flagLegend(flags: readonly AnalysisFlag[]): string {
+  if (!flags.length) return '';
+  const rows = flags.map((f) => [`<span class="flag ${FLAG_INFO[f].severity}" data-flag="${f}">${t(f)}</span>`, t(FLAG_INFO[f].label), FLAG_INFO[f].severity, t(FLAG_INFO[f].meaning), t(flagEffect(FLAG_INFO[f]))]);
+  return `<h3>What each flag means</h3>${table(['flag', 'label', 'severity', 'meaning', 'effect on the answer'], rows, 'small flag-legend')}`;
 }
 
 export function runsSection(r: AnalysisResult, g: AnalysisGroup): string {

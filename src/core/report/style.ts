@@ -37,6 +37,8 @@ table.small { font-size: 7.4pt; }
 table.tiny { font-size: 6.2pt; }
 table.tiny td, table.tiny th { padding: 0.8mm 1mm; white-space: nowrap; overflow-wrap: normal; }
 .best-cap { font-size: 11pt; white-space: nowrap; }
+.no-answer { color: #9a6700; white-space: nowrap; }
+.fix { color: #9a6700; }
 figure.chart-figure { margin: 3mm 0 5mm; break-inside: avoid; page-break-inside: avoid; }
 .chart-title { font-weight: 600; font-size: 10.5pt; margin-bottom: 1mm; }
 svg.chart { width: 100%; height: 72mm; display: block; }

@@ -7,7 +7,7 @@ import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
 import { ExportMenu } from '../components/ExportMenu';
 import { ChartCard } from '../components/ChartCard';
-import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
+import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, noAnswerText, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { useHistory } from '../state/history';
@@ -270,24 +270,50 @@ function GroupView({
       <div className="best-caps">
         {SELECTOR_ORDER.map((s) => {
           const o = g.optima[s];
+          const none = noAnswerText(o);
           return (
-            <div className={`card best ${s === opts.selector ? 'chosen' : ''}`} key={s} data-testid={`best-${s}`}>
+            <div className={`card best ${s === opts.selector ? 'chosen' : ''} ${none ? 'no-answer' : ''}`} key={s} data-testid={`best-${s}`}>
               <div className="muted small">
                 {selectorTitle(s, opts)}
                 {s === opts.selector && <span className="chosen-mark"> · selected</span>}
               </div>
-              <div className="big-number" data-testid={s === 'max-efficiency' ? 'best-cap' : undefined}>
-                {o.cap_w == null ? '–' : `${o.cap_w} W`}
+              <div className={`big-number ${none ? 'none' : ''}`} data-testid={s === 'max-efficiency' ? 'best-cap' : undefined}>
+                {none ? 'No answer' : `${o.cap_w} W`}
               </div>
-              <div className="small">{optimumValue(o, units)}</div>
-              <div className="small muted" data-testid={`best-range-${s}`}>
-                {rangeText(o)}
-              </div>
-              {cardNote(o) && <div className="small muted note">{cardNote(o)}</div>}
+              {o.basis && (
+                <div className="small muted" data-testid={`best-basis-${s}`}>
+                  {o.basis}
+                </div>
+              )}
+              {none ? (
+                <>
+                  <div className="small" data-testid={`best-reason-${s}`}>
+                    {none.reason}
+                  </div>
+                  {none.fix && (
+                    <div className="small fix" data-testid={`best-fix-${s}`}>
+                      Fix: {none.fix}
+                    </div>
+                  )}
+                </>
+              ) : (
+                <>
+                  <div className="small">{optimumValue(o, units)}</div>
+                  <div className="small muted" data-testid={`best-range-${s}`}>
+                    {rangeText(o)}
+                  </div>
+                  {cardNote(o) && <div className="small muted note">{cardNote(o)}</div>}
+                </>
+              )}
             </div>
           );
         })}
       </div>
+      {g.energy_basis && (
+        <p className="small muted energy-basis" data-testid="energy-basis">
+          {units}/J counts {g.energy_basis}.
+        </p>
+      )}
       <div className="results-side">
         <Sensitivity g={g} overhead={overhead} />
         <Flags g={g} result={result} />

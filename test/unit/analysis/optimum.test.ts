@@ -77,7 +77,9 @@ describe('uncertainty and edges', () => {
   it('flags a best cap at the edge of the grid', () => {
     expect(selectOptimum(pts([[100, 80, 100], [200, 90, 150]]), 'max-efficiency').at_edge).toBe('low');
     expect(selectOptimum(pts([[100, 30, 100], [200, 90, 150]]), 'max-efficiency').at_edge).toBe('high');
-    expect(selectOptimum(pts([[100, 30, 100]]), 'max-efficiency').at_edge).toBe('single');
+    // One cap is no comparison: no best cap by default (issue #25), the lone cap when a minimum of 1 is asked for.
+    expect(selectOptimum(pts([[100, 30, 100]]), 'max-efficiency')).toMatchObject({ cap_w: null, at_edge: null, basis: '1 of 1 cap valid' });
+    expect(selectOptimum(pts([[100, 30, 100]]), 'max-efficiency', { min_valid_caps: 1 }).at_edge).toBe('single');
   });
   it('excluded caps never win, and are listed with their reason', () => {
     const p = grid.map((x) => (x.cap_w === 200 ? { ...x, eligible: false, excluded_reason: 'cap not enforced' } : x));

@@ -97,3 +97,35 @@ export function paperSweep(o: PaperSweepOptions): AnalysisRunInput[] {
   });
   return runs;
 }
+
+/** One run: steps every 0.2 s from t0, throughput ramping to `rate` with time constant tau; power likewise. */
+export function rampRun(id: number, cap: number, rate: number, tau: number, t0: number, warm = 5, win = 10): AnalysisRunInput {
+  const start = t0 + warm;
+  const end = start + win;
+  const ramp = (t: number) => 1 - 0.6 * Math.exp(-(t - t0) / tau);
+  const steps: { t: number; units: number; dt: number }[] = [];
+  let inWin = 0;
+  for (let t = t0 + 0.2; t <= end + 1e-9; t += 0.2) {
+    const u = rate * ramp(t) * 0.2;
+    steps.push({ t, units: u, dt: 0.2 });
+    if (t > start + 1e-9) inWin += u;
+  }
+  const p = 0.95 * cap;
+  return {
+    run_id: id,
+    workload: 'vit_l_16',
+    device_model: 'H100 SXM (simulated)',
+    cap_w: cap,
+    started_at: t0 - 4,
+    window: { start, end },
+    units: 'images',
+    units_in_window: inWin,
+    steps,
+    gpus: 1,
+    devices: [{ device_id: 'gpu0', samples: powerSeries((t) => (t < t0 ? 90 : p * ramp(t)), t0 - 4, end, 0.1, 'instant', () => ({ limit_w: cap })) }],
+    enforced_limit_w: cap,
+  };
+}
+
+/** Issue #25's short sweep: 300/500/700 W, 5 s warm-up, 10 s window; 500 and 700 W still ramp in the window. */
+export const shortSweep = (): AnalysisRunInput[] => [rampRun(1, 300, 192.2, 0.3, 1000), rampRun(2, 500, 240, 6, 2000), rampRun(3, 700, 253.6, 6, 3000)];

@@ -4,6 +4,7 @@ import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { fixed, table, withBound } from '../format';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 import type { DatasetAnalysis } from '../../../shared/dataset-analysis';
+import { flagEffect, flagList } from '../../../shared/flags';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -14,9 +15,9 @@ function unitName(g: AnalysisGroup, n: number): string {
   return n === 1 ? u.replace(/s$/, '') : u;
 }
 
-function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
+export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   const lines: string[] = [];
-  lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; node overhead ${r.options.overhead_w} W; 95 % CI (Student t)`);
+  lines.push(`${g.workload} on ${g.device_model} — ${g.units ?? 'units'}; ${g.units ?? 'units'}/J counts ${g.energy_basis || `GPU energy + ${r.options.overhead_w} W node overhead`}; 95 % CI (Student t)`);
   lines.push(
     table(
       ['cap W', 'n', `throughput/GPU`, 'power W/GPU', `${g.units ?? 'units'}/J`, 'SM MHz', 'pwr-cap thr.', 'enforced', 'flags'],
@@ -36,16 +37,17 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push('');
   lines.push(
     table(
-      ['selector', 'best cap W', 'value', 'unit of value', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
+      ['selector', 'best cap W', 'value', 'unit of value', 'basis', `within ${(r.options.margin * 100).toFixed(1)} %`, 'too few reps to tell', 'note'],
       SELECTORS.map((s) => {
         const o = g.optima[s];
         const mark = s === r.options.selector ? ' *' : '';
         const eq = o.equivalence;
         return [
           s + mark,
-          o.cap_w,
+          o.cap_w ?? '–',
           o.value === null ? null : o.value.toPrecision(5),
           o.metric.replace(/\bunits?\b/g, (u) => (u === 'unit' ? unitName(g, 1) : unitName(g, 2))),
+          o.basis || null,
           eq ? eq.equivalent_caps.join(', ') || '–' : 'n=1',
           eq ? eq.undetermined_caps.join(', ') || '–' : 'n=1',
           o.at_edge ? `at ${o.at_edge} edge of grid` : null,
@@ -54,6 +56,16 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
     ),
   );
   lines.push(`* the selector asked for (--selector, default ${SELECTORS[0]}); the other rows are shown for comparison.`);
+  // Selectors without an answer for the same reason are said once.
+  const none = new Map<string, string[]>();
+  for (const s of SELECTORS) {
+    const o = g.optima[s];
+    if (o.cap_w !== null) continue;
+    const why = `no answer (${o.basis}): ${o.no_answer_reason ?? o.note ?? 'no eligible caps'}${o.fix ? `\n    fix: ${o.fix}` : ''}`;
+    none.set(why, [...(none.get(why) ?? []), s]);
+  }
+  for (const [why, sels] of none) lines.push(`  ${sels.length === SELECTORS.length ? 'every selector' : sels.join(', ')}: ${why}`);
+  if (g.reference) lines.push(g.reference.valid ? `  slowdowns are against ${g.reference.cap_w} W (${g.reference.basis})` : `  slowdowns: ${g.reference.reason}`);
   const primary = g.optima[r.options.selector].equivalence;
   if (primary) lines.push(`  ${primary.statement}`);
   lines.push('');
@@ -64,6 +76,8 @@ function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   lines.push(`Pareto front (throughput vs efficiency): ${g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}`);
   if (g.refine) lines.push(`adaptive: ${g.refine.done ? `done (${g.refine.reason})` : `next caps ${g.refine.next_caps.join(', ')} W`} — ${g.refine.note ?? ''}`);
   for (const n of g.notes) lines.push(`note: ${n}`);
+  const raised = new Set([...g.caps.flatMap((c) => c.flags), ...r.runs.filter((x) => x.workload === g.workload && x.device_model === g.device_model).flatMap((x) => x.flags)]);
+  for (const f of flagList) if (raised.has(f.id)) lines.push(`flag ${f.id} (${f.severity}): ${f.meaning}; ${flagEffect(f)}`);
   return lines.join('\n');
 }
 
@@ -121,7 +135,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
   io.stdout.write(`dataset ${a.dataset_id} "${a.name}" — ${a.segments.length} segment(s)\n\n`);
   io.stdout.write(
     table(
-      ['segment', 'origin', 'cap W', 's', 'energy J', 'mean W', 'sensor', 'method', 'throughput', 'units/J'],
+      ['segment', 'origin', 'cap W', 's', 'energy J', 'mean W', 'sensor', 'method', 'throughput', 'units/J', 'units/J counts', 'units/J of power alone'],
       a.segments.map((s) => [
         s.segment.label ?? `#${s.segment.id}`,
         s.segment.origin,
@@ -133,6 +147,8 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
         [...new Set(s.energy.devices.map((d) => d.method ?? null))].filter(Boolean).join(', ') || null,
         fixed(s.throughput, 2),
         fixed(s.efficiency, 4),
+        s.efficiency_basis || null,
+        fixed(s.efficiency_gpu_only, 4),
       ]),
     ) + '\n\n',
   );

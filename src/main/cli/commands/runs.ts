@@ -32,6 +32,8 @@ export const runsCommand: CliCommand = {
         }
         return 0;
       }
+      // A sweep asked for by id must exist: not_found (exit 2, "no sweep 42"), never an empty list.
+      if (only !== undefined) await engine.getSweep({ sweep_id: only });
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
       // Run entries carry `run_id` as `caplab sweep --json` and the README name it, beside the stored `id`; cluster
       // sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.

@@ -6,6 +6,7 @@ import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } 
 import { energyOverDevices, LoadError } from '../analysis/load';
 import { loadSources } from '../analysis/sources';
 import { runFigures } from '../../../core/analysis/figures';
+import { energyBasis } from '../../../shared/energy-basis';
 import { Plan } from '../../../shared/plan';
 import { analysableSegments, type DatasetAnalysis } from '../../../shared/dataset-analysis';
 import { deviceEnergyBound, totalEnergyBound, type PowerOf } from '../../../core/analysis/energy-uncertainty';
@@ -56,16 +57,19 @@ export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOpt
   const segments = ds.segments.map((segment) => {
     const energy = datasetEnergy(db, datasetId, segment.start, segment.end);
     // The one definition of a run's figures (src/core/analysis/figures.ts): node energy = GPUs + the overhead.
+    const overhead_w = wholeNode ? 0 : (opts.overhead_w ?? DEFAULT_OVERHEAD_W);
     const f = runFigures({
       duration_s: segment.end - segment.start,
       units_in_window: segment.units_in_window,
       gpus: Math.max(1, gpus),
       gpu: energy.devices,
       cpu: [],
-      overhead_w: wholeNode ? 0 : (opts.overhead_w ?? DEFAULT_OVERHEAD_W),
+      overhead_w,
       use_measured_cpu: false,
     });
-    return { segment, energy, throughput: f.throughput, efficiency: f.efficiency };
+    const efficiency_basis = energyBasis({ measured_cpu: 0, total: 1, overhead_w, whole_node: wholeNode ? power : null });
+    const efficiency_gpu_only = segment.units_in_window !== null && energy.energy_j ? segment.units_in_window / energy.energy_j : null;
+    return { segment, energy, throughput: f.throughput, efficiency: f.efficiency, efficiency_basis, efficiency_gpu_only };
   });
   const runnable = analysableSegments(ds);
   let sweep: AnalysisResult | null = null;

@@ -43,11 +43,11 @@ export function capsTable(r: AnalysisResult): CsvTable {
 
 export function optimaTable(r: AnalysisResult): CsvTable {
   return {
-    headers: [...groupCols, 'selector', 'selected', 'best_cap_w [W]', 'value', 'metric', 'direction', 'range_lo_w [W]', 'range_hi_w [W]', 'indistinguishable_caps [W]', 'untested_caps [W]', 'at_edge', 'reference_cap_w [W]', 'note'],
+    headers: [...groupCols, 'selector', 'selected', 'best_cap_w [W]', 'value', 'metric', 'direction', 'range_lo_w [W]', 'range_hi_w [W]', 'indistinguishable_caps [W]', 'untested_caps [W]', 'at_edge', 'reference_cap_w [W]', 'note', 'basis', 'no_answer_reason', 'fix'],
     rows: r.groups.flatMap((g) =>
       SELECTORS.map((s) => {
         const o = g.optima[s];
-        return [...groupVals(g), s, s === r.options.selector, o.cap_w, o.value, o.metric, o.direction, o.range_w?.[0] ?? null, o.range_w?.[1] ?? null, o.indistinguishable_caps?.join(' ') ?? null, o.untested_caps.join(' '), o.at_edge, o.reference_cap_w, o.note];
+        return [...groupVals(g), s, s === r.options.selector, o.cap_w, o.value, o.metric, o.direction, o.range_w?.[0] ?? null, o.range_w?.[1] ?? null, o.indistinguishable_caps?.join(' ') ?? null, o.untested_caps.join(' '), o.at_edge, o.reference_cap_w, o.note, o.basis, o.no_answer_reason, o.fix];
       }),
     ),
   };

@@ -16,10 +16,11 @@ export function SegmentEnergyTable({ a, t0 }: { a: DatasetAnalysis; t0: number }
             <th>Mean W</th>
             <th>Sensor · method</th>
             <th>Units/J</th>
+            <th>Units/J counts</th>
           </tr>
         </thead>
         <tbody>
-          {a.segments.map(({ segment: s, energy: e, efficiency }) => (
+          {a.segments.map(({ segment: s, energy: e, efficiency, efficiency_basis, efficiency_gpu_only }) => (
             <tr key={s.id} data-testid="segment-energy-row" data-segment={s.id}>
               <td>{s.id}</td>
               <td>{fmt(s.start - t0, 1)}</td>
@@ -38,6 +39,10 @@ export function SegmentEnergyTable({ a, t0 }: { a: DatasetAnalysis; t0: number }
                 {e.sensor ?? '–'} · {[...new Set(e.devices.map((d) => d.method).filter(Boolean))].join(', ') || '–'}
               </td>
               <td>{sig(efficiency, 4)}</td>
+              <td className="small muted" data-testid="efficiency-basis">
+                {efficiency_basis || '–'}
+                {efficiency_gpu_only != null && efficiency_gpu_only !== efficiency && ` (${sig(efficiency_gpu_only, 4)} without it)`}
+              </td>
             </tr>
           ))}
         </tbody>
