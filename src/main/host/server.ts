@@ -103,6 +103,8 @@ const MIME: Record<string, string> = {
 /** Events a slow client may miss: high-rate live data. Control events (progress, finished) are always sent. */
 const DROPPABLE: ReadonlySet<EventName> = new Set<EventName>(['samples', 'throughput']);
 const SOFT_BUFFER = 4 * 1024 * 1024;
+/** How much of a body refused with 413 is still read and dropped before the connection is closed. */
+const DISCARD_BYTES = 64 * 1024 * 1024;
 const HARD_BUFFER = 64 * 1024 * 1024;
 
 function sameSecret(a: string, b: string): boolean {
@@ -197,9 +199,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   /**
-   * The request body, up to maxBody bytes. One declared larger by Content-Length is refused with 413 at once, unread
-   * (the answer closes the connection); one found larger while reading is read to its end and dropped, so the client
-   * gets the answer instead of a reset connection.
+   * The request body, up to maxBody bytes. One declared larger by Content-Length is refused with 413 at once, before
+   * any of it is read (then discardBody); one found larger while reading is read to its end and dropped, so the
+   * client gets the answer instead of a reset connection.
    */
   function readBody(req: IncomingMessage): Promise<string> {
     return new Promise((resolveBody, reject) => {
@@ -232,6 +234,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     });
   }
 
+  /**
+   * After an early 413: the rest of the body is read and dropped (so that a client still sending reads the answer
+   * instead of a broken pipe), up to DISCARD_BYTES; a client that sends more loses its connection.
+   */
+  function discardBody(req: IncomingMessage): void {
+    let seen = 0;
+    req.on('data', (c: Buffer) => {
+      seen += c.length;
+      if (seen > DISCARD_BYTES) req.socket.destroy();
+    });
+  }
+
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (!authorized(req)) return sendResult(res, callError('unauthorized', 'missing or wrong token: open the URL that `caplab serve` printed'));
     const name = url.pathname.slice('/api/'.length);
@@ -250,8 +264,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // A stalled body was answered (408) by the watchdog.
       if (res.headersSent) return;
       const status = (e as { status?: number }).status ?? 400;
-      if (status === 413) res.setHeader('Connection', 'close');
-      return sendJson(res, status, { error: (e as Error).message, code: 'invalid' });
+      sendJson(res, status, { error: (e as Error).message, code: 'invalid' });
+      if (status === 413) discardBody(req);
+      return;
     }
     let input: unknown = {};
     if (body.trim()) {

@@ -12,16 +12,19 @@ const RESERVE_PER_RUN = 256;
 export function reserveSpace(dbFile: string, runs = 0): { release(): void } | null {
   if (!dbFile || dbFile === ':memory:') return null;
   const file = `${dbFile}-caplab-reserve`;
-  try {
-    const fd = openSync(file, 'w');
+  // The sweep's share for its runs where the disk has it, else at least the record of the sweep itself.
+  for (const bytes of [RESERVE_BYTES + RESERVE_PER_RUN * runs, RESERVE_BYTES]) {
     try {
-      writeSync(fd, Buffer.alloc(RESERVE_BYTES + RESERVE_PER_RUN * runs));
-    } finally {
-      closeSync(fd);
+      const fd = openSync(file, 'w');
+      try {
+        writeSync(fd, Buffer.alloc(bytes));
+      } finally {
+        closeSync(fd);
+      }
+      return { release: () => rmSync(file, { force: true }) };
+    } catch {
+      rmSync(file, { force: true });
     }
-  } catch {
-    rmSync(file, { force: true });
-    return null;
   }
-  return { release: () => rmSync(file, { force: true }) };
+  return null;
 }
