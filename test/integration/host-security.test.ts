@@ -1,7 +1,7 @@
 // Browser host security over real HTTP on 127.0.0.1: token, Host (DNS rebinding), Origin, input validation, WS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -176,10 +176,24 @@ describe('browser host security', () => {
     expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
+    // No <base> to re-point every relative URL, no form posting anywhere (issue #32).
+    expect(CONTENT_SECURITY_POLICY).toContain("base-uri 'none'");
+    expect(CONTENT_SECURITY_POLICY).toContain("form-action 'none'");
     const t = await http(server, '/../../etc/passwd');
     expect([403, 404]).toContain(t.status);
     const enc = await http(server, '/%2e%2e/%2e%2e/etc/passwd');
     expect([403, 404]).toContain(enc.status);
+  });
+
+  it('the page carries the same CSP as a meta tag (all but frame-ancestors, which a meta tag cannot set), in the source and in a build', () => {
+    const directives = (policy: string) => policy.split(';').map((d) => d.trim()).filter(Boolean);
+    const header = directives(CONTENT_SECURITY_POLICY).filter((d) => !d.startsWith('frame-ancestors'));
+    const pages = [join(process.cwd(), 'src/renderer/index.html'), join(process.cwd(), 'out/renderer/index.html')].filter((p) => existsSync(p));
+    for (const page of pages) {
+      const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(readFileSync(page, 'utf8'));
+      expect(meta, page).not.toBeNull();
+      expect(directives(meta![1]!), page).toEqual(header);
+    }
   });
 
   it('WebSocket: refused without token, wrong Host or foreign Origin; pushes events with it', async () => {

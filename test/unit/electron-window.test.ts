@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ELECTRON_CSP, isAllowedNavigation, windowOptions } from '../../src/main/electron/window';
+import { devRendererUrl, ELECTRON_CSP, isAllowedNavigation, windowOptions } from '../../src/main/electron/window';
 import { isTrustedRendererUrl } from '../../src/main/host/ipc';
 import { eventNames, methodNames } from '../../src/shared/api';
 
@@ -53,6 +53,27 @@ describe('Electron window options', () => {
     expect(isTrustedRendererUrl(undefined, renderer)).toBe(false);
     expect(isTrustedRendererUrl('http://localhost:5173/', { devOrigin: 'http://localhost:5173' })).toBe(true);
     expect(isTrustedRendererUrl('http://localhost:5174/', { devOrigin: 'http://localhost:5173' })).toBe(false);
+  });
+
+  it('trusts ELECTRON_RENDERER_URL only in `npm run dev`: unpackaged, started by electron-vite dev, on this machine', () => {
+    const dev = { NODE_ENV_ELECTRON_VITE: 'development', ELECTRON_RENDERER_URL: 'http://localhost:5173' };
+    expect(devRendererUrl(false, dev)).toBe('http://localhost:5173');
+    expect(devRendererUrl(false, { ...dev, ELECTRON_RENDERER_URL: 'http://127.0.0.1:5174/' })).toBe('http://127.0.0.1:5174/');
+    // Packaged: the environment is never asked.
+    expect(devRendererUrl(true, dev)).toBeUndefined();
+    // Unpackaged but not electron-vite dev (a built app started from the checkout, electron-vite preview).
+    expect(devRendererUrl(false, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toBeUndefined();
+    expect(devRendererUrl(false, { ...dev, NODE_ENV_ELECTRON_VITE: 'production' })).toBeUndefined();
+    // Never another machine, another scheme, credentials or garbage.
+    for (const url of ['https://evil.example/', 'http://localhost.evil.example:5173', 'file:///tmp/evil.html', 'javascript:alert(1)', 'http://user:pw@localhost:5173', 'not a url', '']) {
+      expect(devRendererUrl(false, { ...dev, ELECTRON_RENDERER_URL: url }), url).toBeUndefined();
+    }
+  });
+
+  it('main process takes its renderer URL from devRendererUrl, not from the environment directly', () => {
+    const src = readFileSync(new URL('../../src/main/electron/index.ts', import.meta.url), 'utf8');
+    expect(src).toMatch(/const devUrl = devRendererUrl\(app\.isPackaged, process\.env\);/);
+    expect(src).not.toMatch(/ELECTRON_RENDERER_URL/);
   });
 
   it('is tested without importing electron', () => {

@@ -9,9 +9,9 @@ import type { EngineHandle } from '../host/engine-handle';
 import { createIpcTransport, IPC_CALL, IPC_EVENT, isTrustedRendererUrl } from '../host/ipc';
 import { buildMenu } from './menu';
 import { electronPdfPrinter } from './print-pdf';
-import { ELECTRON_CSP, isAllowedNavigation, windowOptions } from './window';
+import { devRendererUrl, ELECTRON_CSP, isAllowedNavigation, windowOptions } from './window';
 
-const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const devUrl = devRendererUrl(app.isPackaged, process.env);
 const rendererFile = join(__dirname, '../renderer/index.html');
 const preloadPath = join(__dirname, '../preload/index.cjs');
 

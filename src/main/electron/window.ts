@@ -90,3 +90,22 @@ export function isAllowedNavigation(target: string, rendererUrl: string): boolea
     return false;
   }
 }
+
+/**
+ * The renderer URL to load instead of the built file, or undefined. Only `npm run dev` gives one: the app unpackaged,
+ * started by `electron-vite dev` (which sets NODE_ENV_ELECTRON_VITE=development and ELECTRON_RENDERER_URL to its dev
+ * server), and the URL an http(s) one on this machine. A packaged app, or one started any other way, loads its own
+ * file whatever the environment says, so the environment cannot point the window (and its IPC trust) elsewhere.
+ */
+export function devRendererUrl(isPackaged: boolean, env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.ELECTRON_RENDERER_URL;
+  if (isPackaged || env.NODE_ENV_ELECTRON_VITE !== 'development' || !raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  return (u.protocol === 'http:' || u.protocol === 'https:') && loopback && !u.username && !u.password ? raw : undefined;
+}

@@ -8,9 +8,14 @@ import type { EventName } from '../../shared/api';
 import { WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
 import type { EngineHandle } from './engine-handle';
 import { callError, dispatch, type CallResult } from './dispatch';
+import { watchBodyProgress } from './body-watchdog';
 import { DEFAULT_MAX_UPLOAD_BYTES, receiveUpload, removeStaleUploads, removeUploads, uploadedAs, uploadsNamed, UploadTooLarge } from './upload';
 
-/** The page CSP: no inline or eval'd script, no plugins, no framing; sockets only back to loopback. */
+/**
+ * The page CSP: no inline or eval'd script, no plugins, no framing, no <base> rewriting every relative URL, no form
+ * posting anywhere; sockets only back to loopback. src/renderer/index.html carries the same as a meta tag (less
+ * frame-ancestors, which a meta tag cannot set).
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
@@ -19,7 +24,21 @@ export const CONTENT_SECURITY_POLICY = [
   "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
   "object-src 'none'",
   "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
 ].join('; ');
+
+export interface HostTimeouts {
+  /** Longest wait for a request's headers, ms (a client sending them a byte at a time). */
+  headersMs: number;
+  /**
+   * Longest a request body may go without a byte arriving, ms: a stalled client gets 408. There is no deadline on
+   * the whole request, so an upload that keeps making progress takes as long as it needs.
+   */
+  idleMs: number;
+}
+
+export const DEFAULT_HOST_TIMEOUTS: HostTimeouts = { headersMs: 20_000, idleMs: 60_000 };
 
 export interface ServerOptions {
   engine: EngineHandle;
@@ -42,6 +61,8 @@ export interface ServerOptions {
   uploadDir?: string;
   /** Largest accepted upload, bytes (default 16 GiB). */
   maxUploadBytes?: number;
+  /** DEFAULT_HOST_TIMEOUTS unless given (tests shorten them). */
+  timeouts?: Partial<HostTimeouts>;
 }
 
 export interface RunningServer {
@@ -82,6 +103,8 @@ const MIME: Record<string, string> = {
 /** Events a slow client may miss: high-rate live data. Control events (progress, finished) are always sent. */
 const DROPPABLE: ReadonlySet<EventName> = new Set<EventName>(['samples', 'throughput']);
 const SOFT_BUFFER = 4 * 1024 * 1024;
+/** How much of a body refused with 413 is still read and dropped before the connection is closed. */
+const DISCARD_BYTES = 64 * 1024 * 1024;
 const HARD_BUFFER = 64 * 1024 * 1024;
 
 function sameSecret(a: string, b: string): boolean {
@@ -176,16 +199,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   /**
-   * The request body, up to maxBody bytes. A larger one is refused with 413 (declared by Content-Length, or found
-   * while reading); the rest is read and dropped, so the client gets the answer instead of a reset connection.
+   * The request body, up to maxBody bytes. One declared larger by Content-Length is refused with 413 at once, before
+   * any of it is read (then discardBody); one found larger while reading is read to its end and dropped, so the
+   * client gets the answer instead of a reset connection.
    */
   function readBody(req: IncomingMessage): Promise<string> {
     return new Promise((resolveBody, reject) => {
       const tooLarge = () => Object.assign(new Error(`request body over ${maxBody} bytes`), { status: 413 });
       const declared = Number(req.headers['content-length'] ?? NaN);
+      if (declared > maxBody) return reject(tooLarge());
       const chunks: Buffer[] = [];
       let size = 0;
-      let over = declared > maxBody;
+      let over = false;
+      let ended = false;
       req.on('data', (c: Buffer) => {
         if (over) return;
         size += c.length;
@@ -196,8 +222,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         }
         chunks.push(c);
       });
-      req.on('end', () => (over ? reject(tooLarge()) : resolveBody(Buffer.concat(chunks).toString('utf8'))));
+      req.on('end', () => {
+        ended = true;
+        if (over) reject(tooLarge());
+        else resolveBody(Buffer.concat(chunks).toString('utf8'));
+      });
       req.on('error', reject);
+      req.on('close', () => {
+        if (!ended) reject(new Error('the connection closed before the request body ended'));
+      });
+    });
+  }
+
+  /**
+   * After an early 413: the rest of the body is read and dropped (so that a client still sending reads the answer
+   * instead of a broken pipe), up to DISCARD_BYTES; a client that sends more loses its connection.
+   */
+  function discardBody(req: IncomingMessage): void {
+    let seen = 0;
+    req.on('data', (c: Buffer) => {
+      seen += c.length;
+      if (seen > DISCARD_BYTES) req.socket.destroy();
     });
   }
 
@@ -216,8 +261,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     try {
       body = await readBody(req);
     } catch (e) {
+      // A stalled body was answered (408) by the watchdog.
+      if (res.headersSent) return;
       const status = (e as { status?: number }).status ?? 400;
-      return sendJson(res, status, { error: (e as Error).message, code: 'invalid' });
+      sendJson(res, status, { error: (e as Error).message, code: 'invalid' });
+      if (status === 413) discardBody(req);
+      return;
     }
     let input: unknown = {};
     if (body.trim()) {
@@ -262,6 +311,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     try {
       sendJson(res, 200, await receiveUpload(req, opts.uploadDir, url.searchParams.get('name') ?? 'upload', opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES));
     } catch (e) {
+      // A stalled upload was answered (408) by the watchdog; its partial file is gone.
+      if (res.headersSent) return;
       if (e instanceof UploadTooLarge) {
         // The rest of the body is not read: close the connection after the answer.
         res.setHeader('Connection', 'close');
@@ -327,8 +378,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
   }
 
-  const server = createServer((req, res) => {
+  const timeouts = { ...DEFAULT_HOST_TIMEOUTS, ...opts.timeouts };
+  // Node checks the headers deadline on this interval (30 s by default): often enough for the deadline to hold.
+  const server = createServer({ connectionsCheckingInterval: Math.max(100, Math.min(10_000, timeouts.headersMs / 2)) }, (req, res) => {
     baseHeaders(res);
+    watchBodyProgress(req, res, timeouts.idleMs);
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     if (!hostOk(req)) {
       sendJson(res, 403, { error: 'Host header not allowed (DNS-rebinding defence): use 127.0.0.1 or localhost with this port', code: 'forbidden' });
@@ -356,8 +410,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       else res.destroy();
     });
   });
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+  server.headersTimeout = timeouts.headersMs;
+  // No deadline on a whole request: it cut off long uploads that kept making progress (watchBodyProgress times out
+  // stalled bodies instead).
+  server.requestTimeout = 0;
 
   // The page offers [WS_PROTOCOL, bearer]; the answer names WS_PROTOCOL, never echoing the token back.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations';
+import { diskFullOf } from './disk-full';
 
 export type Db = Database.Database;
 
@@ -22,7 +23,7 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     db = new Database(file);
   } catch (e) {
-    throw new StoreError(`cannot open database ${file}: ${(e as Error).message}`);
+    throw diskFullOf(e, file) ?? new StoreError(`cannot open database ${file}: ${(e as Error).message}`);
   }
   try {
     db.pragma('busy_timeout = 5000');
@@ -34,7 +35,7 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
     migrate(db, file);
   } catch (e) {
     db.close();
-    throw new StoreError(`cannot use database ${file}: ${(e as Error).message}`);
+    throw diskFullOf(e, file) ?? new StoreError(`cannot use database ${file}: ${(e as Error).message}`);
   }
   return db;
 }
@@ -48,7 +49,7 @@ function openReadonly(file: string): Db {
     try {
       return new Database(file, { readonly: true, fileMustExist: true });
     } catch (e) {
-      throw new StoreError(`cannot open database ${file}: ${(e as Error).message}`);
+      throw diskFullOf(e, file) ?? new StoreError(`cannot open database ${file}: ${(e as Error).message}`);
     }
   };
   let db = open();
@@ -66,7 +67,7 @@ function openReadonly(file: string): Db {
     }
   } catch (e) {
     if (db.open) db.close();
-    throw e instanceof StoreError ? e : new StoreError(`cannot use database ${file}: ${(e as Error).message}`);
+    throw e instanceof LabError ? e : (diskFullOf(e, file) ?? new StoreError(`cannot use database ${file}: ${(e as Error).message}`));
   }
   if (report) migrated.set(db, report);
   return db;

@@ -32,3 +32,8 @@ export function markRestored(db: Db, ids: readonly number[], restoredW: number |
     for (const id of ids) stmt.run(error ? null : Date.now() / 1000, restoredW, error, id);
   })();
 }
+
+/** Closes a sweep's open rows of a device whose limit is back (the sweep's own end, before anything else is written). */
+export function closeSweepJournal(db: Db, sweepId: number, deviceKey: string, restoredW: number): void {
+  db.prepare('UPDATE cap_journal SET restored_at = ?, restored_w = ?, error = NULL WHERE sweep_id = ? AND device_key = ? AND restored_at IS NULL').run(Date.now() / 1000, restoredW, sweepId, deviceKey);
+}

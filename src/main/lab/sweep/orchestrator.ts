@@ -4,6 +4,8 @@ import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
 import { collectEnvironment } from '../environment';
 import { reserveSpace } from '../store/reserve';
+import { diskFullOf } from '../store/disk-full';
+import { closeSweepJournal } from '../store/journal';
 import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunAdaptive, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import { AdaptiveDriver } from './adaptive-driver';
 import { labelFirstPass } from '../../../core/sweep/adaptive-summary';
@@ -158,11 +160,13 @@ export class SweepOrchestrator {
     void this.current?.kill();
   }
 
-  /** A store error: the sweep cannot keep its record, so it stops and fails with the error. */
+  /**
+   * A store error: the sweep cannot keep its record, so it stops and fails with the error. No more samples are
+   * written: the space held back is for the end record (released just before it, in execute).
+   */
   private fail(e: unknown): void {
-    this.failure ??= `could not write to the database: ${(e as Error).message}`;
-    // A full disk: free the space held back, so that the sweep's end can still be recorded.
-    this.reserve?.release();
+    this.failure ??= `could not write to the database: ${diskFullOf(e, this.deps.db.name)?.message ?? (e as Error).message}`;
+    this.recorder.discard();
     this.halt();
   }
 
@@ -245,7 +249,7 @@ export class SweepOrchestrator {
     let error: string | null = null;
     let restored: CapRestore[] = [];
     const caps = this.deps.caps;
-    this.reserve = reserveSpace(db.name);
+    this.reserve = reserveSpace(db.name, this.planned.length);
     try {
       await caps?.journal(this.sweepId);
       sampler.start();
@@ -285,28 +289,34 @@ export class SweepOrchestrator {
         restored = await caps.restore();
         await caps.release();
       }
+      // The samples still buffered, unless a write already failed (then the space left is for the record below).
+      this.recorder.runId = null;
+      this.flushSamples();
       if (this.failure) {
         status = 'failed';
         error = this.failure;
       }
       const failed = restored.filter((r) => !r.ok);
-      const problems = [error, ...failed.map((f) => `could not restore ${f.device_name} to ${f.before_w} W: ${f.error}`)];
-      this.recorder.runId = null;
-      for (const step of [() => this.recorder.flush(), () => cancelOpenRuns(db, this.sweepId)]) {
-        try {
-          step();
-        } catch (e) {
-          problems.push(`could not record the sweep's end: ${(e as Error).message}`);
-        }
-      }
-      error = [...new Set(problems.filter(Boolean))].join('; ') || null;
+      error = [...new Set([error, ...failed.map((f) => `could not restore ${f.device_name} to ${f.before_w} W: ${f.error}`)].filter(Boolean))].join('; ') || null;
       this.error = error;
-      try {
-        finishSweep(db, this.sweepId, status, error);
-      } catch (e) {
-        this.error = `${error ? `${error}; ` : ''}could not record the sweep's end: ${(e as Error).message}`;
-      }
+      // Nothing else writes now: the space held back goes to the end record, the sweep's row and its journal close
+      // first (small, so that it fits), then the runs left open (one row each).
       this.reserve?.release();
+      const unrecorded: string[] = [];
+      try {
+        db.transaction(() => {
+          finishSweep(db, this.sweepId, status, error);
+          for (const r of restored) if (r.ok && r.restored_w !== null) closeSweepJournal(db, this.sweepId, r.device_id, r.restored_w);
+        })();
+      } catch (e) {
+        unrecorded.push(diskFullOf(e, db.name)?.message ?? (e as Error).message);
+      }
+      try {
+        cancelOpenRuns(db, this.sweepId);
+      } catch (e) {
+        unrecorded.push(diskFullOf(e, db.name)?.message ?? (e as Error).message);
+      }
+      if (unrecorded.length) this.error = `${error ? `${error}; ` : ''}could not record the sweep's end: ${[...new Set(unrecorded)].join('; ')}`;
       emit('sweep.finished', { sweep_id: this.sweepId, status, error: this.error, restored });
     }
     return status;

@@ -30,7 +30,26 @@ export class SampleRecorder {
   /** The last reading per device and kind, and where it sits in the buffer (-1 once flushed). */
   private readonly last = new Map<string, { t: number; at: number }>();
 
+  /** Samples read after the store failed, not written (see discard). */
+  discarded = 0;
+  private closed = false;
+
+  /**
+   * After a write error (a full disk): buffered and later samples are dropped, not written, so that what space is
+   * left goes to the sweep's failure record and the journal close.
+   */
+  discard(): void {
+    this.closed = true;
+    this.discarded += this.buffer.length;
+    this.buffer = [];
+    for (const v of this.last.values()) v.at = -1;
+  }
+
   collect(samples: readonly Sample[]): void {
+    if (this.closed) {
+      this.discarded += samples.length;
+      return;
+    }
     for (const sample of samples) {
       const key = `${sample.device_id}|${sample.power_kind}`;
       const prev = this.last.get(key);
@@ -47,7 +66,7 @@ export class SampleRecorder {
   }
 
   flush(): void {
-    if (this.buffer.length === 0) return;
+    if (this.closed || this.buffer.length === 0) return;
     const byStream = new Map<number, Sample[]>();
     for (const { sample } of this.buffer) {
       const stream = this.streams.get(sample.device_id);
