@@ -26,6 +26,9 @@ export class ProgressFollower {
   private dropped = 0;
   private protocolLines = 0;
 
+  /** The first line of a followed file (a CSV header), put before every stretch read from it. */
+  header: string | null = null;
+
   constructor(private readonly adapter: string) {}
 
   push(text: string, at: number): void {
@@ -51,8 +54,16 @@ export class ProgressFollower {
   /** The adapter reading this job: the one asked for, else (auto) the one that recognises its output so far. */
   resolvedAdapter(): string | null {
     if (this.adapter !== 'auto') return this.adapter;
+    this.resolved ??= this.detect();
+    return this.resolved;
+  }
+
+  private resolved: string | null = null;
+
+  private detect(): string | null {
     if (this.protocolLines > 0 && this.steps.length > 0) return 'protocol';
-    return detectAdapter(this.text(0, Infinity))?.name ?? null;
+    const all = this.text(-Infinity, Infinity);
+    return detectAdapter(this.header !== null ? `${this.header}\n${all}` : all)?.name ?? null;
   }
 
   /** Whether progress is read from step events (the protocol) rather than re-read text. */
@@ -72,7 +83,8 @@ export class ProgressFollower {
   readStretch(from: number, to: number, opts: { pattern?: string; units?: string } = {}): ThroughputResult {
     const adapter = this.resolvedAdapter();
     if (!adapter || !getAdapter(adapter)) throw new Error('no adapter recognises the job output yet');
-    return readThroughput(this.text(from, to), { adapter, skip: 0, pattern: opts.pattern, units: opts.units, file: 'job output' });
+    const body = this.text(from, to);
+    return readThroughput(this.header !== null ? `${this.header}\n${body}` : body, { adapter, skip: 0, pattern: opts.pattern, units: opts.units, file: 'job output' });
   }
 
   /**

@@ -19,7 +19,7 @@ export interface VisitRules {
   max_s: number;
 }
 
-export const DEFAULT_VISIT_RULES: VisitRules = { settle_s: 3, min_steps: 30, batch: 3, max_s: 120 };
+export const DEFAULT_VISIT_RULES: VisitRules = { settle_s: 2, min_steps: 20, batch: 2, max_s: 120 };
 
 export interface VisitMeasure {
   /** Enough settled steps have been seen: the visit may end. */
