@@ -116,6 +116,8 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     skip: { value: 'N', text: 'Leave out the first N records as warm-up.', default: 'each adapter\'s own warm-up rule', example: '--skip 10' },
     units: { value: 'NAME', text: 'Name of the work unit.', default: 'the adapter\'s own (images, tokens, samples, ...)', example: '--units tokens' },
     gpus: { value: 'N', text: 'GPUs the run used, to report throughput per GPU.', default: 'what the file says, else none (totals only)', example: '--gpus 8' },
+    follow: { text: 'Run the job given after -- in a terminal and read its rate live from its output, as caplab tune does (observe only: no limit is set).', default: 'off (read LOGFILE)' },
+    every: { value: 'S', text: 'With --follow: seconds between live readings (on stderr).', default: '10', example: '--every 5' },
   },
   report: {
     ...ANALYSIS,
