@@ -43,7 +43,7 @@ export interface SearchConfig {
   slowdown_budget?: number;
 }
 
-export type HoldReason = 'settled' | 'budget' | 'visits';
+export type HoldReason = 'settled' | 'budget' | 'visits' | 'given';
 
 export interface Hold {
   cap_w: number;

@@ -75,6 +75,7 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     'sim-devices': { value: 'LIST', text: 'With --backend sim: the simulated GPU presets, one per device.', default: 'the simulated GPUs\' state, else h100-sxm', example: '--sim-devices h200' },
     'rate-timeout': { value: 'S', text: 'Refuse the job (ending it, no limit changed) when its output gives no steady rate within S seconds.', default: '600', example: '--rate-timeout 120' },
     'hang-timeout': { value: 'S', text: 'A job silent for S seconds is hung: it is ended and the limits restored.', default: '300', example: '--hang-timeout 60' },
+    hold: { value: 'W', text: 'Profile nothing: hold this cap from the job\'s steady state to its end (a cap found before, or the default limit as a baseline), with the same journal, restore and report.', default: 'off (profile)', example: '--hold 350' },
     wait: { text: 'When another sweep or session holds one of the devices, wait until it is free instead of refusing.', default: 'off (refuse, naming the owner)' },
   },
   runs: {

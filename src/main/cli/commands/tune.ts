@@ -60,7 +60,7 @@ export const tuneCommand: CliCommand = {
   summary: 'Run your own job and find and hold its best power cap while it runs (profiles caps live, restores the limits at the end)',
   usage:
     'tune [--devices LIST] [--selector S] [--caps FROM:TO:STEP|LIST] [--adapter auto|NAME] [--file F] [--pattern RE] [--units U] [--margin PCT] ' +
-    '[--max-profile-share PCT] [--job-seconds S] [--backend NAME] [--db FILE] [--wait] [--json] -- CMD ARG...',
+    '[--max-profile-share PCT] [--job-seconds S] [--hold W] [--backend NAME] [--db FILE] [--wait] [--json] -- CMD ARG...',
   options: {
     ...backendOption,
     ...dbOption,
@@ -81,6 +81,7 @@ export const tuneCommand: CliCommand = {
     'sim-devices': { type: 'string' },
     'rate-timeout': { type: 'string' },
     'hang-timeout': { type: 'string' },
+    hold: { type: 'string' },
     wait: { type: 'boolean' },
   },
   async run(args, io) {
@@ -132,6 +133,7 @@ export const tuneCommand: CliCommand = {
             overhead_w: overhead,
             rate_timeout_s: positiveOpt(args, 'rate-timeout', TUNE_DEFAULTS.rate_timeout_s),
             hang_timeout_s: positiveOpt(args, 'hang-timeout', TUNE_DEFAULTS.hang_timeout_s),
+            hold_w: numberOpt(args, 'hold') ?? null,
             cwd: process.cwd(),
           },
           // The job's output is the user's: passed through to stdout, except under --json, where stdout is the report's.

@@ -48,13 +48,15 @@ export interface TuneOptions {
   overhead_w: number;
   visit: VisitRules;
   phase: PhaseRules;
-  /** A job with no rate this long after it started is refused (nothing was set yet). Backend seconds. */
+  /** A job with no rate this long after it started is refused (nothing was set yet). Wall-clock seconds. */
   rate_timeout_s: number;
   /** No output for this long (wall seconds): the job is hung; it is ended and the limits restored. */
   hang_timeout_s: number;
   /** Visit length of jobs read by an adapter other than the protocol (no step events to test), backend seconds. */
   text_visit_s: number;
   sample_interval_ms: number;
+  /** Hold this cap from the steady state on, without profiling (a cap found before; or the default limit, as a baseline). */
+  hold_w: number | null;
   plan: Plan;
 }
 
@@ -111,6 +113,9 @@ export interface TuneReport {
   job_exit_code: number | null;
   job_seconds: number;
   energy_j: number | null;
+  /** GPU energy from the start of the job's first counted step to its end (start-up left out), J. */
+  energy_after_first_step_j: number | null;
+  first_step_t: number | null;
   units_done: number | null;
   profiling_s: number;
   profiling_share: number;
@@ -256,6 +261,8 @@ export class TuneSession {
     let hold: Hold | null = null;
     let restored: CapRestore[];
     const jobStart = this.now();
+    // Start-up (imports, model load) is real time, whatever the backend's clock: the rate timeout is on the wall clock.
+    const jobStartWall = Date.now() / 1000;
     let profileStart: number | null = null;
     let heldFrom: number | null = null;
     let unitsAfter = 0;
@@ -285,6 +292,7 @@ export class TuneSession {
       });
       this.sampler.start();
       let lastOutput = Date.now();
+      let onStep: (() => void) | null = null;
       let fileOffset = 0;
       this.job = new PtyRun({
         argv: this.opts.argv,
@@ -297,7 +305,10 @@ export class TuneSession {
           this.deps.onOutput(data);
         },
         onLine: (line) => {
-          if (!this.opts.file) this.follower.push(line, this.now());
+          if (this.opts.file) return;
+          const n = this.follower.steps.length;
+          this.follower.push(line, this.now());
+          if (this.follower.steps.length > n) onStep?.();
         },
       });
       const readFile = () => {
@@ -333,6 +344,7 @@ export class TuneSession {
       let visitRun = 0;
       let capSetT = 0;
       let settleRead = false;
+      let visitFrom = 0;
       let phase = new PhaseWatch(null, this.opts.phase);
       let windowFrom = 0;
       let holdWindowS = 0;
@@ -340,6 +352,7 @@ export class TuneSession {
       const startVisit = async (cap: number): Promise<void> => {
         for (const idx of this.indexes) await caps.set(idx, cap);
         capSetT = this.now();
+        visitFrom = this.follower.steps.length;
         settleRead = false;
         visitCap = cap;
         visitRun = appendRuns(db, this.sweepId, [{ workload: this.workloadName(), cap_w: cap, repetition: this.search.visits.filter((v) => v.cap_w === cap).length + 1, order: this.visitRuns.length }])[0]!;
@@ -350,11 +363,13 @@ export class TuneSession {
 
       const nextStep = async (): Promise<void> => {
         const step = this.search.next();
-        if (step.kind === 'visit') {
+        if (step.kind === 'visit' && this.opts.hold_w === null) {
           await startVisit(step.cap_w);
           return;
         }
-        hold = step.hold;
+        if (step.kind === 'visit' || this.opts.hold_w !== null) {
+          hold = { cap_w: this.opts.hold_w!, reason: 'given', note: `--hold ${this.opts.hold_w} W: no profiling`, optimum: this.search.optimum() };
+        } else hold = step.hold;
         this.heldByPhase.set(this.phaseNo, hold.cap_w);
         for (const idx of this.indexes) await caps.set(idx, hold.cap_w);
         this.deps.onNote(`holding ${hold.cap_w} W: ${hold.note}`);
@@ -409,28 +424,28 @@ export class TuneSession {
         await nextStep();
       };
 
-      while (!exited && !this.stopping) {
-        await this.sleep(TICK_MS);
-        if (exited || this.stopping) break;
+      const tick = async (): Promise<void> => {
         readFile();
-        const now = this.now();
+        // Stepped jobs are judged on their own clock (the last step's end): a late tick must not cut a visit short.
+        const last = this.follower.steps[this.follower.steps.length - 1];
+        const now = this.follower.stepped && last ? last.t : this.now();
         if (Date.now() - lastOutput > this.opts.hang_timeout_s * 1000) {
           status = 'failed';
           error = `the job hung: no output for ${this.opts.hang_timeout_s} s; it was ended and the limits restored`;
           this.cancel(error);
           this.signalled = false;
-          break;
+          return;
         }
         if (stage === 'warmup') {
           const adapter = this.follower.resolvedAdapter();
           let ready = false;
-          if (adapter === 'protocol') ready = measureVisit(this.follower.steps, jobStart, { ...this.opts.visit, settle_s: 0 }).ready;
+          if (adapter === 'protocol') ready = measureVisit(this.follower.steps.slice(-400), jobStart, { ...this.opts.visit, settle_s: 0 }).ready;
           else if (adapter !== null) ready = now - jobStart >= this.opts.text_visit_s && this.stretch(jobStart, now) !== null;
           if (ready) {
             profileStart = now;
             this.deps.onNote(`the job's rate is steady (read by the ${adapter} adapter); profiling caps ${this.opts.caps.join(', ')} W`);
             await nextStep();
-          } else if (now - jobStart > this.opts.rate_timeout_s) {
+          } else if (Date.now() / 1000 - jobStartWall > this.opts.rate_timeout_s) {
             status = 'refused';
             error = this.noRateMessage(adapter);
             this.cancel(error);
@@ -442,8 +457,7 @@ export class TuneSession {
             await this.readCounters();
           }
           if (this.follower.stepped) {
-            const from = this.follower.steps.findIndex((s) => s.t - s.dt >= capSetT);
-            const m = measureVisit(from < 0 ? [] : this.follower.steps.slice(from), capSetT, this.opts.visit);
+            const m = measureVisit(this.follower.steps.slice(visitFrom), capSetT, this.opts.visit);
             if (m.ready) await endVisit(m);
             else if (now - capSetT > this.opts.visit.max_s) await endVisit({ ...m, steady: false });
           } else if (now - capSetT >= this.opts.visit.settle_s + this.opts.text_visit_s) {
@@ -454,7 +468,7 @@ export class TuneSession {
           const s = this.stretch(windowFrom, now);
           const pw = this.recent.filter((x) => x.t >= windowFrom && x.t < now);
           windowFrom = now;
-          if (!s || pw.length === 0) continue;
+          if (!s || pw.length === 0) return;
           const gpus = this.deps.devices.length;
           const verdict = phase.push({ throughput: s.rate / gpus, power_w: pw.reduce((a, x) => a + x.power_w, 0) / pw.length });
           if (verdict.changed) {
@@ -467,7 +481,39 @@ export class TuneSession {
             await nextStep();
           }
         }
+      };
+      // Visits end on the step that completes them (a sped-up simulated job prints thousands a second); the timer
+      // covers time-based checks (hangs, adapter visits, hold windows).
+      let busy = false;
+      let again = false;
+      const kick = (): void => {
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = true;
+        void (async () => {
+          try {
+            do {
+              again = false;
+              if (!exited && !this.stopping) await tick();
+            } while (again);
+          } catch (e) {
+            status = 'failed';
+            error = (e as Error).message;
+            this.cancel(error);
+            this.signalled = false;
+          } finally {
+            busy = false;
+          }
+        })();
+      };
+      onStep = kick;
+      while (!exited && !this.stopping) {
+        kick();
+        await this.sleep(TICK_MS);
       }
+      while (busy) await this.sleep(5);
       if (this.stopping && !exited) await this.job.kill();
       await this.job.exited;
       if (stage === 'visit' && visitRun) updateRun(db, visitRun, { status: 'cancelled', error: 'the job ended during the visit', ended_at: this.now() });
@@ -511,6 +557,8 @@ export class TuneSession {
     }
     const end = this.now();
     const total = this.energyOver(jobStart, end).total;
+    const s0 = this.follower.steps[0];
+    const firstStep = s0 ? s0.t - s0.dt : null;
     const failedRestores = restored.filter((r) => !r.ok).map((r) => `could not restore ${r.device_name} to ${r.before_w} W: ${r.error}`);
     if (failedRestores.length) error = [error, ...failedRestores].filter(Boolean).join('; ');
     const report: TuneReport = {
@@ -529,6 +577,8 @@ export class TuneSession {
       job_exit_code: (exit as PtyExit | null)?.exitCode ?? null,
       job_seconds: end - jobStart,
       energy_j: total,
+      energy_after_first_step_j: firstStep !== null ? this.energyOver(firstStep, end).total : null,
+      first_step_t: firstStep,
       units_done: null,
       profiling_s: this.profilingTotal,
       profiling_share: (end - jobStart) > 0 ? this.profilingTotal / (end - jobStart) : 0,

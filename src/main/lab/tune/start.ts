@@ -29,6 +29,7 @@ export interface TuneRequest {
   overhead_w: number;
   rate_timeout_s: number;
   hang_timeout_s: number;
+  hold_w: number | null;
   cwd?: string;
 }
 
@@ -83,8 +84,8 @@ export async function startTune(ctx: TuneContext, req: TuneRequest, out: { onOut
     const limits = { min_w: first.min_limit_w!, max_w: first.max_limit_w!, granularity_w: 1 };
     const defaultW = first.default_limit_w ?? first.max_limit_w!;
     const grid = req.caps ?? coarseGrid(limits, defaultW);
-    const outside = capsOutside(grid, limits);
-    if (outside.length) throw new LabError('invalid', `--caps: ${outside.join(', ')} W outside ${first.name}'s limits ${limits.min_w}-${limits.max_w} W`);
+    const outside = capsOutside(req.hold_w !== null ? [...grid, req.hold_w] : grid, limits);
+    if (outside.length) throw new LabError('invalid', `--caps/--hold: ${outside.join(', ')} W outside ${first.name}'s limits ${limits.min_w}-${limits.max_w} W`);
     // The saving is stated against the default limit, so it is always one of the caps profiled.
     const profiled = grid.includes(defaultW) ? grid : [...grid, defaultW].sort((a, b) => a - b);
     caps = await ctx.takeCaps(lab, devices);
@@ -108,6 +109,7 @@ export async function startTune(ctx: TuneContext, req: TuneRequest, out: { onOut
       hang_timeout_s: req.hang_timeout_s,
       text_visit_s: TUNE_DEFAULTS.text_visit_s,
       sample_interval_ms: 100,
+      hold_w: req.hold_w,
       plan: planOf(profiled),
     };
     const session = new TuneSession(
