@@ -134,7 +134,19 @@ export class CapSearch {
         repetitions: 2,
         batch: 2,
       });
-      const fresh = proposal.next_caps.map((c) => snapCap(c, this.cfg.limits)).filter((c) => !this.visits.some((v) => v.cap_w === c));
+      let fresh = proposal.next_caps.map((c) => snapCap(c, this.cfg.limits)).filter((c) => !this.visits.some((v) => v.cap_w === c));
+      // A refinement round is worth starting only if each new cap can have its two visits within the budget: with
+      // room for one cap, the probe on the side of the best cap's better neighbour (where a hill's top more likely is).
+      const est = this.visitEstimate(opt.cap_w ?? fresh[0] ?? 0);
+      const room = est > 0 ? Math.floor((this.cfg.budget_s - this.spentS) / (2 * est)) : fresh.length;
+      if (room < fresh.length && opt.cap_w !== null) {
+        const scored = this.scores(opt).filter((p) => p.score !== null).sort((a, b) => a.cap_w - b.cap_w);
+        const at = scored.findIndex((p) => p.cap_w === opt.cap_w);
+        const left = scored[at - 1]?.score ?? -Infinity;
+        const right = scored[at + 1]?.score ?? -Infinity;
+        fresh.sort((a, b) => (left >= right ? a - b : b - a));
+      }
+      fresh = fresh.slice(0, Math.max(0, room));
       if (!proposal.done && fresh.length) {
         this.stage = 'refine';
         this.queue = twoRounds(fresh, this.rng);

@@ -90,11 +90,20 @@ describe('CapSearch', () => {
   });
 
   it('holds the best so far when the budget would be exceeded, and says so', () => {
-    const { hold, search } = runSearch({ budget_s: 260 }, 350);
+    // Noisy visits cannot settle on the coarse grid alone, and the budget leaves no room for a refinement round.
+    const { hold, search } = runSearch({ budget_s: 260 }, 350, 0.02);
     expect(hold.reason).toBe('budget');
     expect(search.spentS).toBeLessThanOrEqual(260);
     expect(hold.note).toMatch(/profiling budget spent/);
     expect(hold.cap_w).toBe(hold.optimum.cap_w);
+  });
+
+  it('starts a refinement round only for the caps whose two visits fit the budget', () => {
+    const { search } = runSearch({ budget_s: 300 }, 330, 0.003);
+    const counts = new Map<number, number>();
+    for (const v of search.visits) counts.set(v.cap_w, (counts.get(v.cap_w) ?? 0) + 1);
+    for (const [cap, n] of counts) expect(n, `${cap} W`).toBeGreaterThanOrEqual(2);
+    expect(search.spentS).toBeLessThanOrEqual(300);
   });
 
   it('ignores unsteady visits and starts over on restart', () => {

@@ -64,7 +64,8 @@ export async function startTune(ctx: TuneContext, req: TuneRequest, out: { onOut
       devices: req.devices,
       workloads: [{ id: 'command', params: { argv: req.argv, adapter: req.adapter, ...(req.file ? { file: req.file } : {}), ...(req.pattern ? { pattern: req.pattern } : {}) } }],
       caps,
-      seed: req.seed,
+      // The plan's seed is the simulated GPUs' noise (their identity); --seed only orders the visits, so the same
+      // job on the same GPU can be compared across visit orders.
       overhead_w: req.overhead_w,
       sim: { speedup: req.sim.speedup, ...(req.sim.presets ? { devices: req.sim.presets } : {}) },
     });
