@@ -114,11 +114,11 @@ export class CapSearch {
     this.queue = twoRounds(this.cfg.caps, seededRng(seed));
   }
 
-  /** Expected length of a visit to a cap: the mean of its visits, else of all visits, else nothing known yet. */
+  /** Length a visit to a cap may take: the longest of its visits, else of all visits, else nothing known yet (the budget is a bound, so the longest). */
   private visitEstimate(cap: number): number {
     const own = this.visits.filter((v) => v.cap_w === cap);
     const from = own.length ? own : this.visits;
-    return from.length ? from.reduce((a, v) => a + v.seconds, 0) / from.length : 0;
+    return from.length ? Math.max(...from.map((v) => v.seconds)) : 0;
   }
 
   /** Fills the queue for the next stage; false once the answer is final (held). */
