@@ -3,8 +3,9 @@
 // against the simulation's true curve (caps whose true efficiency is within the margin of the true best: the
 // equivalence set a sweep with enough repetitions converges to), the profiling share, and the reported saving
 // against the saving measured by running the same job (same job seed) held at the default limit.
-// `npx tsx bench/tune-acceptance.ts [TRIALS] [SPEEDUP]` writes bench/results/tune-acceptance-<date>.{md,json}.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// `npx tsx bench/tune-acceptance.ts [TRIALS] [SPEEDUP] [PRESETS]` writes bench/results/tune-acceptance-<date>[-PRESETS].{md,json},
+// rewritten after every trial (a run cut short keeps what it measured, and says how many trials that was).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../test/helpers/cli';
 import { tempDir } from '../test/helpers/tmp';
@@ -18,6 +19,7 @@ import type { TuneReport } from '../src/main/lab/tune/session';
 
 const TRIALS = Number(process.argv[2] ?? 20);
 const SPEEDUP = Number(process.argv[3] ?? 400);
+const PRESETS = process.argv[4]?.split(',') ?? ['h100-sxm', 'h200'];
 const MARGIN = 0.02;
 const OVERHEAD_W = 100;
 const JOB_SEED = 11;
@@ -56,7 +58,9 @@ interface Trial {
   wall_s: number;
 }
 
-async function combo(dir: string, preset: string, workload: string) {
+type Combo = { preset: string; workload: string; true_best_w: number; true_set_w: [number, number]; steps: number; default_energy_j: number | null; trials: Trial[] };
+
+async function combo(dir: string, preset: string, workload: string, out: Combo[], record: () => void): Promise<void> {
   const t = truth(preset, workload);
   // An hour of work at the default limit (the tune trials take a little longer: their caps are slower).
   const steps = Math.round(3600 / t.stepS);
@@ -66,6 +70,7 @@ async function combo(dir: string, preset: string, workload: string) {
   if (base.code !== 0) throw new Error(`${preset} ${workload} default run: ${base.stderr.slice(-2000)}`);
   const def = JSON.parse(base.stdout) as TuneReport;
   const trials: Trial[] = [];
+  out.push({ preset, workload, true_best_w: t.best, true_set_w: t.set, steps, default_energy_j: def.energy_after_first_step_j, trials });
   for (let k = 1; k <= TRIALS; k++) {
     const started = Date.now();
     const r = await runCli([...tuneArgs(preset, SPEEDUP, ['--seed', String(k)]), '--', ...job], env);
@@ -90,16 +95,15 @@ async function combo(dir: string, preset: string, workload: string) {
       saving_within: s !== null && measured !== null && measured >= s.ci[0] && measured <= s.ci[1],
       wall_s: (Date.now() - started) / 1000,
     });
+    record();
     process.stderr.write(`${preset} ${workload} trial ${k}: held ${held} W (true set ${t.set.join('-')} W), profiling ${rep.profiling_s.toFixed(0)} s, saving ${s?.value.toFixed(0)} [${s?.ci.map((x) => x.toFixed(0)).join(', ')}] vs measured ${measured?.toFixed(0)}\n`);
   }
-  return { preset, workload, true_best_w: t.best, true_set_w: t.set, steps, default_energy_j: def.energy_after_first_step_j, trials };
 }
 
 const tmp = tempDir('caplab-tune-bench-');
 const started = Date.now();
-try {
-  const out = [];
-  for (const preset of ['h100-sxm', 'h200']) for (const workload of ['vit_l_16', 'llama_pretrain']) out.push(await combo(tmp.dir, preset, workload));
+const out: Combo[] = [];
+function record(): void {
   const m = machine();
   const rows = out.map((c) => {
     const n = c.trials.length;
@@ -112,7 +116,7 @@ try {
   const md = [
     `# caplab tune acceptance on simulated GPUs — ${m.date}`,
     '',
-    `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_1m} at the end; ${((Date.now() - started) / 60000).toFixed(1)} min wall.`,
+    `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_1m} when last written; ${((Date.now() - started) / 60000).toFixed(1)} min wall so far; ${out.reduce((a, c) => a + c.trials.length, 0)} trials recorded (${TRIALS} asked per GPU and workload).`,
     `Each trial: \`caplab tune --backend sim --sim-speedup ${SPEEDUP} --seed K -- caplab sim-workload ... --max-steps N --seed ${JOB_SEED}\` (N = one hour of work at the default limit),`,
     'selector max-efficiency, margin 2 %, max profile share 10 % of 3,600 s, node overhead 100 W. The true set is every watt whose true',
     'steady efficiency is within 2 % of the true best (the simulation model, no noise). The measured saving is the same job held at the default',
@@ -123,10 +127,15 @@ try {
     ...rows,
   ].join('\n');
   mkdirSync('bench/results', { recursive: true });
-  const stamp = m.date.slice(0, 10);
+  const stamp = `${m.date.slice(0, 10)}${process.argv[4] ? `-${PRESETS.join('+')}` : ''}`;
   writeFileSync(`bench/results/tune-acceptance-${stamp}.md`, md + '\n');
   writeFileSync(`bench/results/tune-acceptance-${stamp}.json`, JSON.stringify({ machine: m, speedup: SPEEDUP, trials: TRIALS, combos: out }, null, 2) + '\n');
-  console.log(md);
+}
+
+try {
+  for (const preset of PRESETS) for (const workload of ['vit_l_16', 'llama_pretrain']) await combo(tmp.dir, preset, workload, out, record);
+  record();
+  console.log(readFileSync(`bench/results/tune-acceptance-${machine().date.slice(0, 10)}${process.argv[4] ? `-${PRESETS.join('+')}` : ''}.md`, 'utf8'));
 } finally {
   tmp.cleanup();
 }
