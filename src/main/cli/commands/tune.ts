@@ -60,7 +60,8 @@ export const tuneCommand: CliCommand = {
   summary: 'Run your own job and find and hold its best power cap while it runs (profiles caps live, restores the limits at the end)',
   usage:
     'tune [--devices LIST] [--selector S] [--caps FROM:TO:STEP|LIST] [--adapter auto|NAME] [--file F] [--pattern RE] [--units U] [--margin PCT] ' +
-    '[--max-profile-share PCT] [--job-seconds S] [--hold W] [--backend NAME] [--db FILE] [--wait] [--json] -- CMD ARG...',
+    '[--max-profile-share PCT] [--job-seconds S] [--hold W] [--seed N] [--overhead W] [--rate-timeout S] [--hang-timeout S] [--backend NAME] ' +
+    '[--sim-speedup N] [--sim-devices LIST] [--db FILE] [--wait] [--json] -- CMD ARG...',
   options: {
     ...backendOption,
     ...dbOption,
