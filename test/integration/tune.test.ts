@@ -21,18 +21,19 @@ describe('caplab tune', () => {
   it('holds a cap inside the true equivalence set of ViT-L/16 on a simulated H100, records the visits as a sweep and restores the journalled limit', async () => {
     const env = lab('vit');
     await setSimLimit(env, 690);
-    // 8,000 steps of about 0.45 simulated s: about an hour of simulated job time, in a few seconds.
-    const r = await runCli([...tuneArgs('h100-sxm', 1000), '--', ...simJob(env, 'vit_l_16', ['--max-steps', '8000'])], env);
+    // 3,000 steps of about 0.45 simulated s (25 minutes of simulated job time, in about 15 s), a quarter of it for
+    // profiling. A higher speed-up lets scheduling lag on a loaded machine shift the job's clock against the GPU's.
+    const r = await runCli([...tuneArgs('h100-sxm', 100, ['--job-seconds', '1500', '--max-profile-share', '25']), '--', ...simJob(env, 'vit_l_16', ['--max-steps', '3000'])], env);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as TuneReport;
     expect(report.status).toBe('done');
     expect(report.simulated).toBe(true);
     expect(report.adapter).toBe('protocol');
-    // The simulation's true efficiency (node overhead 100 W) peaks at 325 W and stays within 2 % of it from
-    // about 305 to 350 W (bench/tune-acceptance.ts prints the curve).
-    expect(report.cap_held_w).toBeGreaterThanOrEqual(300);
-    expect(report.cap_held_w).toBeLessThanOrEqual(355);
-    expect(report.profiling_share).toBeLessThanOrEqual(0.1);
+    // The simulation's true efficiency (node overhead 100 W) peaks at 336 W and stays within 2 % of it from 322 to
+    // 352 W (bench/results/tune-closed-loop-*.md).
+    expect(report.cap_held_w).toBeGreaterThanOrEqual(322);
+    expect(report.cap_held_w).toBeLessThanOrEqual(352);
+    expect(report.profiling_s).toBeLessThanOrEqual(0.25 * 1500 + 1);
     expect(report.profiling_off_cap_s).toBeLessThanOrEqual(report.profiling_s);
     // Every coarse cap was visited at least twice.
     for (const c of [280, 385, 490, 595, 700]) expect(report.visits.filter((v) => v.cap_w === c).length, `${c} W`).toBeGreaterThanOrEqual(2);
@@ -44,9 +45,12 @@ describe('caplab tune', () => {
     // The visits are runs of a sweep: caplab analyze reads the session like any sweep.
     const analysis = await runCli(['analyze', String(report.sweep_id), '--json'], env);
     expect(analysis.code, analysis.stderr).toBe(0);
-    const a = JSON.parse(analysis.stdout) as { runs: unknown[]; groups: { optimum: { cap_w: number | null } }[] };
+    const a = JSON.parse(analysis.stdout) as { runs: unknown[]; groups: { workload: string; optima: Record<string, { cap_w: number | null }> }[] };
     expect(a.runs.length).toBe(report.visits.length);
-    expect(a.groups[0]!.optimum.cap_w).toBe(report.cap_held_w);
+    expect(a.groups.map((g) => g.workload)).toEqual(['command']);
+    // The analysis applies its own flags (steady state over the samples, warm-up in the window), so its best cap is
+    // a visited one, though not necessarily the one tune held.
+    expect(report.visits.map((v) => v.cap_w)).toContain(a.groups[0]!.optima['max-efficiency']!.cap_w);
     const db = new Database(env.CAPLAB_DB!, { readonly: true });
     try {
       expect((db.prepare('SELECT COUNT(*) n FROM cap_journal WHERE restored_at IS NULL').get() as { n: number }).n).toBe(0);
@@ -58,7 +62,7 @@ describe('caplab tune', () => {
 
   it('passes the job\'s own output through', async () => {
     const env = lab('passthrough');
-    const r = await runCli(['tune', '--backend', 'sim', '--sim-speedup', '1000', '--rate-timeout', '1000', '--', ...simJob(env, 'resnet50', ['--max-steps', '400'])], env);
+    const r = await runCli(['tune', '--backend', 'sim', '--sim-speedup', '100', '--', ...simJob(env, 'resnet50', ['--max-steps', '300'])], env);
     expect(r.stdout).toMatch(/caplab-sim: ResNet-50 training/);
     expect(r.stdout).toMatch(/@caplab \{"ev":"step"/);
   }, 60_000);
@@ -102,9 +106,9 @@ describe('caplab tune', () => {
 
   it('profiles again after a phase change and ends on the new stage\'s best cap', async () => {
     const env = lab('phase');
-    // LLaMA-3 8B pre-training (best cap about 425 W on the simulated H100), then at 1,800 simulated s a memory-bound
+    // LLaMA-3 8B pre-training (best cap about 425 W on the simulated H100), then at 800 simulated s a memory-bound
     // inference stage (best about 250 W).
-    const r = await runCli([...tuneArgs('h100-sxm', 1000), '--', ...simJob(env, 'llama_pretrain', ['--switch-after-s', '1800', '--switch-workload', 'llama_infer', '--max-steps', '14000'])], env);
+    const r = await runCli([...tuneArgs('h100-sxm', 100), '--', ...simJob(env, 'llama_pretrain', ['--switch-after-s', '800', '--switch-workload', 'llama_infer', '--max-steps', '11000'])], env);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as TuneReport;
     expect(report.reprofiles).toBeGreaterThanOrEqual(1);
