@@ -18,7 +18,7 @@ import { findWorkload, resolveParams } from '../src/core/sim/workloads';
 import type { TuneReport } from '../src/main/lab/tune/session';
 
 const TRIALS = Number(process.argv[2] ?? 20);
-const SPEEDUP = Number(process.argv[3] ?? 400);
+const SPEEDUP = Number(process.argv[3] ?? 100);
 const PRESETS = process.argv[4]?.split(',') ?? ['h100-sxm', 'h200'];
 const MARGIN = 0.02;
 const OVERHEAD_W = 100;
