@@ -2,6 +2,7 @@
 // recorded as a sweep, the limit restored to its journalled value, refusals before any limit is touched, and a job
 // that changes phase half way ending on the new best cap. Real CLI processes, real ptys, real SQLite files.
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli } from '../helpers/cli';
@@ -65,6 +66,24 @@ describe('caplab tune', () => {
     const r = await runCli(['tune', '--backend', 'sim', '--sim-speedup', '100', '--', ...simJob(env, 'resnet50', ['--max-steps', '300'])], env);
     expect(r.stdout).toMatch(/caplab-sim: ResNet-50 training/);
     expect(r.stdout).toMatch(/@caplab \{"ev":"step"/);
+  }, 60_000);
+
+  it('throughput --follow reads a job live with the rate caplab throughput gives on its finished log', async () => {
+    const env = lab('follow');
+    const clock = `${Math.floor(Date.now() / 1000)}:100`;
+    const r = await runCli(['throughput', '--follow', '--every', '1', '--json', '--', ...simJob(env, 'resnet50', ['--max-steps', '200', '--clock', clock])], env);
+    expect(r.code, r.stderr).toBe(0);
+    const live = JSON.parse(r.stdout) as { adapter: string; rate: number; lines: number };
+    expect(live.adapter).toBe('protocol');
+    // The job's output was passed through to stderr (stdout is the report's under --json): read it as a finished log.
+    const log = join(tmp.dir, 'follow', 'job.log');
+    writeFileSync(log, r.stderr);
+    const finished = await runCli(['throughput', log, '--json'], env);
+    expect(finished.code, finished.stderr).toBe(0);
+    const f = JSON.parse(finished.stdout) as { adapter: string; rate: number };
+    expect(f.adapter).toBe('protocol');
+    expect(Math.abs(live.rate - f.rate) / f.rate).toBeLessThan(1e-9);
+    expect(await simLimit(env)).toBe(700);
   }, 60_000);
 
   it('refuses a job whose output gives no rate before any limit is touched, naming the adapters tried', async () => {
