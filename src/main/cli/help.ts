@@ -60,6 +60,25 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
   sweep: {
     wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' },
     check: { text: 'Only check the plan: print its problems, warnings (with what earlier runs in the database and the simulator know of each workload) and estimated duration, run nothing, write nothing. Exit 2 for problems, 0 otherwise; --json prints what the API\'s validatePlan returns.', default: 'off (run the sweep)' },
+  tune: {
+    devices: { value: 'LIST', text: 'The GPUs the job runs on, capped together (one cap for all of them; one model).', default: '0', example: '--devices 0,1,2,3' },
+    selector: { value: 'NAME', text: `Which cap is best: ${selectorList.map((s) => s.id).join(', ')} (as caplab analyze).`, default: 'max-efficiency', example: '--selector min-energy-slowdown' },
+    caps: { value: 'FROM:TO:STEP|LIST', text: 'The coarse caps to profile (watts); refinement adds caps near the best; the default limit is always profiled too.', default: 'five caps from 40 % of the default limit to the default limit', example: '--caps 300:700:100' },
+    adapter: { value: 'NAME', text: 'How the job\'s progress is read: auto, or an adapter of caplab throughput.', default: 'auto (regex when --pattern is given)', example: '--adapter litgpt' },
+    file: { value: 'F', text: 'Read progress from this file the job writes (e.g. LitGPT metrics.csv) instead of its output.', default: 'the job\'s output', example: '--file out/metrics.csv' },
+    pattern: { value: 'RE', text: 'For the regex adapter: named groups as in caplab throughput --pattern.', example: "--pattern 'step (?<units>\\d+) tokens in (?<seconds>[\\d.]+)s'" },
+    units: { value: 'U', text: 'Name of the work unit.', default: 'what the job or adapter says', example: '--units tokens' },
+    margin: { value: 'PCT', text: 'Practical margin of the equivalence rule: profiling stops once no cap can beat the best by more than this.', default: '2', example: '--margin 3' },
+    'max-profile-share': { value: 'PCT', text: 'Profiling stops (holding the best cap so far, and saying so) when it would take more than this share of --job-seconds.', default: '10', example: '--max-profile-share 5' },
+    'job-seconds': { value: 'S', text: 'How long the job is expected to run: the profiling budget is a share of it.', default: '3600', example: '--job-seconds 86400' },
+    overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency, as a plan\'s overhead_w.', default: '100', example: '--overhead 150' },
+    seed: { value: 'N', text: 'Seed of the random visit order.', default: '1', example: '--seed 7' },
+    'sim-speedup': { value: 'N', text: 'With --backend sim: simulated time runs N times faster (1 to 1000).', default: '1', example: '--sim-speedup 100' },
+    'sim-devices': { value: 'LIST', text: 'With --backend sim: the simulated GPU presets, one per device.', default: 'the simulated GPUs\' state, else h100-sxm', example: '--sim-devices h200' },
+    'rate-timeout': { value: 'S', text: 'Refuse the job (ending it, no limit changed) when its output gives no steady rate within S seconds.', default: '600', example: '--rate-timeout 120' },
+    'hang-timeout': { value: 'S', text: 'A job silent for S seconds is hung: it is ended and the limits restored.', default: '300', example: '--hang-timeout 60' },
+    hold: { value: 'W', text: 'Profile nothing: hold this cap from the job\'s steady state to its end (a cap found before, or the default limit as a baseline), with the same journal, restore and report.', default: 'off (profile)', example: '--hold 350' },
+    wait: { text: 'When another sweep or session holds one of the devices, wait until it is free instead of refusing.', default: 'off (refuse, naming the owner)' },
   },
   runs: {
     sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' },
@@ -100,6 +119,8 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     skip: { value: 'N', text: 'Leave out the first N records as warm-up.', default: 'each adapter\'s own warm-up rule', example: '--skip 10' },
     units: { value: 'NAME', text: 'Name of the work unit.', default: 'the adapter\'s own (images, tokens, samples, ...)', example: '--units tokens' },
     gpus: { value: 'N', text: 'GPUs the run used, to report throughput per GPU.', default: 'what the file says, else none (totals only)', example: '--gpus 8' },
+    follow: { text: 'Run the job given after -- in a terminal and read its rate live from its output, as caplab tune does (observe only: no limit is set).', default: 'off (read LOGFILE)' },
+    every: { value: 'S', text: 'With --follow: seconds between live readings (on stderr).', default: '10', example: '--every 5' },
   },
   report: {
     ...ANALYSIS,
@@ -173,6 +194,7 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
 const EXAMPLES: Record<string, string[]> = {
   devices: ['caplab devices', 'caplab devices --backend sim --json'],
   sweep: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
+  tune: ['caplab tune -- python3 train.py --epochs 3', 'caplab tune --devices 0,1,2,3 --selector min-energy-slowdown --job-seconds 86400 -- torchrun --nproc-per-node 4 train.py', 'caplab tune --adapter litgpt --file out/metrics.csv --json -- litgpt pretrain --config cfg.yaml'],
   runs: ['caplab runs', 'caplab runs --sweep 3 --json', 'caplab runs --sweep 3 --limit 100 --json'],
   samples: ['caplab samples --run 12 > run-12.jsonl', 'caplab samples --segment 4 --limit 2000 --json'],
   'restore-caps': ['caplab restore-caps', 'caplab restore-caps --json'],

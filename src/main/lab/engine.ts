@@ -48,6 +48,7 @@ import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
 import { listFacilityConfigs, runFacilityFile, runFacilityYaml } from './facility/engine-facility';
 import { facilityReportFile } from './facility/report-file';
+import { startTune, type StartedTune, type TuneRequest } from './tune/start';
 
 export interface EngineOptions {
   dbPath: string;
@@ -255,6 +256,23 @@ export class Engine implements LabApi {
       await lab.backend.close();
       throw e;
     }
+  }
+
+  /** `caplab tune -- CMD`: the job runs under a tuning session on leased, journalled devices (src/main/lab/tune). */
+  async beginTune(req: TuneRequest, out: { onOutput: (d: string) => void; onNote: (l: string) => void }, opts: BeginOptions = {}): Promise<StartedTune> {
+    this.writable('tune a job');
+    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    return startTune(
+      {
+        db: this.db,
+        host: this.host,
+        env: this.env,
+        openLab: (plan) => openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty }),
+        takeCaps: (lab, devices) => this.takeCaps(lab, devices, opts),
+      },
+      req,
+      out,
+    );
   }
 
   async cancelSweep(input: MethodInput<'cancelSweep'>): Promise<MethodOutput<'cancelSweep'>> {

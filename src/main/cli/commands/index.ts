@@ -7,6 +7,7 @@ import type { CliCommand } from '../command';
 export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   devices: () => import('./devices').then((m) => m.devicesCommand),
   sweep: () => import('./sweep').then((m) => m.sweepCommand),
+  tune: () => import('./tune').then((m) => m.tuneCommand),
   runs: () => import('./runs').then((m) => m.runsCommand),
   samples: () => import('./samples').then((m) => m.samplesCommand),
   'restore-caps': () => import('./restore-caps').then((m) => m.restoreCapsCommand),

@@ -1,7 +1,41 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { AdapterError, adapters, getAdapter, readThroughput } from '../../../core/adapters';
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
+import { followJob } from '../../lab/tune/follow-job';
+
+/** `--follow -- CMD`: the job's rate read live from its output, observe only (no lease, no limit). */
+async function follow(args: CliArgs, io: CliIO, adapter: string): Promise<number> {
+  const json = args.values.json === true;
+  const every = numberOpt(args, 'every') ?? 10;
+  if (!(every > 0)) throw new CliError('--every must be a number of seconds above 0');
+  const aborter = new AbortController();
+  const onSignal = () => aborter.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const r = await followJob(
+      {
+        argv: args.positionals,
+        adapter,
+        pattern: stringOpt(args, 'pattern') ?? null,
+        units: stringOpt(args, 'units') ?? null,
+        env: io.env,
+        every_s: every,
+        onOutput: (d) => (json ? io.stderr : io.stdout).write(d),
+        onReading: (x) => io.stderr.write(`caplab throughput: live ${x.t.toFixed(0)} s: ${x.rate === null ? 'no rate yet' : `${fmt(x.rate)} units/s`} (${x.adapter ?? 'no adapter yet'})\n`),
+      },
+      aborter.signal,
+    );
+    if (json) printJson(io, { follow: true, adapter: r.adapter, units: r.units, rate: r.rate, adapter_rate: r.reading?.rate ?? null, count: r.reading?.count ?? null, seconds: r.reading?.seconds ?? null, window: r.reading?.window ?? null, exit_code: r.exit.exitCode, lines: r.lines, readings: r.readings, error: r.error });
+    else io.stderr.write(`caplab throughput: followed ${r.lines} lines; adapter ${r.adapter ?? '–'}; rate ${fmt(r.rate)} ${r.units ?? 'units'}/s${r.error ? ` — ${r.error}` : ''}\n`);
+    if (r.rate === null) return 2;
+    return r.exit.exitCode === 0 ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
 
 const MAX_BYTES = 512 * 1024 * 1024;
 
@@ -13,7 +47,7 @@ function fmt(x: number | null, digits = 2): string {
 export const throughputCommand: CliCommand = {
   name: 'throughput',
   summary: `Read the throughput of a finished log or result file (adapters: auto, ${adapters.map((a) => a.name).join(', ')})`,
-  usage: 'throughput LOGFILE [--adapter auto|NAME] [--pattern REGEX] [--skip N] [--units NAME] [--gpus N] [--json]',
+  usage: 'throughput LOGFILE [--adapter auto|NAME] [--pattern REGEX] [--skip N] [--units NAME] [--gpus N] [--json] | throughput --follow [--every S] [--adapter auto|NAME] [--json] -- CMD ARG...',
   options: {
     adapter: { type: 'string' },
     pattern: { type: 'string' },
@@ -21,8 +55,16 @@ export const throughputCommand: CliCommand = {
     units: { type: 'string' },
     gpus: { type: 'string' },
     json: { type: 'boolean' },
+    follow: { type: 'boolean' },
+    every: { type: 'string' },
   },
   async run(args, io) {
+    if (args.values.follow) {
+      if (args.positionals.length === 0) throw new CliError('give the job after --: caplab throughput --follow -- CMD ARG...');
+      const a = stringOpt(args, 'adapter') ?? (stringOpt(args, 'pattern') ? 'regex' : 'auto');
+      if (a !== 'auto' && !getAdapter(a)) throw new CliError(`--adapter must be auto or one of ${adapters.map((x) => x.name).join(', ')}; got "${a}"`);
+      return follow(args, io, a);
+    }
     const [file, ...extra] = args.positionals;
     if (!file) throw new CliError('give the log file: caplab throughput LOGFILE [--adapter NAME]');
     if (extra.length) throw new CliError(`one log file at a time; got also ${extra.join(' ')}`);

@@ -28,11 +28,13 @@ export const SIM_WORKLOAD_OPTIONS = {
   'hang-after-s': { type: 'string' },
   garbage: { type: 'boolean' },
   daemon: { type: 'boolean' },
+  'switch-after-s': { type: 'string' },
+  'switch-workload': { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export const SIM_WORKLOAD_USAGE =
   'sim-workload --workload ID --devices 0,1 --state-dir DIR --clock ORIGIN:SPEEDUP [--param key=value ...] ' +
-  '[--max-steps N] [--seed N] [--fail-after-s S] [--hang-after-s S] [--garbage] [--daemon]';
+  '[--max-steps N] [--seed N] [--fail-after-s S] [--hang-after-s S] [--garbage] [--daemon] [--switch-after-s S --switch-workload ID]';
 
 type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -55,6 +57,8 @@ interface SimWorkloadConfig {
   garbage: boolean;
   /** Leave a daemon behind (fork -> setsid -> fork, re-parented away from the run), as some servers do. */
   daemon: boolean;
+  /** A phase change (a new training stage, an evaluation pass): after this many simulated seconds the job becomes this workload. */
+  switchTo: { after_s: number; model: WorkloadModel; params: ResolvedParams } | null;
 }
 
 class ConfigError extends Error {}
@@ -140,7 +144,22 @@ function configFrom(values: OptionValues, env: NodeJS.ProcessEnv): SimWorkloadCo
     hangAfterS: num(values, 'hang-after-s', (n) => n >= 0, 'a number of seconds >= 0'),
     garbage: values.garbage === true,
     daemon: values.daemon === true,
+    switchTo: switchOf(values, rawParams),
   };
+}
+
+function switchOf(values: OptionValues, rawParams: SimParams): SimWorkloadConfig['switchTo'] {
+  const after = num(values, 'switch-after-s', (n) => n >= 0, 'a number of seconds >= 0');
+  const id = str(values, 'switch-workload');
+  if (after === null && id === undefined) return null;
+  if (after === null || id === undefined) throw new ConfigError('--switch-after-s and --switch-workload go together');
+  const model = findWorkload(id);
+  if (!model) throw new ConfigError(`unknown simulated workload "${id}" for --switch-workload; known: ${WORKLOAD_IDS.join(', ')}`);
+  try {
+    return { after_s: after, model, params: resolveParams(model, rawParams) };
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 /** Resolves when simulated time t is reached on the clock, or at once when aborted. */
@@ -253,7 +272,8 @@ async function runSteps(
   line: (text: string) => void,
   emit: (event: ProtocolEvent) => void,
 ): Promise<number> {
-  const { model, params, devices, clock, seed } = cfg;
+  const { devices, clock, seed } = cfg;
+  let { model, params } = cfg;
   const failAt = cfg.failAfterS === null ? Infinity : started + cfg.failAfterS;
   const hangAt = cfg.hangAfterS === null ? Infinity : started + cfg.hangAfterS;
   const fail = (t: number): number => {
@@ -307,6 +327,12 @@ async function runSteps(
   const every = logEvery(model);
 
   for (let n = 1; cfg.maxSteps === null || n <= cfg.maxSteps; n++) {
+    if (cfg.switchTo && model !== cfg.switchTo.model && t - started >= cfg.switchTo.after_s) {
+      // The backend draws the new stage's power from the activity file; the start time stays, so no new warm-up ramp.
+      ({ model, params } = cfg.switchTo);
+      writeActivity(cfg.stateDir, { pid: process.pid, devices: devices.map((d) => d.index), workload: model.id, params: cfg.rawParams, started_t: started, clock: clock.toString() });
+      line(`caplab-sim: phase change: the job is now ${model.label}`);
+    }
     limits = readLimits(cfg, limits);
     // Data-parallel steps are synchronous: the slowest GPU sets the pace.
     const points = devices.map((d, i) => operatingPoint({ preset: d.preset, load: { workload: model, params, elapsed_s: t - started }, cap_w: limits[i]!, temp_c: temps[i]! }));

@@ -1,0 +1,177 @@
+import { LeaseHeldError } from '../../lab/lease/device-lease';
+import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
+import { adapterNames, getAdapter } from '../../../core/adapters';
+import { CapGridError, parseCaps } from '../../../core/tune/grid';
+import { Selector } from '../../../shared/analysis';
+import { selectorIds } from '../../../shared/selectors';
+import { TUNE_DEFAULTS, type TuneReport } from '../../lab/tune/session';
+import type { Estimate } from '../../../core/tune/savings';
+
+function percentOpt(args: Parameters<CliCommand['run']>[0], name: string, fallback: number, max = 100): number {
+  const v = numberOpt(args, name);
+  if (v === undefined) return fallback;
+  if (!(v > 0 && v <= max)) throw new CliError(`--${name} must be a percentage above 0 and at most ${max}, got ${v}`);
+  return v / 100;
+}
+
+function positiveOpt(args: Parameters<CliCommand['run']>[0], name: string, fallback: number): number {
+  const v = numberOpt(args, name);
+  if (v === undefined) return fallback;
+  if (!(v > 0)) throw new CliError(`--${name} must be a number above 0, got ${v}`);
+  return v;
+}
+
+function devicesOpt(text: string | undefined): number[] {
+  if (text === undefined) return [0];
+  const list = text.split(',').map((s) => Number(s.trim()));
+  if (list.length === 0 || list.some((i) => !Number.isInteger(i) || i < 0) || new Set(list).size !== list.length) {
+    throw new CliError(`--devices wants distinct device indexes like 0,1, got "${text}"`);
+  }
+  return list;
+}
+
+const est = (e: Estimate | null | undefined, digits: number, scale = 1, unit = '') =>
+  e ? `${(e.value * scale).toFixed(digits)}${unit} (95 % interval ${(e.ci[0] * scale).toFixed(digits)} to ${(e.ci[1] * scale).toFixed(digits)}${unit})` : '–';
+
+function summary(r: TuneReport): string {
+  const lines = [
+    `tune session ${r.sweep_id}: ${r.status}${r.simulated ? ' [simulated]' : ''}${r.error ? ` — ${r.error}` : ''}`,
+    `cap held        ${r.cap_held_w ?? '–'} W${r.hold_note ? ` (${r.hold_note})` : ''}`,
+    `default limit   ${r.default_limit_w} W`,
+    `job             ${r.job_seconds.toFixed(0)} s, exit code ${r.job_exit_code ?? '–'}, ${r.units_done !== null ? `${r.units_done.toFixed(0)} ${r.units ?? 'units'}` : 'units –'}`,
+    `energy used     ${r.energy_j !== null ? `${(r.energy_j / 3.6e6).toFixed(4)} kWh (${r.energy_j.toFixed(0)} J, GPUs, measured)` : '–'}`,
+    `energy saved    ${est(r.savings?.saved_j, 0, 1, ' J')} vs the whole job at ${r.default_limit_w} W; ${est(r.savings?.saved_fraction, 1, 100, ' %')}`,
+    `slowdown        ${est(r.savings?.slowdown, 1, 100, ' %')}`,
+    `profiling       ${r.profiling_s.toFixed(0)} s (${(r.profiling_share * 100).toFixed(1)} % of the job), ${r.profiling_off_cap_s.toFixed(0)} s at caps other than the one held; ${r.visits.length} visits${r.reprofiles ? `; profiled again after ${r.reprofiles} phase change(s)` : ''}`,
+  ];
+  if (r.savings?.note) lines.push(`                ${r.savings.note}`);
+  lines.push('', 'cap W  visits  throughput/GPU (95 % CI)      units/J (95 % CI)');
+  for (const p of r.profile) {
+    const ci = (s: TuneReport['profile'][number]['throughput'], d: number) => (s.mean === null ? '–' : `${s.mean.toFixed(d)}${s.ci ? ` ±${s.ci.half_width.toFixed(d)}` : ''}`);
+    lines.push(`${String(p.cap_w).padStart(5)}  ${String(p.visits).padStart(6)}  ${ci(p.throughput, 2).padEnd(28)}  ${ci(p.efficiency, 5)}${p.cap_w === r.cap_held_w ? '  *held' : ''}`);
+  }
+  lines.push('', `Next: caplab analyze ${r.sweep_id}   (the visits analysed like a sweep)`);
+  return lines.join('\n') + '\n';
+}
+
+export const tuneCommand: CliCommand = {
+  name: 'tune',
+  summary: 'Run your own job and find and hold its best power cap while it runs (profiles caps live, restores the limits at the end)',
+  usage:
+    'tune [--devices LIST] [--selector S] [--caps FROM:TO:STEP|LIST] [--adapter auto|NAME] [--file F] [--pattern RE] [--units U] [--margin PCT] ' +
+    '[--max-profile-share PCT] [--job-seconds S] [--hold W] [--seed N] [--overhead W] [--rate-timeout S] [--hang-timeout S] [--backend NAME] ' +
+    '[--sim-speedup N] [--sim-devices LIST] [--db FILE] [--wait] [--json] -- CMD ARG...',
+  options: {
+    ...backendOption,
+    ...dbOption,
+    ...jsonOption,
+    devices: { type: 'string' },
+    selector: { type: 'string' },
+    caps: { type: 'string' },
+    adapter: { type: 'string' },
+    file: { type: 'string' },
+    pattern: { type: 'string' },
+    units: { type: 'string' },
+    margin: { type: 'string' },
+    'max-profile-share': { type: 'string' },
+    'job-seconds': { type: 'string' },
+    overhead: { type: 'string' },
+    seed: { type: 'string' },
+    'sim-speedup': { type: 'string' },
+    'sim-devices': { type: 'string' },
+    'rate-timeout': { type: 'string' },
+    'hang-timeout': { type: 'string' },
+    hold: { type: 'string' },
+    wait: { type: 'boolean' },
+  },
+  async run(args, io) {
+    const argv = args.positionals;
+    if (argv.length === 0) throw new CliError('give the job after --: caplab tune [options] -- CMD ARG...');
+    const selector = stringOpt(args, 'selector') ?? 'max-efficiency';
+    if (!Selector.safeParse(selector).success) throw new CliError(`--selector must be one of ${selectorIds.join(', ')}; got "${selector}"`);
+    const adapter = stringOpt(args, 'adapter') ?? (stringOpt(args, 'pattern') ? 'regex' : 'auto');
+    if (adapter !== 'auto' && !getAdapter(adapter)) throw new CliError(`--adapter must be auto or one of ${adapterNames.join(', ')}; got "${adapter}"`);
+    let caps: number[] | null = null;
+    const capsText = stringOpt(args, 'caps');
+    if (capsText !== undefined) {
+      try {
+        caps = parseCaps(capsText);
+      } catch (e) {
+        if (e instanceof CapGridError) throw new CliError(e.message);
+        throw e;
+      }
+    }
+    const seed = numberOpt(args, 'seed') ?? 1;
+    if (!Number.isInteger(seed)) throw new CliError('--seed must be a whole number');
+    const speedup = positiveOpt(args, 'sim-speedup', 1);
+    if (speedup > 1000) throw new CliError('--sim-speedup must be at most 1000');
+    const overhead = numberOpt(args, 'overhead') ?? 100;
+    if (!(overhead >= 0)) throw new CliError('--overhead must be a number of watts >= 0');
+    const simDevices = stringOpt(args, 'sim-devices');
+    const engine = await openEngine(args, io, { restoreOnOpen: true });
+    const json = args.values.json === true;
+    const note = (l: string) => io.stderr.write(`caplab tune: ${l}\n`);
+    let started;
+    try {
+      try {
+        started = await engine.beginTune(
+          {
+            argv,
+            backend: backendOpt(args) ?? 'auto',
+            devices: devicesOpt(stringOpt(args, 'devices')),
+            sim: { speedup, ...(simDevices ? { presets: simDevices.split(',').map((s) => s.trim()) } : {}) },
+            selector: selector as Selector,
+            caps,
+            adapter,
+            file: stringOpt(args, 'file') ?? null,
+            pattern: stringOpt(args, 'pattern') ?? null,
+            units: stringOpt(args, 'units') ?? null,
+            margin: percentOpt(args, 'margin', TUNE_DEFAULTS.margin),
+            max_profile_share: percentOpt(args, 'max-profile-share', TUNE_DEFAULTS.max_profile_share),
+            expected_s: positiveOpt(args, 'job-seconds', TUNE_DEFAULTS.expected_s),
+            seed,
+            overhead_w: overhead,
+            rate_timeout_s: positiveOpt(args, 'rate-timeout', TUNE_DEFAULTS.rate_timeout_s),
+            hang_timeout_s: positiveOpt(args, 'hang-timeout', TUNE_DEFAULTS.hang_timeout_s),
+            hold_w: numberOpt(args, 'hold') ?? null,
+            cwd: process.cwd(),
+          },
+          // The job's output is the user's: passed through to stdout, except under --json, where stdout is the report's.
+          { onOutput: (d) => (json ? io.stderr : io.stdout).write(d), onNote: note },
+          { wait: args.values.wait === true, onWait: (why) => note(`waiting: ${why}`) },
+        );
+      } catch (e) {
+        if (e instanceof LeaseHeldError) throw new CliError(`${e.message}; nothing was changed (wait for it with --wait)`, 3);
+        throw e;
+      }
+      for (const n of started.notices) note(n);
+      note(`tuning ${started.devices.map((d) => `${d.name} (#${d.index})`).join(', ')} for ${argv.join(' ')}; session ${started.session.sweepId}`);
+      let signalled: NodeJS.Signals | null = null;
+      const onSignal = (sig: NodeJS.Signals) => {
+        if (signalled) return;
+        signalled = sig;
+        io.stderr.write(`\ncaplab tune: ${sig}: restoring power limits and ending the job…\n`);
+        started!.session.cancel(`stopped by ${sig}`);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      let report: TuneReport;
+      try {
+        report = await started.session.done;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      for (const line of describeRestores(report.restored)) note(line);
+      if (json) printJson(io, report);
+      else io.stderr.write(summary(report));
+      if (signalled) return signalled === 'SIGINT' ? 130 : 143;
+      if (report.status === 'refused') return 2;
+      if (report.status === 'done') return 0;
+      return report.job_exit_code && report.job_exit_code > 0 ? report.job_exit_code : 1;
+    } finally {
+      await engine.close();
+    }
+  },
+};
