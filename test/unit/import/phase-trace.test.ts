@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatchBuilder, type ColumnBatch } from '../../../src/core/import/batch';
 import type { ImportDevice } from '../../../src/shared/dataset';
-import { PhaseTrace } from '../../../src/main/lab/datasets/phase-trace';
+import { PhaseTrace, phaseLevelWords } from '../../../src/main/lab/datasets/phase-trace';
 
 const T0 = 1.8e9;
 const device = (key: string, kind: ImportDevice['kind']): ImportDevice => ({ key, kind, index: null, name: null, uuid: null, pci_bus_id: null, rows: 0, max_gap_s: 0 });
@@ -74,5 +74,56 @@ describe('PhaseTrace (phases found without reading the import back)', () => {
     expect(rounded(trace.phases('gpu', 2, firstHalf)).map((p) => p.mean)).toEqual([220, 1020]);
     trace.merge(later);
     expect(rounded(trace.phases('gpu', 2, span)).map((p) => p.mean)).toEqual([220, 1020, 220]);
+  });
+});
+
+describe('PhaseTrace on the logs people have (issue #25)', () => {
+  let seed = 3;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+  const eight = Array.from({ length: 8 }, (_, g) => device(`gpu:${g}`, 'gpu'));
+
+  /** nvidia-smi power.draw at -lms 100 from 8 GPUs: the 1 s average of a noisy true power, rows a few ms apart. */
+  function averagedLog(seconds: number, truth: (x: number) => number): PhaseTrace {
+    const out: ColumnBatch[] = [];
+    const b = new BatchBuilder((x) => out.push(x), 4000);
+    const hist = eight.map(() => [] as number[]);
+    for (let i = 0; i < seconds * 10; i++)
+      for (let g = 0; g < 8; g++) {
+        const x = i / 10;
+        const h = hist[g]!;
+        h.push(truth(x) + (truth(x) > 200 ? 40 : 3) * gauss());
+        if (h.length > 10) h.shift();
+        b.set(b.row(T0 + x + g * 0.002, g), 'power_avg_w', h.reduce((s, v) => s + v, 0) / h.length);
+      }
+    b.flush();
+    const trace = new PhaseTrace();
+    for (const x of out) trace.add(x, eight);
+    return trace;
+  }
+
+  it('cuts a 30 min log of 5 min load / 5 min idle on 8 GPUs into its 6 phases, at the steps', () => {
+    const trace = averagedLog(1800, (x) => (Math.floor(x / 300) % 2 === 1 ? 610 : 120));
+    const phases = trace.phases('gpu', 8, { start: T0, end: T0 + 1800 });
+    // Before the fix: 68 segments (binary segmentation took the smooth noise of the 1 s average for level shifts).
+    expect(phases).toHaveLength(6);
+    // One bin of the streamed trace (1800 s in 8,192 bins: 0.25 s) is as close as it can place an edge.
+    phases.slice(1).forEach((p, i) => expect(Math.abs(p.start - T0 - (i + 1) * 300)).toBeLessThanOrEqual(0.25));
+    expect(phases.map((p) => Math.round(p.mean / 8 / 10) * 10)).toEqual([120, 610, 120, 610, 120, 610]);
+  });
+
+  it('starts the load of a small log whose step is at 6.0 s at 6.0 s, not at the 8 s minimum phase', () => {
+    const trace = averagedLog(40, (x) => (x < 6 ? 120 : 610));
+    const phases = trace.phases('gpu', 8, { start: T0, end: T0 + 40 });
+    // The 6 s idle the log began in is shorter than a phase: left out, and the load still starts at its step.
+    expect(phases).toHaveLength(1);
+    expect(Math.abs(phases[0]!.start - T0 - 6)).toBeLessThanOrEqual(0.1);
+  });
+
+  it('says whether a level is per GPU or summed', () => {
+    const ph = { start: 0, end: 10, mean: 4880, unit: 'W', devices: 8 };
+    expect(phaseLevelWords(ph, 'gpu')).toBe('610 W per GPU, 4880 W summed over 8');
+    expect(phaseLevelWords({ ...ph, mean: 610, devices: 1 }, 'gpu')).toBe('610 W');
+    expect(phaseLevelWords({ ...ph, mean: 95, unit: '%' }, 'gpu')).toBe('95 % mean over 8 GPUs');
   });
 });
