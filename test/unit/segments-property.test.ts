@@ -4,7 +4,7 @@
 // plateau, no more. CAPLAB_FUZZ_LONG=1 runs 1,000 cases.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AVERAGE_ALIGN_S, AVERAGE_STEP_LAG_S } from '../../src/core/analysis/average-power';
+import { AVERAGE_STEP_LAG_S, DENSE_AVERAGE_ALIGN_S } from '../../src/core/analysis/average-power';
 import { NVML_STATED_W } from '../../src/core/analysis/energy-uncertainty';
 import { binMeans, detectPhases } from '../../src/core/segments';
 import { PowerSim } from '../helpers/power-sim';
@@ -39,7 +39,7 @@ describe('phase detection (property)', () => {
       fc.property(scenario, (s) => {
         const sim = new PowerSim({ plateaus: s.plateaus, noise_w: s.noise_w, wander_w: s.wander_w, seed: s.seed });
         const t = sim.times(s.dt, 0.03, s.seed);
-        const v = t.map((x) => (s.sensor === 'instant' ? sim.instant(x) : sim.average(x, 1, AVERAGE_ALIGN_S)));
+        const v = t.map((x) => (s.sensor === 'instant' ? sim.instant(x) : sim.average(x, 1, DENSE_AVERAGE_ALIGN_S)));
         const b = binMeans(t, v, 4000);
         const phases = detectPhases(b.t, b.v, b.width, { lag_s: s.sensor === 'average' ? AVERAGE_STEP_LAG_S : 0, min_step: NVML_STATED_W });
         expect(phases).toHaveLength(s.plateaus.length);

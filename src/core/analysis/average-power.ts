@@ -191,6 +191,13 @@ export const edgeBoundJ = (stepW: number) => (stepW * NVML_UPDATE_S) / 2;
  */
 export const DENSE_AVERAGE_ALIGN_S = -0.01;
 
+/**
+ * How late a step shows in a logged 1 s average, s: the readings ramp from one level to the next over (s - align,
+ * s - align + T], so a step fitted to them falls half a window, less the alignment, after the true one. For the
+ * logs phases are found on (imports: other tools' dense logs), with DENSE_AVERAGE_ALIGN_S.
+ */
+export const AVERAGE_STEP_LAG_S = AVERAGE_WINDOW_S / 2 - DENSE_AVERAGE_ALIGN_S;
+
 /** How far the chains of chainEnergy may walk from the window, s. */
 export const CHAIN_REACH_S = 60;
 
@@ -270,8 +277,3 @@ export function fitAverageAlign(instant: readonly Point[], average: readonly Poi
   return best!.align;
 }
 
-/**
- * How late a step shows in the T-second average, s: the readings ramp from one level to the next over (s - align,
- * s - align + T], so a step fitted to them falls half a window, less the alignment, after the true one.
- */
-export const AVERAGE_STEP_LAG_S = AVERAGE_WINDOW_S / 2 - AVERAGE_ALIGN_S;

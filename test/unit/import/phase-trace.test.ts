@@ -1,6 +1,7 @@
 // The import's load phases come from a trace binned while the batches stream past: GPUs (else node-level power)
 // only, summed over devices, utilisation where no power was logged, each file counted once it is kept.
 import { describe, expect, it } from 'vitest';
+import { DENSE_AVERAGE_ALIGN_S } from '../../../src/core/analysis/average-power';
 import { BatchBuilder, type ColumnBatch } from '../../../src/core/import/batch';
 import type { ImportDevice } from '../../../src/shared/dataset';
 import { PhaseTrace, phaseLevelWords } from '../../../src/main/lab/datasets/phase-trace';
@@ -10,14 +11,16 @@ const device = (key: string, kind: ImportDevice['kind']): ImportDevice => ({ key
 const GPUS = [device('gpu:0', 'gpu'), device('gpu:1', 'gpu'), device('cpu:0', 'cpu')];
 /** Idle (100 W a GPU) for 60 s, loaded (500 W) for 120 s, idle for 60 s, at 10 Hz; the CPU does the opposite. */
 const level = (x: number) => (x < 60 || x >= 180 ? 100 : 500);
+/** The 1 s average of it as NVML reports it (the second before x, on nvidia-smi's time base). */
+const averaged = (x: number) => Array.from({ length: 100 }, (_, k) => level(x + DENSE_AVERAGE_ALIGN_S - 1 + (k + 0.5) / 100)).reduce((a, b) => a + b) / 100;
 
 function batches(channel: 'power_avg_w' | 'util_gpu', from = 0, to = 240): ColumnBatch[] {
   const out: ColumnBatch[] = [];
   const b = new BatchBuilder((x) => out.push(x), 1000);
   for (let i = from * 10; i < to * 10; i++) {
     const x = i / 10;
-    b.set(b.row(T0 + x, 0), channel, channel === 'util_gpu' ? level(x) / 5 : level(x));
-    b.set(b.row(T0 + x, 1), channel, channel === 'util_gpu' ? level(x) / 5 : level(x) + 20);
+    b.set(b.row(T0 + x, 0), channel, channel === 'util_gpu' ? level(x) / 5 : averaged(x));
+    b.set(b.row(T0 + x, 1), channel, channel === 'util_gpu' ? level(x) / 5 : averaged(x) + 20);
     b.set(b.row(T0 + x, 2), channel, 600 - level(x));
   }
   b.flush();
@@ -26,7 +29,8 @@ function batches(channel: 'power_avg_w' | 'util_gpu', from = 0, to = 240): Colum
 
 const span = { start: T0, end: T0 + 239.9 };
 const rounded = (ps: { start: number; end: number; mean: number; unit: string }[]) =>
-  ps.map((p) => ({ start: Math.round(p.start - T0), end: Math.round(p.end - T0), mean: Math.round(p.mean), unit: p.unit }));
+  // Means to 10 W: a phase holds part of the 1 s ramps at its edges.
+  ps.map((p) => ({ start: Math.round(p.start - T0), end: Math.round(p.end - T0), mean: Math.round(p.mean / 10) * 10, unit: p.unit }));
 
 describe('PhaseTrace (phases found without reading the import back)', () => {
   it('finds idle / load / idle in the GPUs summed power, ignoring the CPU, within the dataset span', () => {
