@@ -10,7 +10,7 @@ const T0 = 1.8e9;
 const device = (key: string, kind: ImportDevice['kind']): ImportDevice => ({ key, kind, index: null, name: null, uuid: null, pci_bus_id: null, rows: 0, max_gap_s: 0 });
 const GPUS = [device('gpu:0', 'gpu'), device('gpu:1', 'gpu'), device('cpu:0', 'cpu')];
 /** Idle (100 W a GPU) for 60 s, loaded (500 W) for 120 s, idle for 60 s, at 10 Hz; the CPU does the opposite. */
-const level = (x: number) => (x < 60 || x >= 180 ? 100 : 500);
+const level = (x: number): number => (x < 60 || x >= 180 ? 100 : 500);
 /** The 1 s average of it as NVML reports it (the second before x, on nvidia-smi's time base). */
 const averaged = (x: number) => Array.from({ length: 100 }, (_, k) => level(x + DENSE_AVERAGE_ALIGN_S - 1 + (k + 0.5) / 100)).reduce((a, b) => a + b) / 100;
 
