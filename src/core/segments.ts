@@ -1,5 +1,5 @@
 // Load phases from a power (or utilisation) trace: binary segmentation on the mean with a BIC-style penalty,
-// over the trace binned to at most a few thousand points, keeping phases of at least `min_s` seconds.
+// over the trace binned to at most a few thousand points, then merged back into phases of at least `min_s` seconds.
 
 export interface Phase {
   start: number;
@@ -8,7 +8,7 @@ export interface Phase {
 }
 
 export interface PhaseOptions {
-  /** Shortest phase kept, s. Default 8 (the shortest window energy is trusted over with averaged power). */
+  /** Shortest phase, s: shorter inner ones join their neighbours, shorter ones at the ends are left out. Default 8 (the shortest window energy is trusted over with averaged power). */
   min_s?: number;
   /** A split must lower the squared error by at least penalty * variance * ln(n). Default 3. */
   penalty?: number;
@@ -16,6 +16,12 @@ export interface PhaseOptions {
   bins?: number;
   /** Inner phases shorter than this can be transitions, absorbed by their neighbours (see absorbTransitions). Default 2 * min_s; 0 keeps them. */
   transition_s?: number;
+  /** The series trails the power by this much, s (a moving-average sensor: see averageLagS): cuts move back by it. Default 0. */
+  lag_s?: number;
+  /** Adjacent phases whose levels differ by less than this many times the quieter one's spread are one phase. Default 2. */
+  merge_sigma?: number;
+  /** Adjacent phases closer than this (series units: the sensor's stated accuracy, say) are one phase. Default 0. */
+  min_step?: number;
 }
 
 /** Accumulates (t, v) readings into equal-time bins over [lo, hi] (NaN readings ignored), in constant memory. */
@@ -187,37 +193,48 @@ export function binMeans(t: ArrayLike<number>, v: ArrayLike<number>, bins: numbe
   return b.result();
 }
 
-/** Phases of a binned series: change points where the mean level shifts. */
+/**
+ * Phases of a binned series: change points where the mean level shifts.
+ *
+ * 1. Binary segmentation finds candidate cuts, pieces down to about a second long (so the 1 s ramp of an averaged
+ *    sensor or a short transition can be isolated rather than forcing a cut elsewhere).
+ * 2. Candidates are merged back where they are no phase change: adjacent pieces whose levels differ by less than
+ *    `merge_sigma` times the spread of the quieter piece, `min_step` or 1 % of the largest level (the wander of a noisy plateau, a 1 s average's correlated
+ *    noise), or whose cut is no step (just either side of it the level hardly moves: a slow drift cut in two).
+ * 3. Ramps between two levels are absorbed (absorbTransitions); an inner piece shorter than `min_s` is cut at the one
+ *    step between its neighbours that fits best, and steps 2-3 repeat until nothing changes.
+ * 4. Each cut is moved back by `lag_s` (the series' averaging lag); a phase shorter than `min_s` at either end of
+ *    the series is left out (the next phase still starts at its step).
+ */
 export function detectPhases(t: readonly number[], v: readonly number[], width: number, opts: PhaseOptions = {}): Phase[] {
   const n = v.length;
   if (n < 2) return n === 1 ? [{ start: t[0]! - width / 2, end: t[0]! + width / 2, mean: v[0]! }] : [];
   const minS = opts.min_s ?? 8;
   // Bins can be sparser than their width (a 1 Hz log binned finely): count in the series' own spacing.
   const gaps = Array.from({ length: n - 1 }, (_, i) => t[i + 1]! - t[i]!).sort((a, b) => a - b);
-  const step = Math.max(width, gaps[gaps.length >> 1]!);
-  const minLen = Math.max(2, Math.ceil(minS / Math.max(step, 1e-9)));
+  const step = Math.max(width, gaps[gaps.length >> 1]!, 1e-9);
+  const bins = (s: number) => Math.max(1, Math.ceil(s / step - 1e-9));
+  const minLen = Math.max(2, bins(minS));
+  const pieceLen = Math.max(2, Math.min(bins(1), Math.floor(minLen / 2)));
   const s1 = new Float64Array(n + 1);
   const s2 = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
     s1[i + 1] = s1[i]! + v[i]!;
     s2[i + 1] = s2[i]! + v[i]! * v[i]!;
   }
-  const sse = (a: number, b: number) => {
-    const m = b - a;
-    const s = s1[b]! - s1[a]!;
-    return s2[b]! - s2[a]! - (s * s) / m;
-  };
-  // Noise variance from first differences (robust to level shifts): median |dx| / 0.6745 / sqrt(2).
-  const diffs = Array.from({ length: n - 1 }, (_, i) => Math.abs(v[i + 1]! - v[i]!)).sort((a, b) => a - b);
-  const sigma = Math.max(1e-6, diffs[diffs.length >> 1]! / 0.6745 / Math.SQRT2);
+  const sum = (a: number, b: number) => s1[b]! - s1[a]!;
+  const mean = (a: number, b: number) => sum(a, b) / (b - a);
+  const sse = (a: number, b: number) => Math.max(0, s2[b]! - s2[a]! - (sum(a, b) * sum(a, b)) / (b - a));
+  const sd = (a: number, b: number) => Math.sqrt(sse(a, b) / (b - a));
+  const sigma = noiseSigma(v, bins(2));
   const threshold = (opts.penalty ?? 3) * sigma * sigma * Math.log(n);
   const cuts: number[] = [];
   const split = (a: number, b: number) => {
-    if (b - a < 2 * minLen) return;
+    if (b - a < 2 * pieceLen) return;
     const whole = sse(a, b);
     let best = -1;
     let gain = 0;
-    for (let k = a + minLen; k <= b - minLen; k++) {
+    for (let k = a + pieceLen; k <= b - pieceLen; k++) {
       const g = whole - sse(a, k) - sse(k, b);
       if (g > gain) {
         gain = g;
@@ -231,14 +248,94 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
   };
   split(0, n);
   cuts.sort((x, y) => x - y);
-  const bounds = absorbTransitions([0, ...cuts, n], v, sse, (opts.transition_s ?? 2 * minS) / step);
+  /** The cut in [from, to] (bins) that best splits [lo, hi) into two levels. */
+  const bestCut = (lo: number, hi: number, from: number, to: number) => {
+    let cut = -1;
+    let best = Infinity;
+    for (let k = Math.max(from, lo + 1); k <= Math.min(to, hi - 1); k++) {
+      const e = sse(lo, k) + sse(k, hi);
+      if (e < best) {
+        best = e;
+        cut = k;
+      }
+    }
+    return cut;
+  };
+  const kSigma = opts.merge_sigma ?? 2;
+  // Levels closer than min_step, or 1 % of the series' largest, are one level, however quiet the trace.
+  const floor = Math.max(opts.min_step ?? 0, 0.01 * v.reduce((m, x) => Math.max(m, Math.abs(x)), 0));
+  const near = bins(3);
+  const skip = bins(1);
+  /** Whether the cut b[i] between two pieces is no phase change (see step 2). */
+  const noChange = (b: readonly number[], i: number) => {
+    const [lo, c, hi] = [b[i - 1]!, b[i]!, b[i + 1]!];
+    const d = Math.abs(mean(lo, c) - mean(c, hi));
+    if (d < Math.max(kSigma * Math.min(sd(lo, c), sd(c, hi)), floor)) return true;
+    // The level just either side of the cut, a second clear of it (a ramp), where the pieces are long enough.
+    const g = Math.min(skip, Math.floor((c - lo) / 3), Math.floor((hi - c) / 3));
+    const l0 = Math.max(lo, c - g - near);
+    const r1 = Math.min(hi, c + g + near);
+    if (c - g - l0 < 2 || r1 - (c + g) < 2) return false;
+    return Math.abs(mean(l0, c - g) - mean(c + g, r1)) < 0.5 * d;
+  };
+  let bounds = [0, ...cuts, n];
+  for (let changed = true; changed; ) {
+    changed = false;
+    // The least different mergeable pair first, so a plateau is rebuilt from its pieces before its edges are judged.
+    for (;;) {
+      let pick = -1;
+      let pickD = Infinity;
+      for (let i = 1; i + 1 < bounds.length; i++) {
+        const d = Math.abs(mean(bounds[i - 1]!, bounds[i]!) - mean(bounds[i]!, bounds[i + 1]!));
+        if (d < pickD && noChange(bounds, i)) {
+          pick = i;
+          pickD = d;
+        }
+      }
+      if (pick < 0) break;
+      bounds.splice(pick, 1);
+      changed = true;
+    }
+    const absorbed = absorbTransitions(bounds, v, sse, (opts.transition_s ?? 2 * minS) / step);
+    if (absorbed.length !== bounds.length) changed = true;
+    bounds = absorbed;
+    let shortest = -1;
+    for (let i = 1; i + 2 < bounds.length; i++) {
+      const len = bounds[i + 1]! - bounds[i]!;
+      if (len < minLen && (shortest < 0 || len < bounds[shortest + 1]! - bounds[shortest]!)) shortest = i;
+    }
+    if (shortest >= 0) {
+      const cut = bestCut(bounds[shortest - 1]!, bounds[shortest + 2]!, bounds[shortest]!, bounds[shortest + 1]!);
+      bounds.splice(shortest, 2, cut);
+      changed = true;
+    }
+  }
+  const lag = opts.lag_s ?? 0;
+  const edge = (k: number) => (k === 0 ? t[0]! - step / 2 : k === n ? t[n - 1]! + step / 2 : (t[k - 1]! + t[k]!) / 2 - lag);
   const phases: Phase[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const a = bounds[i]!;
     const b = bounds[i + 1]!;
-    phases.push({ start: a === 0 ? t[0]! - step / 2 : (t[a - 1]! + t[a]!) / 2, end: b === n ? t[n - 1]! + step / 2 : (t[b - 1]! + t[b]!) / 2, mean: (s1[b]! - s1[a]!) / (b - a) });
+    phases.push({ start: edge(a), end: edge(b), mean: mean(a, b) });
   }
+  // A short phase at an end of the series is a partial one (the log began or stopped inside it): not a phase.
+  if (phases.length > 1 && bounds[1]! - bounds[0]! < minLen) phases.shift();
+  if (phases.length > 1 && bounds[bounds.length - 1]! - bounds[bounds.length - 2]! < minLen) phases.pop();
   return phases;
+}
+
+/**
+ * Noise of a plateau, per bin: median |v[i + lag] - v[i]| / 0.6745 / sqrt(2), at lag 1 and at `lag` bins (about
+ * 2 s), the larger. Differences are robust to the few level shifts; the longer lag also sees the noise of a
+ * moving-average sensor read faster than its window, whose neighbouring readings share most of their second.
+ */
+function noiseSigma(v: readonly number[], lag: number): number {
+  const at = (l: number) => {
+    if (v.length <= l) return 0;
+    const d = Array.from({ length: v.length - l }, (_, i) => Math.abs(v[i + l]! - v[i]!)).sort((a, b) => a - b);
+    return d[d.length >> 1]! / 0.6745 / Math.SQRT2;
+  };
+  return Math.max(1e-6, at(1), at(lag));
 }
 
 /**

@@ -172,6 +172,11 @@ export const EnergyResult = z.object({
    * the time between them (the interval is the series' median spacing). null: fewer than 2 power readings.
    */
   coverage: z.number().nullable().default(null),
+  /**
+   * What the readings leave open at the window's two edges, J: where an edge cuts a counter interval (or the ramp
+   * of a densely read 1 s average) and the readings cannot place a step inside it exactly. Part of uncertainty_j.
+   */
+  edge_uncertainty_j: z.number().optional(),
 });
 export type EnergyResult = z.infer<typeof EnergyResult>;
 

@@ -31,6 +31,8 @@ interface Tile {
 
 export interface BoxcarResult {
   energy_j: number;
+  /** Dense readings only: what the sensor's update period leaves open at the two edges, J (see edgeBoundJ). */
+  edge_j?: number;
   /** Share of the window covered by tiles built from readings (the rest held at the nearest tile). */
   coverage: number;
   tiles: number;
@@ -92,12 +94,126 @@ function tileEnergy(tiles: readonly Tile[], k: number, x0: number, x1: number): 
 }
 
 /**
+ * Energy over [a, b] from readings of a T-second average read much faster than T (nvidia-smi power.draw at -lms
+ * 100). With E the cumulative energy, A(x) = (E(x) - E(x - T)) / T, so E(x) = T * A(x) + E(x - T) for any x, and
+ * E(b) - E(a) = T * (A(b) + A(b - T) + ...) - T * (A(a) + A(a - T) + ...) + E(x_a, x_b): two chains of readings
+ * spaced T apart (interpolated between the dense readings), walked back (or forward) in step until they reach the
+ * place where power is steadiest; only there is the energy of a sub-second interval [x_a, x_b] guessed (as its
+ * reading's level). No edge tile is modelled at the window edges, where the steps are: what the power did inside the
+ * second before an edge is in the readings' slope, and the chains read it. null where the readings do not reach.
+ */
+function chainEnergy(points: readonly Point[], w: TimeWindow, T: number, maxDepth: number): BoxcarResult | null {
+  const hint = { i: 0 };
+  const at = (x: number) => interp(points, x, hint);
+  const m = Math.floor((w.end - w.start) / T + 1e-9);
+  const r = w.end - w.start - m * T;
+  // A guess of E over (hi - len, hi] from the reading at hi: its error is at most len times the spread of the
+  // readings over [hi - T, hi] (a flat stretch of readings over T means flat power over the 2T before hi).
+  const guess = (hi: number, len: number): { e: number; err: number } | null => {
+    const v = at(hi);
+    if (v === null) return null;
+    let lo = v;
+    let up = v;
+    for (let k = 1; k <= 10; k++) {
+      const u = at(hi - (k * T) / 10);
+      if (u === null) return null;
+      lo = Math.min(lo, u);
+      up = Math.max(up, u);
+    }
+    return { e: v * len, err: (up - lo) * len };
+  };
+  let best: { e: number; err: number; used: number } | null = null;
+  const consider = (e: number, g: { e: number; err: number } | null, sign: number, used: number) => {
+    if (!g) return;
+    // A deeper chain wins only if it is clearly steadier (its sums carry more readings' noise).
+    const err = g.err + 1e-3 * used;
+    if (!best || err < best.err) best = { e: e + sign * g.e, err, used };
+  };
+  // Backward: chain from b of m + j readings, from a of j readings, residual E(a - jT, a - jT + r).
+  let sumB = 0;
+  for (let k = 0; k < m; k++) {
+    const v = at(w.end - k * T);
+    if (v === null) return null;
+    sumB += v;
+  }
+  let sumA = 0;
+  for (let j = 0; j <= maxDepth; j++) {
+    if (j > 0) {
+      const vb = at(w.end - (m + j - 1) * T);
+      const va = at(w.start - (j - 1) * T);
+      if (vb === null || va === null) break;
+      sumB += vb;
+      sumA += va;
+    }
+    consider(T * (sumB - sumA), guess(w.start - j * T + r, r), 1, m + 2 * j);
+  }
+  // Forward: chain from a of j' + m + 1 readings past it, from b of j', less the residual E(b + j'T, a + (j' + m + 1)T).
+  let fA = 0;
+  for (let k = 1; k <= m + 1; k++) {
+    const v = at(w.start + k * T);
+    if (v === null) {
+      fA = NaN;
+      break;
+    }
+    fA += v;
+  }
+  let fB = 0;
+  for (let j = 0; j <= maxDepth && Number.isFinite(fA); j++) {
+    if (j > 0) {
+      const va = at(w.start + (m + 1 + j) * T);
+      const vb = at(w.end + j * T);
+      if (va === null || vb === null) break;
+      fA += va;
+      fB += vb;
+    }
+    consider(T * (fA - fB), guess(w.start + (m + 1 + j) * T, T - r), -1, m + 1 + 2 * j);
+  }
+  const found = best as { e: number; used: number } | null;
+  if (!found) return null;
+  // The level change the average shows across each edge, from just before it to just after its ramp.
+  const jump = (x: number) => Math.abs((at(x + T + 0.15) ?? at(x + T) ?? 0) - (at(x - 0.15) ?? at(x) ?? 0));
+  return { energy_j: found.e, coverage: 1, tiles: found.used, edge_j: edgeBoundJ(jump(w.start)) + edgeBoundJ(jump(w.end)) };
+}
+
+/**
+ * On the H200 NVML's power and energy readings change every ~100 ms (two nvidia-smi logs read at different phases
+ * hold the same values, first seen up to 0.1 s apart: bench/results/h200-signal-2026-12-03.md), so a reading is up
+ * to that stale and a step at an edge can be placed no closer than that: half the period times the step, per edge.
+ */
+export const NVML_UPDATE_S = 0.1;
+export const edgeBoundJ = (stepW: number) => (stepW * NVML_UPDATE_S) / 2;
+
+/**
+ * Alignment for 1 s averages read ten times a second or more by another tool (nvidia-smi power.draw at -lms 100):
+ * what fitAverageAlign finds between nvidia-smi's own instant and average columns on the H200
+ * (test/fixtures/h200-signal/smi-inst.csv), from the instant channel alone like AVERAGE_ALIGN_S. nvidia-smi stamps
+ * a row after reading it; CapLab's sampler stamps before.
+ */
+export const DENSE_AVERAGE_ALIGN_S = -0.01;
+
+/**
+ * How late a step shows in a logged 1 s average, s: the readings ramp from one level to the next over (s - align,
+ * s - align + T], so a step fitted to them falls half a window, less the alignment, after the true one. For the
+ * logs phases are found on (imports: other tools' dense logs), with DENSE_AVERAGE_ALIGN_S.
+ */
+export const AVERAGE_STEP_LAG_S = AVERAGE_WINDOW_S / 2 - DENSE_AVERAGE_ALIGN_S;
+
+/** How far the chains of chainEnergy may walk from the window, s. */
+export const CHAIN_REACH_S = 60;
+
+/**
  * Energy over the window from readings of a T-second moving average (t = time of the reading; `align` moves the
  * covered second later, see AVERAGE_ALIGN_S). null when no tile touches the window.
  */
 export function boxcarEnergy(raw: readonly Point[], w: TimeWindow, T = AVERAGE_WINDOW_S, align = 0): BoxcarResult | null {
   if (raw.length === 0) return null;
   const points = align === 0 ? raw : raw.map((p) => ({ t: p.t + align, v: p.v }));
+  const dt = medianInterval(points);
+  if (Number.isFinite(dt) && dt <= T / 4) {
+    // Read four or more times per window: invert the average exactly (chainEnergy), tiles only where it cannot.
+    const chained = chainEnergy(points, w, T, Math.round(CHAIN_REACH_S / T));
+    if (chained) return chained;
+  }
   const tiles = buildTiles(points, w, T);
   let e = 0;
   let covered = 0;
@@ -160,3 +276,4 @@ export function fitAverageAlign(instant: readonly Point[], average: readonly Poi
   }
   return best!.align;
 }
+

@@ -1,7 +1,7 @@
 // The stated uncertainty of an energy figure: a systematic bound from documented sensor facts and CapLab's own
 // method claims, not a statistical confidence interval (a reading that is off stays off when repeated, so no
 // spread over repetitions shows it). Used for imported datasets' energy (datasetEnergy).
-import { AVERAGE_WINDOW_S } from './average-power';
+import { AVERAGE_WINDOW_S, NVML_UPDATE_S } from './average-power';
 import { ENERGY_METHOD } from './energy';
 
 /** NVML's stated power accuracy, W (NVIDIA's documentation). */
@@ -25,6 +25,8 @@ export interface BoundInput {
   energy_j: number | null;
   duration_s: number;
   method?: string | null;
+  /** What the readings leave open at the window's edges, J (EnergyResult.edge_uncertainty_j), added to the method term. */
+  edge_uncertainty_j?: number;
 }
 
 /** What the energy is of: NVML facts hold for GPUs only. */
@@ -54,8 +56,10 @@ function methodTerm(e: { energy_j: number; duration_s: number; method: string })
 export function deviceEnergyBound(e: BoundInput, powerOf: PowerOf): EnergyBound {
   if (e.energy_j === null) return { uncertainty_j: null, uncertainty_basis: 'no energy' };
   if (powerOf !== 'gpu') return { uncertainty_j: null, uncertainty_basis: `no stated accuracy for ${powerOf} power sensors` };
-  const method = methodTerm({ energy_j: e.energy_j, duration_s: e.duration_s, method: e.method ?? '' });
-  if (!method) return { uncertainty_j: null, uncertainty_basis: `no stated accuracy for the method "${e.method ?? 'unknown'}"` };
+  const term = methodTerm({ energy_j: e.energy_j, duration_s: e.duration_s, method: e.method ?? '' });
+  if (!term) return { uncertainty_j: null, uncertainty_basis: `no stated accuracy for the method "${e.method ?? 'unknown'}"` };
+  const edges = e.edge_uncertainty_j ?? 0;
+  const method = edges > 0 ? { j: term.j + edges, words: `${term.words} + the edges' steps over half NVML's ${NVML_UPDATE_S * 1000} ms update (${j(edges)})` } : term;
   const byWatts = NVML_STATED_W * e.duration_s;
   const byShare = NVML_READING_SHARE * e.energy_j;
   const sensor = Math.max(byWatts, byShare);

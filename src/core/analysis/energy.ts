@@ -2,7 +2,7 @@
 // 1 s average power (lag-corrected). Node energy = GPUs + measured CPU, else GPUs + overhead * seconds.
 import type { SensorKind } from '../../shared/device';
 import type { AnalysisFlag, EnergyResult, NodeEnergy, TimeWindow } from '../../shared/analysis';
-import { AVERAGE_ALIGN_S, AVERAGE_WINDOW_S, boxcarEnergy } from './average-power';
+import { AVERAGE_ALIGN_S, AVERAGE_WINDOW_S, boxcarEnergy, DENSE_AVERAGE_ALIGN_S, edgeBoundJ } from './average-power';
 import { integrateLinear, isReading, largestGap, medianInterval, sortPoints, windowValid, type Point, type PowerSample } from './series';
 
 /** How a device's energy was obtained, in the words results carry (`method`); the uncertainty bound keys on them. */
@@ -43,6 +43,8 @@ export interface EnergyOptions {
 interface MethodOk {
   ok: true;
   energy_j: number;
+  /** What the readings leave open at the window's edges, J (counter intervals and dense averages cut by an edge). */
+  edge_j?: number;
   /** Counter method only: the energy came from counter-derived power, not counter readings. */
   derived?: boolean;
   samples: number;
@@ -103,7 +105,7 @@ function integrateBoxcar(points: Point[], w: TimeWindow, tol: number, align: num
     flags.push('power-gap');
   }
   const used = points.filter((p) => p.t >= w.start && p.t <= w.end).length;
-  return { ok: true, energy_j: r.energy_j, samples: used, warnings, flags };
+  return { ok: true, energy_j: r.energy_j, samples: used, warnings, flags, ...(r.edge_j === undefined ? {} : { edge_j: r.edge_j }) };
 }
 
 /**
@@ -193,13 +195,17 @@ function counterEnergy(readings: Point[], w: TimeWindow, opts: EnergyOptions, in
   const cum: Point[] = [{ t: readings[0]!.t, v: 0 }];
   for (let i = 1; i < readings.length; i++) cum.push({ t: readings[i]!.t, v: cum[i - 1]!.v + (seg[i - 1] as number) });
 
+  let edgeBound = 0;
   const at = (x: number, edge: 'start' | 'end'): number => {
     if (x >= first && x <= last) {
       let lo = 0;
       while (lo < cum.length - 2 && cum[lo + 1]!.t < x) lo++;
       const a = cum[lo]!;
       const b = cum[lo + 1]!;
-      return b.t === a.t ? a.v : a.v + ((b.v - a.v) * (x - a.t)) / (b.t - a.t);
+      if (b.t === a.t) return a.v;
+      const e = edgeEnergy(cum, lo, x);
+      edgeBound += e.bound;
+      return a.v + e.j;
     }
     // Just outside the readings (within tolerance): extrapolate with instant power, else the edge segment's power.
     const [ref, nb] = x < first ? [cum[0]!, cum[1]!] : [cum[cum.length - 1]!, cum[cum.length - 2]!];
@@ -216,7 +222,37 @@ function counterEnergy(readings: Point[], w: TimeWindow, opts: EnergyOptions, in
   while (lo < readings.length - 1 && readings[lo + 1]!.t <= w.start) lo++;
   let hi = readings.length - 1;
   while (hi > 0 && readings[hi - 1]!.t >= w.end) hi--;
-  return { ok: true, energy_j: energy, samples: hi - lo + 1, warnings, flags };
+  return { ok: true, energy_j: energy, samples: hi - lo + 1, warnings, flags, edge_j: edgeBound };
+}
+
+/** Mean power of counter interval k, (cum[k].t, cum[k + 1].t]; null outside the readings. */
+function intervalPower(cum: readonly Point[], k: number): number | null {
+  const a = cum[k];
+  const b = cum[k + 1];
+  return a && b && b.t > a.t ? (b.v - a.v) / (b.t - a.t) : null;
+}
+
+/**
+ * Energy from counter reading k to x inside interval k, and a bound on its error. Linear interpolation spreads the
+ * interval's energy evenly, which on a load -> idle step inside it is off by up to |dP| dt / 4. Where the interval's
+ * mean power lies between its neighbours' there is one step inside it, and its place follows from the interval's
+ * energy: P_left (s - t0) + P_right (t1 - s) = E. The bound is what the neighbours' own variation leaves open.
+ */
+function edgeEnergy(cum: readonly Point[], k: number, x: number): { j: number; bound: number } {
+  const t0 = cum[k]!.t;
+  const dt = cum[k + 1]!.t - t0;
+  const pm = intervalPower(cum, k)!;
+  const pl = intervalPower(cum, k - 1);
+  const pr = intervalPower(cum, k + 1);
+  const linear = pm * (x - t0);
+  if (pl === null || pr === null) return { j: linear, bound: 0 };
+  // The counter itself is up to one update stale (NVML_UPDATE_S): the step across the edge times half of that.
+  const stale = edgeBoundJ(Math.max(pl, pm, pr) - Math.min(pl, pm, pr));
+  if (!((pl - pm) * (pm - pr) > 0)) return { j: linear, bound: ((Math.max(pl, pm, pr) - Math.min(pl, pm, pr)) * dt) / 4 + stale };
+  const s = t0 + ((pm - pr) / (pl - pr)) * dt;
+  const ppl = intervalPower(cum, k - 2) ?? pl;
+  const prr = intervalPower(cum, k + 2) ?? pr;
+  return { j: pl * (Math.min(x, s) - t0) + pr * Math.max(0, x - s), bound: (Math.max(Math.abs(pl - ppl), Math.abs(pr - prr)) * dt) / 2 + stale };
 }
 
 function emptyResult(device_id: string | null, duration: number, reason: string, flags: AnalysisFlag[], warnings: string[] = []): EnergyResult {
@@ -255,7 +291,6 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
   const average: Point[] = [];
   const boxcar = (opts.average_method ?? 'boxcar') === 'boxcar';
   const lag = boxcar ? 0 : (opts.average_lag_s ?? 0.5);
-  const align = opts.average_align_s ?? AVERAGE_ALIGN_S;
   let bad = 0;
   const present = (v: unknown) => v !== null && v !== undefined;
   for (const s of samples) {
@@ -295,6 +330,9 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
   const sortedCounter = [...counter].sort((a, b) => a.t - b.t || b.v - a.v).filter((p, i, arr) => i === 0 || p.t !== arr[i - 1]!.t);
   const inst = sortPoints(instant);
   const avg = sortPoints(average);
+  // Dense 1 s averages come from other tools' logs (nvidia-smi -lms 100), stamped on their own time base.
+  const dense = medianInterval(avg) <= AVERAGE_WINDOW_S / 4;
+  const align = opts.average_align_s ?? (dense ? DENSE_AVERAGE_ALIGN_S : AVERAGE_ALIGN_S);
   const der = sortPoints(derived);
 
   const prefer = opts.prefer ?? ['counter', 'instant', 'average'];
@@ -346,7 +384,8 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
       f.push('low-coverage');
     }
     const method = kind === 'counter' ? (r.derived ? ENERGY_METHOD.counterDerived : ENERGY_METHOD.counter) : kind === 'instant' ? ENERGY_METHOD.instant : boxcar ? ENERGY_METHOD.boxcar : `${ENERGY_METHOD.shifted} ${lag} s`;
-    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, method, duration_s: duration, warnings: w, flags: f, reason: null, coverage };
+    const edge = r.edge_j === undefined ? {} : { edge_uncertainty_j: r.edge_j };
+    return { device_id, energy_j: r.energy_j, mean_w: r.energy_j / duration, samples: r.samples, sensor: kind, method, duration_s: duration, warnings: w, flags: f, reason: null, coverage, ...edge };
   }
   const reason = samples.length === 0 ? 'no samples' : `no usable sensor (${skipped.join('; ')})`;
   return emptyResult(device_id, duration, reason, [...flags, 'missing-energy'], warnings);

@@ -10,7 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
-import { PhaseTrace } from './phase-trace';
+import { PhaseTrace, phaseLevelWords } from './phase-trace';
 import { energyKindOf, ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
@@ -395,7 +395,7 @@ function autoSegments(db: Db, datasetId: number, trace: PhaseTrace): SegmentInpu
   if (!span || span.t_start === null || span.t_end === null || !(span.t_end > span.t_start)) return [];
   const { kind, streams } = energyStreams(db, datasetId);
   return trace.phases(kind, streams.length, { start: span.t_start, end: span.t_end }).map((ph, i) => ({
-    label: `phase ${i + 1} (${ph.mean.toFixed(0)} ${ph.unit})`,
+    label: `phase ${i + 1} (${phaseLevelWords(ph, kind)})`,
     origin: 'auto' as const,
     start: ph.start,
     end: ph.end,

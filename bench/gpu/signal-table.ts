@@ -1,0 +1,117 @@
+// Issue #25's H200 capture (test/fixtures/h200-signal/, captured by bench/gpu/h200_signal.py): per-phase energy
+// error of each method and log style against the energy counter read at the phase edges. Writes
+// bench/results/h200-signal-2026-12-03.md (`npx tsx bench/gpu/signal-table.ts`). Accuracy, not speed.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { AVERAGE_STEP_LAG_S } from '../../src/core/analysis/average-power';
+import { windowEnergy, type EnergyOptions } from '../../src/core/analysis/energy';
+import { deviceEnergyBound } from '../../src/core/analysis/energy-uncertainty';
+import type { PowerSample } from '../../src/core/analysis/series';
+import { binMeans, detectPhases } from '../../src/core/segments';
+import { loadH200Signal, type SignalPhase } from '../../test/helpers/h200-signal';
+
+const cap = loadH200Signal();
+const meta = (JSON.parse(readFileSync('test/fixtures/h200-signal/marks.json', 'utf8')) as { meta: { machine: string[]; torch: string; resnet50: string; vit_l_16: string; llm: string } }).meta;
+const err = (e: number, p: SignalPhase) => ((e - p.counter_j) / p.counter_j) * 100;
+const f = (x: number) => (Number.isNaN(x) ? 'n/a (log ends)' : `${x >= 0 ? '+' : ''}${x.toFixed(2)}`);
+const by = (s: PowerSample[], p: SignalPhase, o: EnergyOptions = {}) => err(windowEnergy(s, p, o).energy_j!, p);
+
+// The counter log with plain linear interpolation at the edges (what the counter method did before).
+const w = cap.wattCounter.map((x) => ({ t: x.t, e: x.energy_mj! / 1000 }));
+const linearAt = (x: number) => {
+  const k = w.findIndex((p, i) => w[i + 1] !== undefined && w[i + 1]!.t >= x && p.t <= x);
+  if (k < 0) return NaN;
+  return w[k]!.e + ((w[k + 1]!.e - w[k]!.e) * (x - w[k]!.t)) / (w[k + 1]!.t - w[k]!.t);
+};
+// How stale the counter log is: where its intervals place each load edge, against the edge's mark (a steady 100 ms
+// clock reads NVML's ~100 ms updates at one phase, so this is one constant). The log shifted by it is an estimate of
+// the energy on the marks' physical edge times; the marks themselves are each up to one update stale.
+const power = (k: number) => (w[k + 1]!.e - w[k]!.e) / (w[k + 1]!.t - w[k]!.t);
+const late: number[] = [];
+for (const m of cap.marks.filter((x) => /^\d+_.*_(start|end)$/.test(x.name))) {
+  const k = w.findIndex((x, i) => i > 1 && w[i + 1] && w[i + 1]!.t > m.t && (power(i - 1) - power(i)) * (power(i) - power(i + 1)) > 0 && Math.abs(power(i - 1) - power(i + 1)) > 300);
+  late.push(w[k]!.t + ((power(k) - power(k + 1)) / (power(k - 1) - power(k + 1))) * (w[k + 1]!.t - w[k]!.t) - m.t);
+}
+const delta = late.reduce((a, b) => a + b, 0) / late.length;
+
+const cols: [string, (p: SignalPhase) => number][] = [
+  ['seed power.draw, naive', (p) => by(cap.seed, p, { average_method: 'shift', average_lag_s: 0 })],
+  ['seed power.draw, 1 Hz alignment (before)', (p) => by(cap.seed, p, { average_align_s: 0.07 })],
+  ['seed power.draw, CapLab', (p) => by(cap.seed, p)],
+  ['power.draw.average, CapLab', (p) => by(cap.average, p)],
+  ['power.draw.instant, trapezoid', (p) => by(cap.instant, p, { prefer: ['instant'] })],
+  ['WattAMeter mW, CapLab', (p) => by(cap.wattPower, p)],
+  ['WattAMeter mJ, linear edges (before)', (p) => err(linearAt(p.end) - linearAt(p.start), p)],
+  ['WattAMeter mJ, CapLab', (p) => by(cap.wattCounter, p)],
+  ['marks vs counter log shifted', (p) => -err(linearAt(p.end + delta) - linearAt(p.start + delta), p)],
+];
+const bound = (s: PowerSample[], p: SignalPhase) => {
+  const r = windowEnergy(s, p);
+  const b = deviceEnergyBound(r, 'gpu').uncertainty_j!;
+  // The method's part only (the NVML sensor term is about absolute accuracy, shared with the counter).
+  return ((b - Math.max(5 * r.duration_s, 0.05 * r.energy_j!)) / p.counter_j) * 100;
+};
+const rows = cap.phases.map((p) => [p.name + (p.after_load ? ' (after load)' : ''), (p.end - p.start).toFixed(1), p.counter_j.toFixed(0), ...cols.map(([, c]) => f(c(p))), bound(cap.seed, p).toFixed(2), bound(cap.wattCounter, p).toFixed(2)]);
+const worst = (only: (p: SignalPhase) => boolean) => cols.map(([, c]) => Math.max(...cap.phases.filter(only).map((p) => Math.abs(c(p))).filter((x) => !Number.isNaN(x))).toFixed(2));
+
+const b = binMeans(
+  cap.seed.map((x) => x.t),
+  cap.seed.map((x) => x.power_w!),
+  4000,
+);
+const phases = detectPhases(b.t, b.v, b.width, { lag_s: AVERAGE_STEP_LAG_S, min_step: 5 });
+const edgeOff = phases.slice(1).map((p, i) => p.start - cap.phases[i + 1]!.start);
+
+const lines = [
+  '# Energy and phases on logs people have: H200, 2026-12-03 (issue #25)',
+  '',
+  `Machine: ${meta.machine[1]} (${meta.machine.find((l) => l.startsWith('uname'))}); torch ${meta.torch}. Captured by`,
+  '`bench/gpu/h200_signal.py` (observe only: no limit, clock, persistence or MIG change), trimmed into',
+  '`test/fixtures/h200-signal/`; this table by `npx tsx bench/gpu/signal-table.ts`; asserted by',
+  '`test/unit/analysis/h200-signal.test.ts`. Loads: ' + [meta.resnet50, meta.vit_l_16, meta.llm].join('; ') + ', 30 s then 20 s each,',
+  'with 8-12 s idle after each. Logs, all at 100 ms: the seed paper\'s nvidia-smi query (`power.draw`, the 1 s average),',
+  'nvidia-smi `power.draw.instant,power.draw.average`, and a WattAMeter-style log (NVML power usage in mW and the',
+  'energy counter in mJ). Ground truth: the energy counter read by the load process at every phase edge.',
+  '',
+  'Errors in % of the counter\'s energy over the phase. "bound" columns: the method part of `uncertainty_j` in % (2 % for',
+  'averages plus the edge term; the edge term alone for the counter), beyond NVML\'s stated sensor accuracy.',
+  '',
+  `| phase | s | counter J | ${cols.map(([n]) => n).join(' | ')} | bound, seed | bound, mJ log |`,
+  `| --- | --- | --- |${cols.map(() => ' --- |').join('')} --- | --- |`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+  `| **worst, loaded** | | | ${worst((p) => p.kind === 'load').join(' | ')} | | |`,
+  `| **worst, idle after load** | | | ${worst((p) => p.after_load).join(' | ')} | | |`,
+  '',
+  '## What limits it: NVML updates every ~100 ms',
+  '',
+  '- The two nvidia-smi processes read the same `power.draw` values (99 % of values shared), first seen up to 0.1 s apart:',
+  '  the sensor changes about every 100 ms, so a reading is 0-100 ms stale, by an amount that depends on the',
+  '  sampler\'s phase. At a 500 W load edge that is up to 50 J per edge, 4 % of a 10 s idle after it; half of that is',
+  '  the edge term in `uncertainty_j` (`NVML_UPDATE_S` / 2 times the step, per edge).',
+  `- The counter is no different: the counter log, read on a steady 100 ms clock, places every load edge ${(delta * 1000).toFixed(0)} ms late`,
+  `  (12 edges, ${(Math.min(...late) * 1000).toFixed(0)}-${(Math.max(...late) * 1000).toFixed(0)} ms): one phase of the updates. The marks, read at arbitrary phases, are each`,
+  '  up to one update stale too: the last column compares them with the counter log shifted by its constant: the edge',
+  '  marks themselves are off by up to the value shown on the idle windows. Any method checked against edge marks',
+  '  inherits that spread.',
+  '- Loaded phases (steps only at the ends of a 20-30 s window of ~13-20 kJ) are within 0.5 % for every average and',
+  '  counter log (instant power integrated at 100 ms: up to 1.0 %; naive power.draw: -2.2 %).',
+  '',
+  '## Goals of issue #25 on this capture',
+  '',
+  `- Finding 4 (2 % on every phase of 8 s or more from the seed query): worst ${worst(() => true)[2]} % (was ${worst(() => true)[1]} % with`,
+  '  the 1 Hz alignment); the goal is met on loaded phases and on 4 of 6 idles after load, and not on the rest; every',
+  '  phase is inside 2 % plus its stated edge bound. Inverting the average as chains of readings (E(b) - E(a) as',
+  '  two sums of readings 1 s apart) changes these figures by under 0.1 %: the dense tiles already inverted it; what',
+  '  moved them was the time base (nvidia-smi stamps a row after reading it: alignment -0.01 s from its own instant',
+  '  column, against +0.07 s for CapLab\'s sampler).',
+  `- Finding 5 (1 % from the 100 ms counter log): worst ${worst(() => true)[7]} % (linear edges ${worst(() => true)[6]} %); within 1 % on the loaded`,
+  '  phases; idle windows are within the stated edge bound, not within 1 %, and the marks\' own staleness is as large.',
+  '',
+  '## Phases of the seed log (finding 3)',
+  '',
+  `\`detectPhases\` on the seed log (1 s average, lag corrected): ${phases.length} phases (13 true); edges against the marks: ` +
+    edgeOff.map((x) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`).join(', ') +
+    ' s (within one sample interval plus the readings\' 0-100 ms staleness).',
+  '',
+];
+writeFileSync('bench/results/h200-signal-2026-12-03.md', lines.join('\n'));
+console.log(lines.join('\n'));
