@@ -12,7 +12,7 @@ const banned = (names, message) => names.map((name) => ({ name, message }));
 const layer = (paths, patterns) => ['error', { paths: [noElectron, ...paths], patterns }];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'resources/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', '.device/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'resources/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', '.device/**', '.device-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -60,6 +60,7 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
   sweep: {
     wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' },
     check: { text: 'Only check the plan: print its problems, warnings (with what earlier runs in the database and the simulator know of each workload) and estimated duration, run nothing, write nothing. Exit 2 for problems, 0 otherwise; --json prints what the API\'s validatePlan returns.', default: 'off (run the sweep)' },
+  },
   tune: {
     devices: { value: 'LIST', text: 'The GPUs the job runs on, capped together (one cap for all of them; one model).', default: '0', example: '--devices 0,1,2,3' },
     selector: { value: 'NAME', text: `Which cap is best: ${selectorList.map((s) => s.id).join(', ')} (as caplab analyze).`, default: 'max-efficiency', example: '--selector min-energy-slowdown' },
