@@ -233,4 +233,9 @@ export const migrations: Migration[] = [
   UPDATE devices SET kind = 'node' WHERE host LIKE 'dataset:%' AND backend = 'nlr-parquet' AND kind = 'gpu';
   UPDATE devices SET kind = 'facility' WHERE host LIKE 'dataset:%' AND backend = 'facility-csv' AND kind = 'gpu';
   `,
+  // v9 -> v10: the user's tags (a JSON array of strings) and notes on a sweep, edited on the History page.
+  `
+  ALTER TABLE sweeps ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sweeps ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+  `,
 ];
