@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { onConnection, transportKind } from './api/client';
-import type { ConnectionState } from './api/transport';
+import { transportKind } from './api/client';
+import { useConnection } from './state/connection';
 import { ShortcutsHelp } from './components/ShortcutsHelp';
 import { AboutDialog } from './components/AboutDialog';
 import { GuideDialog } from './components/GuideDialog';
@@ -13,12 +13,6 @@ import { pageComponents } from './pages';
 import { useSettings } from './state/settings';
 import { isRunning, useSweep } from './state/sweep';
 import { toast } from './state/toasts';
-
-function useConnection(): ConnectionState {
-  const [s, setS] = useState<ConnectionState>('connecting');
-  useEffect(() => onConnection(setS), []);
-  return s;
-}
 
 function useFileDrop(): void {
   useEffect(() => {

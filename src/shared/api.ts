@@ -112,6 +112,17 @@ export const methods = {
     input: z.object({ source: Source, ...pageInput(MAX_SAMPLE_PAGE, 2000) }).strict(),
     output: z.object({ samples: z.array(PagedSample), next: z.string().nullable() }),
   },
+  /** The user's tags and notes on a sweep (History page); what is not given is kept. Answers the updated record. */
+  setSweepNotes: {
+    input: z
+      .object({
+        sweep_id: z.number().int(),
+        tags: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+        notes: z.string().max(4000).optional(),
+      })
+      .strict(),
+    output: SweepRecord,
+  },
   deleteSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ deleted: z.boolean() }) },
   getRunTraces: {
     input: z.object({ run_id: z.number().int(), max_points: z.number().int().min(10).max(100_000).default(2000) }).strict(),

@@ -42,6 +42,8 @@ export const DeviceInfo = z.object({
   min_limit_w: z.number().nullable(),
   max_limit_w: z.number().nullable(),
   default_limit_w: z.number().nullable(),
+  /** Total device memory, MB; absent or null where the backend does not report it (added in 0.2; older records lack it). */
+  memory_total_mb: z.number().nullable().optional(),
   sensors: SensorFacts,
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;

@@ -93,6 +93,11 @@ export const SweepRecord = z.object({
   runs_done: z.number().int(),
   /** What of the recorded plan this CapLab could not read (a plan from an earlier release); empty normally. */
   plan_notes: z.array(z.string()).default([]),
+  /** The user's tags and notes (History page, `setSweepNotes`); empty until set. */
+  tags: z.array(z.string()).default([]),
+  notes: z.string().default(''),
+  /** Distinct model names of the GPUs its runs measured, sorted; empty before a run recorded a device. */
+  gpu_models: z.array(z.string()).default([]),
 });
 export type SweepRecord = z.infer<typeof SweepRecord>;
 

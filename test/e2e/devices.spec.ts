@@ -13,23 +13,22 @@ test('devices page shows the simulated devices with limits and sensors', async (
   await expect(app.getByTestId('connection')).toContainText(/connected|desktop/);
 });
 
-test('idle: the gauges and sparklines move without a sweep (sampleDevices about once a second)', async ({ app }) => {
+test('idle: the readings and charts move without a sweep (sampleDevices about once a second)', async ({ app }) => {
   await go(app, 'devices');
   await expect(app.getByTestId('gauge-source')).toHaveAttribute('data-source', 'idle');
   const card = app.getByTestId('device-card').first();
-  const power = card.getByTestId('gauge-power');
+  const power = card.getByTestId('r-power');
   // The simulated idle H100 draws ~70 W with sensor noise: a number appears, then changes.
-  await expect(power).toHaveAttribute('aria-label', /^Power \d+ W$/, { timeout: 10_000 });
-  const first = await power.getAttribute('aria-label');
-  const watts = Number(/(\d+)/.exec(first!)![1]);
+  await expect(power).toContainText(/\d+ W of 700 W/, { timeout: 10_000 });
+  const watts = Number(await power.getAttribute('data-value'));
   expect(watts).toBeGreaterThan(20);
   expect(watts).toBeLessThan(200);
   // The reading itself (data-value, unrounded) changes from one poll to the next.
   const v0 = await power.getAttribute('data-value');
   await expect.poll(async () => power.getAttribute('data-value'), { timeout: 10_000 }).not.toBe(v0);
-  await expect(card.getByTestId('gauge-clock')).toHaveAttribute('aria-label', /^SM clock \d+ MHz$/);
-  // Sparklines get a line once two readings are in.
-  await expect(card.locator('svg.spark path').first()).toHaveAttribute('d', /^M[\d.]+,[\d.]+L/, { timeout: 10_000 });
+  await expect(card.getByTestId('r-sm')).toContainText(/^SM clock\d+ MHz$/);
+  // Charts get a line once two readings are in.
+  await expect(card.getByTestId('chart-power').getByTestId('tc-line').first()).toHaveAttribute('d', /^M[\d.]+,[\d.]+L/, { timeout: 10_000 });
 
   // Polling stops when the page is left: no sampleDevices calls from another page.
   const calls: string[] = [];

@@ -81,7 +81,7 @@ test('screenshots of every page', async ({ app }, info) => {
   await app.setViewportSize({ width: 1440, height: 960 });
   await go(app, 'devices');
   // Gauges during a measured run (not in a cool-down between runs).
-  await expect.poll(async () => Number(await app.getByTestId('gauge-power').first().getAttribute('data-value')), { timeout: 60_000 }).toBeGreaterThan(200);
+  await expect.poll(async () => Number(await app.getByTestId('r-power').first().getAttribute('data-value')), { timeout: 60_000 }).toBeGreaterThan(200);
   await app.waitForTimeout(1000);
   await shot('devices');
   await go(app, 'console');

@@ -45,7 +45,7 @@ describe('SimBackend limits', () => {
     const devices = await b.listDevices();
     expect(devices.map((d) => d.name)).toEqual(['NVIDIA H100 80GB HBM3 (simulated)', 'NVIDIA H200 (simulated)']);
     expect(devices[1]).toMatchObject({ id: 'sim:1', backend: 'sim', vendor: 'sim', simulated: true, limit_w: 300, min_limit_w: 200, max_limit_w: 700, default_limit_w: 700 });
-    expect(devices[1]!.sensors).toMatchObject({ power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', note: 'simulated device' });
+    expect(devices[1]!.sensors).toMatchObject({ power_kinds: ['instant'], energy_counter: true, energy_counter_check: 'ok', note: expect.stringMatching(/^simulated device: .*no fan, no process list$/) });
     // Written atomically: no temp files left beside the state file.
     expect(JSON.parse(readFileSync(statePath(tmp.dir), 'utf8')).devices[1].limit_w).toBe(300);
     expect(readdirSync(tmp.dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);

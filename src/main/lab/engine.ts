@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { openDb, type Db } from './store/db';
-import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep } from './store/sweeps';
+import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep, setSweepNotes } from './store/sweeps';
 import { devicesOfRun } from './store/devices';
 import { metricsOfRun, runStream } from './store/samples';
 import { decimateField } from './store/sample-blocks';
@@ -306,6 +306,13 @@ export class Engine implements LabApi {
 
   async listSamples(input: MethodInput<'listSamples'>): Promise<MethodOutput<'listSamples'>> {
     return listSamplesPage(this.db, input);
+  }
+
+  async setSweepNotes(input: MethodInput<'setSweepNotes'>): Promise<MethodOutput<'setSweepNotes'>> {
+    this.writable('set a sweep’s tags and notes');
+    const tags = input.tags === undefined ? undefined : [...new Set(input.tags)];
+    if (!setSweepNotes(this.db, input.sweep_id, { tags, notes: input.notes })) throw new NotFoundError(`no sweep ${input.sweep_id}`);
+    return getSweep(this.db, input.sweep_id)!;
   }
 
   async deleteSweep(input: MethodInput<'deleteSweep'>): Promise<MethodOutput<'deleteSweep'>> {

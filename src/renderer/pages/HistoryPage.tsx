@@ -1,22 +1,32 @@
 import { NoSweepsYet } from '../components/EmptyState';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SweepRecord } from '../../shared/records';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SimBadge, StatusBadge } from '../components/Badges';
-import { dateTime } from '../lib/format';
+import { dateTime, formatDuration } from '../lib/format';
 import { navigate } from '../lib/route';
-import { useHistory } from '../state/history';
+import { askCompare, useHistory } from '../state/history';
 import { toast, toastError } from '../state/toasts';
 import { api } from '../api/client';
 import type { DatasetRecord } from '../../shared/dataset';
 import { DatasetTable } from './DatasetsPage';
 
+type KindFilter = 'all' | 'real' | 'simulated';
+
 export function HistoryPage() {
-  const { sweeps, search, setSearch, load, remove, loading, error } = useHistory();
+  const { sweeps, search, setSearch, load, remove, annotate, loading, error } = useHistory();
   const [victim, setVictim] = useState<SweepRecord | null>(null);
   const [datasets, setDatasets] = useState<DatasetRecord[]>([]);
+  const [status, setStatus] = useState('all');
+  const [kind, setKind] = useState<KindFilter>('all');
+  const [picked, setPicked] = useState<number[]>([]);
+  const [editing, setEditing] = useState<number | null>(null);
   useEffect(() => void load(), [load]);
   useEffect(() => void api.listDatasets({}).then(setDatasets, toastError), []);
+
+  const statuses = useMemo(() => [...new Set(sweeps.map((s) => s.status))].sort(), [sweeps]);
+  const shown = sweeps.filter((s) => (status === 'all' || s.status === status) && (kind === 'all' || s.simulated === (kind === 'simulated')));
+  const toggle = (id: number) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id]));
 
   async function confirmDelete() {
     const s = victim!;
@@ -29,29 +39,66 @@ export function HistoryPage() {
     }
   }
 
+  function compare() {
+    const [a, b] = picked;
+    askCompare(b!);
+    navigate('results', a!);
+  }
+
   return (
     <section className="page" aria-labelledby="history-title">
       <header className="page-head">
         <h2 id="history-title">History</h2>
-        <input type="search" placeholder="Search sweeps (name, workload, host)…" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="history-search" aria-label="Search sweeps" />
+        <div className="row">
+          <input type="search" placeholder="Search sweeps (name, workload, host, tags, notes)…" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="history-search" aria-label="Search sweeps" />
+          <label>
+            Status{' '}
+            <select value={status} onChange={(e) => setStatus(e.target.value)} data-testid="history-status">
+              <option value="all">all</option>
+              {statuses.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            GPUs{' '}
+            <select value={kind} onChange={(e) => setKind(e.target.value as KindFilter)} data-testid="history-kind">
+              <option value="all">real and simulated</option>
+              <option value="real">real only</option>
+              <option value="simulated">simulated only</option>
+            </select>
+          </label>
+          <button onClick={compare} disabled={picked.length !== 2} data-testid="history-compare" title="Tick two sweeps: the first opens on Results, compared with the second">
+            {picked.length === 2 ? `Compare #${picked[0]} with #${picked[1]}` : 'Compare (tick two)'}
+          </button>
+        </div>
       </header>
       {error && <p className="error">{error}</p>}
       <table className="table" data-testid="history-table">
         <thead>
           <tr>
+            <th aria-label="Pick to compare" />
             <th>#</th>
             <th>Name</th>
             <th>Status</th>
+            <th>GPU</th>
             <th>Runs</th>
+            <th>Duration</th>
             <th>Backend</th>
-            <th>Host</th>
+            <th>Tags</th>
+            <th>Notes</th>
             <th>Created</th>
             <th />
           </tr>
         </thead>
         <tbody>
-          {sweeps.map((s) => (
-            <tr key={s.id} data-testid="history-row">
+          {shown.map((s) => (
+            <tr key={s.id} data-testid="history-row" data-sweep-id={s.id}>
+              <td>
+                <input type="checkbox" checked={picked.includes(s.id)} onChange={() => toggle(s.id)} aria-label={`Pick sweep #${s.id} to compare`} data-testid={`pick-${s.id}`} />
+              </td>
               <td>{s.id}</td>
               <td>
                 <button className="link" onClick={() => navigate('results', s.id)}>
@@ -62,11 +109,42 @@ export function HistoryPage() {
               <td>
                 <StatusBadge status={s.status} />
               </td>
+              <td data-testid="history-gpus">{s.gpu_models.length ? s.gpu_models.join(', ') : <span className="muted">none recorded</span>}</td>
               <td>
                 {s.runs_done}/{s.run_count}
               </td>
+              <td data-testid="history-duration">{s.finished_at === null ? <span className="muted">{s.status === 'running' ? 'running' : 'not recorded'}</span> : formatDuration(s.finished_at - s.created_at)}</td>
               <td>{s.backend}</td>
-              <td>{s.host}</td>
+              {editing === s.id ? (
+                <NotesEditor
+                  s={s}
+                  onCancel={() => setEditing(null)}
+                  onSave={async (patch) => {
+                    try {
+                      await annotate(s.id, patch);
+                      setEditing(null);
+                    } catch (e) {
+                      toastError(e);
+                    }
+                  }}
+                />
+              ) : (
+                <>
+                  <td data-testid="history-tags">
+                    {s.tags.map((t) => (
+                      <span key={t} className="badge tag">
+                        {t}
+                      </span>
+                    ))}
+                  </td>
+                  <td data-testid="history-notes">
+                    <span className="notes-text">{s.notes}</span>{' '}
+                    <button className="link small" onClick={() => setEditing(s.id)} data-testid={`edit-notes-${s.id}`}>
+                      Edit
+                    </button>
+                  </td>
+                </>
+              )}
               <td>{dateTime(s.created_at)}</td>
               <td>
                 <button className="danger small" onClick={() => setVictim(s)} disabled={s.status === 'running'} data-testid={`delete-${s.id}`}>
@@ -75,10 +153,10 @@ export function HistoryPage() {
               </td>
             </tr>
           ))}
-          {!loading && sweeps.length === 0 && (
+          {!loading && shown.length === 0 && (
             <tr>
-              <td colSpan={8} className="muted">
-                {search ? 'No sweep matches.' : <NoSweepsYet what="past sweeps" />}
+              <td colSpan={12} className="muted">
+                {search || sweeps.length ? 'No sweep matches.' : <NoSweepsYet what="past sweeps" />}
               </td>
             </tr>
           )}
@@ -102,5 +180,22 @@ export function HistoryPage() {
         />
       )}
     </section>
+  );
+}
+
+/** Tags (comma-separated) and notes of one sweep, edited in its row. */
+function NotesEditor({ s, onSave, onCancel }: { s: SweepRecord; onSave(p: { tags: string[]; notes: string }): Promise<void>; onCancel(): void }) {
+  const [tags, setTags] = useState(s.tags.join(', '));
+  const [notes, setNotes] = useState(s.notes);
+  const save = () => void onSave({ tags: tags.split(',').map((t) => t.trim()).filter(Boolean), notes });
+  return (
+    <td colSpan={2} data-testid="notes-editor">
+      <input value={tags} onChange={(e) => setTags(e.target.value)} placeholder="tags, comma-separated" aria-label="Tags" data-testid="tags-input" />
+      <textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={2} placeholder="notes" aria-label="Notes" data-testid="notes-input" maxLength={4000} />
+      <button onClick={save} data-testid="notes-save">
+        Save
+      </button>{' '}
+      <button onClick={onCancel}>Cancel</button>
+    </td>
   );
 }

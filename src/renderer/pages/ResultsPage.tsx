@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { takePendingCompare } from '../state/history';
 import type { AnalysisFlag, AnalysisGroup, AnalysisResult, CapPoint, Selector } from '../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../shared/records';
 import { api } from '../api/client';
@@ -57,7 +58,7 @@ export function ResultsPage({ param }: { param: string | null }) {
   const id = param != null && /^\d+$/.test(param) ? Number(param) : latest;
   const { data, error } = useSweepData(id);
   // What the page compares with: a sweep id ("3"), a dataset ("dataset:2"), or '' for nothing.
-  const [compareWith, setCompareWith] = useState('');
+  const [compareWith, setCompareWith] = useState(takePendingCompare);
   const cmpKind: AnalysisKind = compareWith.startsWith('dataset:') ? 'dataset' : 'sweep';
   const compareId = compareWith ? Number(compareWith.replace(/^dataset:/, '')) : null;
   const compare = useSweepData(cmpKind === 'sweep' ? compareId : null).data;

@@ -10,6 +10,19 @@ interface HistoryState {
   setSearch(s: string): void;
   load(): Promise<void>;
   remove(id: number): Promise<boolean>;
+  /** Saves tags and/or notes of a sweep and puts the stored record in the list. */
+  annotate(id: number, patch: { tags?: string[]; notes?: string }): Promise<void>;
+}
+
+/** A comparison asked for on the History page, taken once by the Results page it opens ('' = none). */
+let pendingCompare = '';
+export function askCompare(withId: number): void {
+  pendingCompare = String(withId);
+}
+export function takePendingCompare(): string {
+  const v = pendingCompare;
+  pendingCompare = '';
+  return v;
 }
 
 export const useHistory = create<HistoryState>()((set, get) => ({
@@ -35,5 +48,9 @@ export const useHistory = create<HistoryState>()((set, get) => ({
     const r = await api.deleteSweep({ sweep_id: id });
     if (r.deleted) set({ sweeps: get().sweeps.filter((s) => s.id !== id) });
     return r.deleted;
+  },
+  async annotate(id, patch) {
+    const rec = await api.setSweepNotes({ sweep_id: id, ...patch });
+    set({ sweeps: get().sweeps.map((s) => (s.id === id ? rec : s)) });
   },
 }));

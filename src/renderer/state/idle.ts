@@ -5,14 +5,19 @@ import { metricSeries, pushMetrics, type LiveMetric } from './live';
 /**
  * Idle readings of every device (`sampleDevices`, about once a second while the devices page is open and no sweep
  * streams samples). Kept apart from the sweep's live store so the console's traces never mix idle and sweep data.
- * Bounded: IDLE_CAPACITY points per metric and device (10 min at 1 Hz).
+ * Bounded: IDLE_CAPACITY points per metric and device (the Devices page's longest chart, 60 min at 1 Hz).
  */
-const IDLE_CAPACITY = 600;
+const IDLE_CAPACITY = 3600;
+
+/** Readings the Devices page charts beyond the sweep's live metrics (the live store keeps only those it plots). */
+export type ExtraMetric = 'util_gpu' | 'mem_used_mb' | 'mem_clock_mhz';
+export const EXTRA_METRICS: ExtraMetric[] = ['util_gpu', 'mem_used_mb', 'mem_clock_mhz'];
 
 type Listener = () => void;
 
 export class SampleHistory {
   private series = new Map<string, Record<LiveMetric, RingSeries>>();
+  private extras = new Map<string, Record<ExtraMetric, RingSeries>>();
   readonly latest = new Map<string, Sample>();
   lastT: number | null = null;
   version = 0;
@@ -22,6 +27,10 @@ export class SampleHistory {
 
   get(deviceId: string): Record<LiveMetric, RingSeries> | undefined {
     return this.series.get(deviceId);
+  }
+
+  extra(deviceId: string): Record<ExtraMetric, RingSeries> | undefined {
+    return this.extras.get(deviceId);
   }
 
   add(samples: Sample[]): void {
@@ -35,6 +44,12 @@ export class SampleHistory {
       const last = rec.power_w.last();
       if (last && s.t <= last.t) continue;
       pushMetrics(rec, s);
+      let ex = this.extras.get(s.device_id);
+      if (!ex) {
+        ex = { util_gpu: new RingSeries(this.capacity), mem_used_mb: new RingSeries(this.capacity), mem_clock_mhz: new RingSeries(this.capacity) };
+        this.extras.set(s.device_id, ex);
+      }
+      for (const m of EXTRA_METRICS) ex[m].push(s.t, s[m] ?? null);
       this.latest.set(s.device_id, s);
       if (this.lastT === null || s.t > this.lastT) this.lastT = s.t;
     }
@@ -43,6 +58,7 @@ export class SampleHistory {
 
   reset(): void {
     this.series.clear();
+    this.extras.clear();
     this.latest.clear();
     this.lastT = null;
     this.bump();

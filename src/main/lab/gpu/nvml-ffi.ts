@@ -349,6 +349,12 @@ export class NvmlLib {
     return Number(this.mem.readBigUInt64LE(16));
   }
 
+  /** Total device memory, bytes (the same nvmlMemory_t: total, free, used). */
+  memoryTotalBytes(dev: DeviceHandle): number {
+    this.call('nvmlDeviceGetMemoryInfo', dev, this.mem);
+    return Number(this.mem.readBigUInt64LE(0));
+  }
+
   /** Clock-event (throttle) reason bit mask; uses the newer name where the library has it. */
   clockEventReasons(dev: DeviceHandle): number {
     const fn = this.has('nvmlDeviceGetCurrentClocksEventReasons')

@@ -206,6 +206,7 @@ export class NvmlBackend implements GpuBackend {
       min_limit_w: mw(constraints?.[0]),
       max_limit_w: mw(constraints?.[1]),
       default_limit_w: mw(this.optional(() => lib.defaultLimitMw(handle))),
+      memory_total_mb: ((b) => (b === null ? null : Math.round(b / 1048576)))(this.optional(() => lib.memoryTotalBytes(handle))),
       sensors: { power_kinds: [], energy_counter: false, energy_counter_check: 'unchecked', update_period_ms: null },
     };
     const gpu: Gpu = { index, handle, info, unsupported: new Set(), lost: null, slow: null, drain: null };

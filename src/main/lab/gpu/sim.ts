@@ -36,6 +36,8 @@ export interface SimBackendOptions {
 
 /** NVML clocks_event_reasons bit for software thermal slowdown. */
 const THROTTLE_SW_THERMAL = 0x20;
+/** What the simulator models and what it leaves out (the Devices page shows it; a fan or processes are not simulated). */
+const SIM_NOTE = 'simulated device: power, clocks, temperature, utilisation, memory and throttle reasons come from CapLab’s model; no fan, no process list';
 /**
  * Run-to-run spread of a workload's mean power: sd 0.19 % (1.3 W) over six 25 s ViT-L/16 windows at the 700 W limit of
  * one real H200 (bench/results/h200-sampler-cost.md, run 2: 691.4-695.2 W).
@@ -122,12 +124,13 @@ export class SimBackend implements GpuBackend {
       min_limit_w: d.preset.limits.min_w,
       max_limit_w: d.preset.limits.max_w,
       default_limit_w: d.preset.limits.default_w,
+      memory_total_mb: d.preset.memory_mb,
       sensors: {
         power_kinds: ['instant'],
         energy_counter: true,
         energy_counter_check: 'ok',
         update_period_ms: SENSOR_PERIOD_S * 1000,
-        note: 'simulated device',
+        note: SIM_NOTE,
       },
     }));
   }

@@ -239,4 +239,9 @@ export const migrations: Migration[] = [
   ALTER TABLE runs ADD COLUMN reason TEXT;
   ALTER TABLE runs ADD COLUMN adaptive TEXT;
   `,
+  // v10 -> v11: the user's tags (a JSON array of strings) and notes on a sweep, edited on the History page.
+  `
+  ALTER TABLE sweeps ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sweeps ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+  `,
 ];

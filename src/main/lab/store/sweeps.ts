@@ -94,11 +94,17 @@ interface SweepRow {
   finished_at: number | null;
   run_count: number;
   runs_done: number;
+  tags: string;
+  notes: string;
+  gpu_models: string | null;
 }
 
 const sweepSelect = `SELECT s.id, s.name, s.plan, s.plan_version, s.status, s.host, s.backend, s.simulated, s.error, s.created_at, s.finished_at,
   (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id) AS run_count,
-  (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id AND r.status IN ('done', 'failed')) AS runs_done
+  (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id AND r.status IN ('done', 'failed')) AS runs_done,
+  s.tags, s.notes,
+  (SELECT group_concat(name, char(31)) FROM (SELECT DISTINCT d.name FROM run_devices rd JOIN runs r ON r.id = rd.run_id JOIN devices d ON d.id = rd.device_id
+    WHERE r.sweep_id = s.id AND d.kind = 'gpu' ORDER BY d.name)) AS gpu_models
   FROM sweeps s`;
 
 /** A sweep's plan, read leniently (a plan from any earlier release opens; see stored-plan.ts). */
@@ -125,12 +131,33 @@ function toSweep(db: Db, r: SweepRow): SweepRecord {
     run_count: r.run_count,
     runs_done: r.runs_done,
     plan_notes: notes,
+    tags: parseTags(r.tags),
+    notes: r.notes,
+    gpu_models: r.gpu_models ? r.gpu_models.split('\x1f') : [],
   };
+}
+
+/** Tags as stored (a JSON array); anything else written by hand reads as no tags rather than failing the list. */
+function parseTags(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Sets a sweep's tags and/or notes (what is not given is kept); false when there is no such sweep. */
+export function setSweepNotes(db: Db, sweepId: number, patch: { tags?: string[]; notes?: string }): boolean {
+  const r = db
+    .prepare('UPDATE sweeps SET tags = COALESCE(@tags, tags), notes = COALESCE(@notes, notes) WHERE id = @id')
+    .run({ id: sweepId, tags: patch.tags === undefined ? null : JSON.stringify(patch.tags), notes: patch.notes ?? null });
+  return r.changes > 0;
 }
 
 export function listSweeps(db: Db, search?: string): SweepRecord[] {
   const rows = search
-    ? (db.prepare(`${sweepSelect} WHERE s.name LIKE @q OR s.plan LIKE @q OR s.backend LIKE @q ORDER BY s.id DESC`).all({ q: `%${search}%` }) as SweepRow[])
+    ? (db.prepare(`${sweepSelect} WHERE s.name LIKE @q OR s.plan LIKE @q OR s.backend LIKE @q OR s.tags LIKE @q OR s.notes LIKE @q ORDER BY s.id DESC`).all({ q: `%${search}%` }) as SweepRow[])
     : (db.prepare(`${sweepSelect} ORDER BY s.id DESC`).all() as SweepRow[]);
   return rows.map((r) => toSweep(db, r));
 }
