@@ -1,6 +1,7 @@
 // Plot traces and table rows for the Facility page, pure (unit-tested without a DOM).
 import type { PlotData } from 'plotly.js-strict-dist-min';
 import type { FacilityLevel, FacilityResult } from '../../shared/facility';
+import { levelCells, levelHeaders, targetOf } from '../../shared/facility-format';
 
 const MW = 1e6;
 const pct = (u: number) => `${Math.round(u * 100)} %`;
@@ -53,29 +54,11 @@ export interface SummaryRow {
   cells: string[];
 }
 
-export const SUMMARY_HEADERS = ['utilisation', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy GWh', 'cost', 't CO2', 'wait h', 'incomplete'];
-
-const f = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? '–' : v.toFixed(d));
+/** The summary table's columns: the same units and formats as the CLI table and the report (shared/facility-format). */
+export function summaryHeaders(r: Pick<FacilityResult, 'mode'>): string[] {
+  return levelHeaders(r);
+}
 
 export function summaryRows(r: FacilityResult): SummaryRow[] {
-  return r.scenarios.flatMap((s) =>
-    s.levels.map((l) => ({
-      scenario: s.name,
-      target: pct(l.target_utilization),
-      cells: [
-        `${f(l.utilization * 100, 1)} %${l.replicas > 1 ? ` ± ${f(l.sd.utilization * 100, 1)}` : ''}`,
-        `${f(l.mean_w / MW, 3)}${l.replicas > 1 ? ` ± ${f(l.sd.mean_w / MW, 3)}` : ''}`,
-        `${f(l.peak_w / MW, 3)}${l.replicas > 1 ? ` ± ${f(l.sd.peak_w / MW, 3)}` : ''}`,
-        f(l.p99_w / MW, 3),
-        f(l.mean_total_w / MW, 3),
-        f(l.ramp_1min_w === null ? null : l.ramp_1min_w / MW, 3),
-        f(l.ramp_1h_w === null ? null : l.ramp_1h_w / MW, 3),
-        f(l.energy_total_mwh / 1000, 2),
-        `${f(l.cost / 1e6, 2)} M ${r.currency}`,
-        f(l.carbon_t, 0),
-        f(l.queue_wait_mean_h, 2),
-        `${f(l.incomplete_fraction * 100, 2)} %`,
-      ],
-    })),
-  );
+  return r.scenarios.flatMap((s) => s.levels.map((l) => ({ scenario: s.name, target: targetOf(l), cells: levelCells(r, l) })));
 }

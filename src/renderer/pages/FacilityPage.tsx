@@ -5,7 +5,7 @@ import { reportDocumentFormats, type ReportDocumentFormat } from '../../shared/e
 import { api, onEvent } from '../api/client';
 import { ProgressBar } from '../components/Badges';
 import { Plot } from '../components/Plot';
-import { comparisonTraces, ldcTraces, seriesTraces, summaryRows, SUMMARY_HEADERS } from '../lib/facility-view';
+import { comparisonTraces, ldcTraces, seriesTraces, summaryHeaders, summaryRows } from '../lib/facility-view';
 import { toast, toastError } from '../state/toasts';
 import { exportedMessage, saveFile } from '../lib/save-file';
 
@@ -159,7 +159,7 @@ export function FacilityPage() {
               <tr>
                 <th>scenario</th>
                 <th>target</th>
-                {SUMMARY_HEADERS.map((h) => (
+                {summaryHeaders(result).map((h) => (
                   <th key={h}>{h}</th>
                 ))}
               </tr>

@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
-import { fixed, progressBar, table } from '../format';
+import { progressBar, table } from '../format';
 import type { FacilityResult } from '../../../shared/facility';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, targetOf } from '../../../shared/facility-format';
 import type { WrittenFile } from '../../../shared/export';
 import { renderFacilityReport } from '../../../core/report/facility';
 import { checkWritable, ExportError } from '../../lab/exporters/atomic';
 import { findBrowser, NoBrowserError, printPdfWithChromium } from '../../lab/exporters/chromium';
 import { PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from '../../lab/report/write';
 import { paperOf } from './report';
-
-const mw = (w: number | null, d = 3) => (w === null ? null : fixed(w / 1e6, d));
 
 function progressPrinter(io: CliIO) {
   const tty = io.stderr.isTTY === true;
@@ -24,12 +23,14 @@ function progressPrinter(io: CliIO) {
   };
 }
 
-/** The JSON of `caplab facility --json`: plot series only with --series (they are large). */
+/** The JSON of `caplab facility --json`: plot series (the level's and its grid draw's) only with --series (they are large). */
 function forJson(r: FacilityResult, series: boolean): unknown {
   if (series) return r;
   const strip = (l: FacilityResult['levels'][number]) => {
-    const { series: _s, ...rest } = l;
-    return rest;
+    const { series: _s, grid, ...rest } = l;
+    if (!grid) return rest;
+    const { series_w: _g, ...g } = grid;
+    return { ...rest, grid: g };
   };
   return { ...r, scenarios: r.scenarios.map((s) => ({ ...s, levels: s.levels.map(strip) })), levels: r.levels.map(strip) };
 }
@@ -125,30 +126,16 @@ export const facilityCommand: CliCommand = {
       printJson(io, { ...(forJson(result, args.values.series === true) as object), ...(report ? { written } : {}) });
       return 0;
     }
-    const money = result.currency;
     io.stdout.write(`${result.name}: ${result.nodes} nodes, ${result.horizon_days} days at ${result.step_s} s, ${result.levels[0]?.replicas ?? 1} replica(s); ${result.elapsed_s.toFixed(1)} s\n`);
     for (const s of result.scenarios) {
       io.stdout.write(`\n${s.name}\n`);
-      io.stdout.write(
-        table(
-          ['target', 'utilization', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${money}`, 'CO2 t', 'wait h', 'incomplete req'],
-          s.levels.map((l) => [
-            `${Math.round(l.target_utilization * 100)} %`,
-            fixed(l.utilization, 3),
-            mw(l.mean_w),
-            mw(l.peak_w),
-            mw(l.p99_w),
-            mw(l.mean_total_w),
-            mw(l.ramp_1min_w),
-            mw(l.ramp_1h_w),
-            fixed(l.energy_mwh, 0),
-            fixed(l.cost, 0),
-            fixed(l.carbon_t, 0),
-            fixed(l.queue_wait_mean_h, 2),
-            fixed(l.incomplete_requests, 0),
-          ]),
-        ) + '\n',
-      );
+      io.stdout.write(table(['target', ...levelHeaders(result)], s.levels.map((l) => [targetOf(l), ...levelCells(result, l)])) + '\n');
+      const withGrid = s.levels.filter((l) => l.grid);
+      if (withGrid.length === 0) continue;
+      io.stdout.write(`${s.name}: grid (replica 1; power above is after the response)\n`);
+      io.stdout.write(table(['target', ...GRID_HEADERS], withGrid.map((l) => [targetOf(l), ...gridCells(l.grid!)])) + '\n');
+      const events = withGrid.flatMap((l) => l.grid!.events.map((e) => [targetOf(l), ...eventCells(e, result.currency)]));
+      if (events.length > 0) io.stdout.write(table(['target', ...EVENT_HEADERS], events) + '\n');
     }
     if (csvDir) io.stderr.write(`caplab facility: replica 1 (the first) of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
     return 0;
