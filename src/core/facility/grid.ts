@@ -134,8 +134,9 @@ export interface GridInput {
   stepS: number;
   nodes: number;
   idleW: number;
-  /** IT power per step and, per type, its power and busy nodes. */
+  /** IT power and busy nodes per step and, per type, its power and busy nodes. */
   it: Float64Array;
+  busy: Int32Array;
   types: { power: Float64Array; busy: Float64Array }[];
   /** Facility power = slope x IT + fixed (overheads are linear in IT): the slope per step (null: 1) and fixed W. */
   slope: Float64Array | null;
@@ -187,7 +188,9 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
   const T = g.types.length;
   const dtH = stepS / 3600;
   const it = new Float64Array(steps);
-  const facility = new Float64Array(steps);
+  // Without overheads the facility's power is its IT power: one array for both.
+  const plainSite = slope === null && fixedW === 0;
+  const facility = plainSite ? it : new Float64Array(steps);
   const grid = new Float64Array(steps);
   const evLimit = new Float64Array(steps).fill(Infinity);
   const evOf = new Int32Array(steps).fill(-1);
@@ -226,10 +229,12 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
   let atLimit = 0;
   let overLimit = 0;
   let busyNodeSteps = 0;
+  for (let k = 0; k < steps; k++) busyNodeSteps += inp.busy[k]!;
   const P = new Float64Array(T);
   const N = new Float64Array(T);
   const capLossPerNode = new Float64Array(T);
   let nextEvent = 0;
+  let lastBaseline = Infinity;
   const order = g.events.map((_, i) => i).sort((a, b) => g.events[a]!.request - g.events[b]!.request);
 
   for (let s = 0; s < steps; s++) {
@@ -243,6 +248,7 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
       const baseline = e.request > from ? sum / (e.request - from) : (slope ? slope[0]! : 1) * it0[0]! + fixedW;
       const limit = e.limitW ?? (e.reduceW !== undefined ? baseline - e.reduceW : baseline * (1 - e.reduceFrac!));
       evs[i]!.baseline = baseline;
+      lastBaseline = baseline;
       evs[i]!.limit = limit;
       for (let k = e.due; k < Math.min(steps, e.end); k++) {
         if (limit < evLimit[k]!) evLimit[k] = limit;
@@ -252,13 +258,27 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
     const a = slope ? slope[s]! : 1;
     const limit = Math.min(g.limitW ?? Infinity, evLimit[s]!);
     const ev = evOf[s]!;
+    // Quiet (no limit now, nothing deferred): the site draws what the schedule makes it draw, plus any recharging,
+    // up to the next request or event window; run in small loops of their own (one pass each, compiled once).
+    if (limit === Infinity && !backlogged && g.limitW === null) {
+      let until = nextEvent < order.length ? g.events[order[nextEvent]!]!.request : steps;
+      for (const e of g.events) if (e.due > s && e.due < until && e.request <= s) until = e.due;
+      until = Math.max(s + 1, Math.min(steps, until));
+      plainRun(it0, slope, fixedW, s, until, it, facility, grid);
+      if (bat && soc < bat.wh) {
+        const r = rechargeRun(facility, grid, s, until, soc, bat.wh, bat.w, etaC, dtH, lastBaseline);
+        soc = r.soc;
+        inWh += r.inWh;
+      }
+      s = until - 1;
+      continue;
+    }
     let busyAll = 0;
     for (let j = 0; j < T; j++) {
       P[j] = tr[j]!.power[s]!;
       N[j] = tr[j]!.busy[s]!;
       busyAll += N[j]!;
     }
-    busyNodeSteps += busyAll;
     let IT = it0[s]!;
     // Deferred work runs on the nodes the schedule leaves free, outside events, within the limit's headroom.
     if (backlogged && ev < 0) {
@@ -341,8 +361,10 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
       }
       if (need > EPS_W) overLimit++;
     } else if (bat && ev < 0 && soc < bat.wh) {
-      // Recharge outside events, within the limit's headroom.
-      ch = Math.min(bat.w, (bat.wh - soc) / etaC / dtH, Number.isFinite(limit) ? Math.max(0, -need) : Infinity);
+      // Recharge outside events, within the limit's headroom; without a firm limit, up to the last event's baseline
+      // (recharging at full power on a busy site would make a new peak).
+      const cap = Number.isFinite(limit) ? limit : lastBaseline;
+      ch = Math.min(bat.w, (bat.wh - soc) / etaC / dtH, Number.isFinite(cap) ? Math.max(0, cap - (a * IT + fixedW)) : Infinity);
       soc += ch * etaC * dtH;
       inWh += ch * dtH;
     }
@@ -464,6 +486,26 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
       events,
     },
   };
+}
+
+/** Steps [from, to) at rest: IT as simulated, facility power through the overheads, grid draw the same. */
+function plainRun(it0: Float64Array, slope: Float64Array | null, fixedW: number, from: number, to: number, it: Float64Array, facility: Float64Array, grid: Float64Array): void {
+  it.set(it0.subarray(from, to), from);
+  if (facility !== it) for (let k = from; k < to; k++) facility[k] = (slope ? slope[k]! : 1) * it0[k]! + fixedW;
+  grid.set(facility.subarray(from, to), from);
+}
+
+/** Recharging over steps [from, to) while the battery is not full, up to `capW` of grid draw (none when infinite). */
+function rechargeRun(facility: Float64Array, grid: Float64Array, from: number, to: number, soc: number, wh: number, w: number, etaC: number, dtH: number, capW: number) {
+  let inWh = 0;
+  for (let k = from; k < to && soc < wh; k++) {
+    const fac = facility[k]!;
+    const ch = Math.min(w, (wh - soc) / etaC / dtH, capW === Infinity ? Infinity : Math.max(0, capW - fac));
+    soc += ch * etaC * dtH;
+    inWh += ch * dtH;
+    grid[k] = fac + ch;
+  }
+  return { soc, inWh };
 }
 
 /** Mean time from the event's end until its deferred work ran (half the drain: the backlog drains as a fluid). */

@@ -121,6 +121,7 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
       nodes: c.nodes,
       idleW: c.idle_w,
       it: r.it,
+      busy: r.busy,
       types: r.types,
       slope: overheadSlope(r.it.length, c.overheads, ext.temperature),
       fixedW: c.overheads.fixed_w,
@@ -128,22 +129,22 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
       flatPrice: c.tariff.price_per_mwh,
     });
     const itStats = powerStats(g.it, c.step_s);
-    const totalStats = powerStats(g.facility, c.step_s);
-    const gridStats = powerStats(g.grid, c.step_s);
+    const totalStats = g.facility === g.it ? itStats : powerStats(g.facility, c.step_s);
+    const gridMWh = g.result.grid_energy_mwh;
     const pIt = bucketMeans(g.it, PLOT_POINTS);
     return {
       utilization: r.utilization,
       it: itStats,
       total: totalStats,
-      cost: priced(g.grid, ext.price, c.tariff.price_per_mwh, gridStats.energyMWh, c.step_s),
-      carbonT: priced(g.grid, ext.carbon, c.tariff.carbon_g_per_kwh, gridStats.energyMWh, c.step_s) / 1000,
+      cost: priced(g.grid, ext.price, c.tariff.price_per_mwh, gridMWh, c.step_s),
+      carbonT: priced(g.grid, ext.carbon, c.tariff.carbon_g_per_kwh, gridMWh, c.step_s) / 1000,
       jobsStarted: r.jobsStarted,
       waitMeanH: r.waitMeanH,
       waitMaxH: r.waitMaxH,
       incomplete: 0,
       requests: 0,
       plotIt: pIt.values,
-      plotTotal: bucketMeans(g.facility, PLOT_POINTS).values,
+      plotTotal: g.facility === g.it ? pIt.values : bucketMeans(g.facility, PLOT_POINTS).values,
       bucketS: pIt.size * c.step_s,
       grid: { ...g.result, series_w: bucketMeans(g.grid, PLOT_POINTS).values },
       full: keepFull ? { it: g.it, total: g.facility, busy: r.busy, grid: g.grid } : undefined,

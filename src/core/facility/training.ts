@@ -88,9 +88,10 @@ class TrainingSim {
   /** Durations the table leaves to a draw come straight in steps (hours to steps folded into each type's table). */
   private readonly durDraws: Sampler[];
   private readonly players: ProfilePlayer[];
-  /** The series each player adds into: all the IT series, or (per type) a type's power, then its busy-node count. */
+  /** The series each type's player adds into: all the IT series, or (per type) the type's own. */
   private readonly targets: Float64Array[];
-  private readonly nTypes: number;
+  /** Per type (null unless asked): busy-node changes per step (+nodes at a start, -nodes at the end). */
+  private readonly busyDiff: Float64Array[] | null;
   private readonly power: boolean;
   private readonly backfill: boolean;
   private readonly perStep: number;
@@ -146,14 +147,8 @@ class TrainingSim {
     this.nodeDraws = m.types.map((t) => t.nodes);
     this.durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
     this.players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
-    this.nTypes = m.types.length;
     this.targets = this.players.map(() => (perType ? new Float64Array(steps) : this.acc));
-    // A busy-node count per type is a profile of 1 W per node played the same way.
-    if (perType)
-      for (const t of m.types) {
-        this.players.push(new ProfilePlayer(ONE_PER_NODE, maxDurSteps(t, stepS)));
-        this.targets.push(new Float64Array(steps));
-      }
+    this.busyDiff = perType ? m.types.map(() => new Float64Array(steps)) : null;
     this.perStep = (jobsPerDay * stepS) / 86400;
     this.stepsPerHour = 3600 / stepS;
     this.makeRoom();
@@ -161,7 +156,7 @@ class TrainingSim {
 
   /** Simulates the steps up to `end` (exclusive), its state in locals meanwhile; the power played up to there. */
   advance(end: number): void {
-    const { rng, pool, idleW, steps, hourly, acc, busy, release, prob, words, nodeDraws, durDraws, players, targets, nTypes, power, backfill, perStep, stepsPerHour, arrivals } = this;
+    const { rng, pool, idleW, steps, hourly, acc, busy, release, prob, words, nodeDraws, durDraws, players, targets, busyDiff, power, backfill, perStep, stepsPerHour, arrivals } = this;
     const rmask = release.length - 1;
     const K = prob.length >> 2;
     const nPlayers = players.length;
@@ -216,7 +211,14 @@ class TrainingSim {
           if (backfill) done[i] = 1;
           else qHead = i + 1;
           if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
-          if (power) for (let p = qType[i]!; p < nPlayers; p += nTypes) players[p]!.add(targets[p]!, s, d, n);
+          if (power) {
+            const t = qType[i]!;
+            players[t]!.add(targets[t]!, s, d, n);
+            if (busyDiff !== null) {
+              busyDiff[t]![s]! += n;
+              if (s + d < steps) busyDiff[t]![s + d]! -= n;
+            }
+          }
           const w = s - qArr[i]!;
           waitSum += w;
           if (w > waitMax) waitMax = w;
@@ -269,15 +271,16 @@ class TrainingSim {
 
   result(): TrainingRun {
     const hours = this.m.stepS / 3600;
-    const { jobsStarted, waitSum, acc, targets, nTypes } = this;
+    const { jobsStarted, waitSum, acc, targets, busyDiff } = this;
     let types: TrainingRun['types'];
-    if (targets.length > nTypes) {
-      types = [];
-      for (let t = 0; t < nTypes; t++) {
-        const power = targets[t]!;
+    if (busyDiff !== null) {
+      types = targets.map((power, t) => {
         for (let k = 0; k < acc.length; k++) acc[k] = acc[k]! + power[k]!;
-        types.push({ power, busy: targets[nTypes + t]! });
-      }
+        // The busy-node count in place of its changes.
+        const busy = busyDiff[t]!;
+        for (let k = 1; k < busy.length; k++) busy[k] = busy[k]! + busy[k - 1]!;
+        return { power, busy };
+      });
     }
     return {
       it: acc,
@@ -290,8 +293,6 @@ class TrainingSim {
     };
   }
 }
-
-const ONE_PER_NODE: StepProfile = { values: new Float64Array([1]), head: 0, tail: 0, mean: 1 };
 
 /** Bytes per job record: the probability (8), then type, nodes and duration of the bucket (12) and of its alias (12). */
 const JOB_RECORD = 32;
