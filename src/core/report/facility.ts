@@ -3,7 +3,8 @@
 // with its assumptions. One self-contained HTML document in the lab report's style; every number is the run's.
 import type { ChartAxis, ChartPoint, ChartSeries, ChartSpec } from '../../shared/charts';
 import { colorFor } from '../../shared/format';
-import type { FacilityLevel, FacilityResult } from '../../shared/facility';
+import type { FacilityLevel, FacilityResult, GridEventResult } from '../../shared/facility';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells } from '../../shared/facility-format';
 import { escapeHtml as h } from './html-escape';
 import { num, pct } from './format';
 import type { Paper } from './model';
@@ -96,6 +97,34 @@ export function scenariosChart(r: FacilityResult): ChartSpec {
   };
 }
 
+/** One event: the reduction requested and delivered (against the pre-event baseline) from before it to its rebound. */
+export function eventChart(scenario: string, l: FacilityLevel, e: GridEventResult, i: number): ChartSpec {
+  const s = e.series;
+  const mw = (v: number[]) => v.map((w) => w / 1e6);
+  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+  return {
+    id: 'facility-event',
+    title: `${scenario}, ${target(l)}: ${e.name}`,
+    x: axis('time', 'h'),
+    y: axis('reduction below the baseline', 'MW'),
+    y2: null,
+    series: [line('requested', colorFor(3), s.t_h, mw(s.requested_w), { dashed: true }), line('delivered', colorFor(i % 2), s.t_h, mw(s.delivered_w))],
+    bands: [],
+    legend: true,
+    caption: `Baseline ${MW(e.baseline_w)} MW (the hour before the request at ${num(e.request_h, 4)} h); requested ${MW(e.requested_w)} MW from ${num(e.due_h, 4)} h to ${num(e.end_h, 4)} h, met in ${pct(e.met_share, 0)} of its steps. Work lost ${num(sum(e.work_lost_node_h), 4)} node-h, deferred ${num(sum(e.deferred_node_h), 4)} node-h; below zero after the event: the rebound (deferred work and recharging).`,
+  };
+}
+
+/** The grid section of a scenario: the response per level, every event, and each event's requested vs delivered. */
+function gridBody(r: FacilityResult, name: string, levels: FacilityLevel[]): string {
+  const withGrid = levels.filter((l) => l.grid);
+  // Cells are written as HTML: escaped here (event and job type names come from the config).
+  const rows = table(['target', ...GRID_HEADERS], withGrid.map((l) => [target(l), ...gridCells(l.grid!)].map(h)));
+  const events = withGrid.flatMap((l) => l.grid!.events.map((e) => [target(l), ...eventCells(e, r.currency)].map(h)));
+  const charts = withGrid.flatMap((l) => l.grid!.events.map((e, i) => figure(eventChart(name, l, e, i))));
+  return `<p>Replica 1. The site keeps its grid draw under each step's limit (the interconnection limit, or an event's) with, in order, the battery, the generator, lower GPU caps chosen per job type from the measured at_caps curves (least work lost per MW shed) and pausing the flexible share of running jobs, whose work runs after the event on free nodes (the rebound). Power figures above are after the response; cost is on the grid draw.</p>${rows}${events.length ? table(['target', ...EVENT_HEADERS], events) : ''}${charts.join('')}`;
+}
+
 function levelsTable(r: FacilityResult, levels: FacilityLevel[]): string {
   const money = h(r.currency);
   return table(
@@ -141,6 +170,7 @@ function sections(input: FacilityReportInput): Section[] {
       title: `Scenario ${s.name}`,
       body: `${levelsTable(r, s.levels)}${figure(ldcChart(s.name, s.levels))}${s.levels.map((l) => figure(powerChart(s.name, l))).join('')}`,
     })),
+    ...r.scenarios.flatMap((s, i) => (s.levels.some((l) => l.grid) ? [{ id: `grid-${i + 1}`, title: `Grid: ${s.name}`, body: gridBody(r, s.name, s.levels) }] : [])),
     ...(r.scenarios.length > 1 ? [{ id: 'scenarios', title: 'Scenarios side by side', body: figure(scenariosChart(r)) }] : []),
     { id: 'config', title: 'Appendix: the configuration and its assumptions', body: `<p>${h(input.config_file)}</p><pre class="plan">${h(input.config_yaml)}</pre>`, appendix: true },
   ];
