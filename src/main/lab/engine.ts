@@ -81,6 +81,8 @@ export class Engine implements LabApi {
   readonly host = hostname();
   private listeners = new Set<Listener>();
   private active = new Map<number, SweepOrchestrator>();
+  /** Facility runs in progress, each cancellable (cancelFacility). */
+  private facilityRuns = new Set<AbortController>();
   /** The pty of a running `sudo … -pl` (limit change as a normal user), fed to the terminal panel. */
   private capPty: IPty | null = null;
   /** The backend kept open for sampleDevices polling. */
@@ -454,7 +456,21 @@ export class Engine implements LabApi {
   }
 
   async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
-    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile() });
+    // One cancellable run at a time is what the page shows; a second run gets its own controller.
+    const abort = new AbortController();
+    this.facilityRuns.add(abort);
+    try {
+      return await runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile(), signal: abort.signal });
+    } finally {
+      this.facilityRuns.delete(abort);
+    }
+  }
+
+  /** Cancels the facility runs (and reports) in progress: they reject with "facility run cancelled". */
+  async cancelFacility(_input: MethodInput<'cancelFacility'>): Promise<MethodOutput<'cancelFacility'>> {
+    const n = this.facilityRuns.size;
+    for (const a of this.facilityRuns) a.abort();
+    return { cancelled: n };
   }
 
   async facilityReport(input: MethodInput<'facilityReport'>): Promise<MethodOutput<'facilityReport'>> {

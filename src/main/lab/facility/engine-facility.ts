@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { MethodInput, MethodOutput } from '../../../shared/api';
 import { resourcesDir } from '../runner/workloads';
 import { configName, FacilityConfigError, facilityFromYaml, named, readConfigText } from './config-file';
-import { runFacility } from './pool';
+import { FacilityCancelledError, runFacility } from './pool';
 
 export function facilityResourcesDir(env: NodeJS.ProcessEnv): string {
   return join(resourcesDir(env), 'facility');
@@ -26,6 +26,8 @@ export interface FacilityRunExtras {
   csvDir?: string;
   /** The engine's lab database: where `run` and `segment` profiles that name no `db` are read. */
   labDb?: string;
+  /** Cancels the run (the page's Cancel). */
+  signal?: AbortSignal;
 }
 
 /** Runs a facility config given as YAML (the page, and `caplab facility` through the engine). */
@@ -48,8 +50,9 @@ export async function runFacilityYaml(
   }));
   if (extras.csvDir) mkdirSync(extras.csvDir, { recursive: true });
   try {
-    return await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir });
+    return await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir, signal: extras.signal });
   } catch (e) {
+    if (e instanceof FacilityCancelledError) throw e;
     // Found while simulating (a target the pool cannot reach): named like every other config error.
     named(name, e);
   }
