@@ -45,7 +45,8 @@ import { estimatePlanSeconds, scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
-import { listFacilityConfigs, runFacilityFile, runFacilityYaml } from './facility/engine-facility';
+import { listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile } from './facility/engine-facility';
+import type { HostSearchResult } from '../../core/facility/host-search';
 import { facilityReportFile } from './facility/report-file';
 
 export interface EngineOptions {
@@ -488,6 +489,11 @@ export class Engine implements LabApi {
    * A facility config file (`caplab facility`): what runFacility does, plus what only a local caller chooses (worker
    * threads, CSV folder). Progress goes to `onProgress` and streams as `facility.progress`.
    */
+  /** The interconnection search of a facility config file (`caplab facility --host-search`), on this thread. */
+  searchFacilityHostFile(file: string, opts: { scenario?: string; target: number; share: number }): HostSearchResult {
+    return searchHostFile(file, opts, this.env, this.labDbFile());
+  }
+
   async runFacilityFile(
     file: string,
     input: Omit<MethodInput<'runFacility'>, 'yaml' | 'base_dir'>,

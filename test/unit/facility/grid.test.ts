@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capHull, chooseCaps, type CapPoint, type GridType } from '../../../src/core/facility/grid';
 import { buildModel } from '../../../src/core/facility/model';
 import { runReplica, simulate } from '../../../src/core/facility/run';
+import { searchHost } from '../../../src/core/facility/host-search';
 import { FacilityConfig, type FacilityConfigInput } from '../../../src/shared/facility';
 import { scenario, smallTraining } from './helpers';
 
@@ -181,5 +182,22 @@ describe('grid config', () => {
   it('rejects an event outside the horizon, naming grid.events[i].start', () => {
     expect(() => buildModel(scenario({ grid: { events: [{ start: 24 * 30, duration_h: 1, reduce_pct: 10 }] } }))).toThrow(/grid\.events\[0\]\.start.*outside the simulated 14 days/);
     expect(() => buildModel(scenario({ grid: { events: [{ start: 'tomorrow', duration_h: 1, reduce_pct: 10 }] } }))).toThrow(/grid\.events\[0\]\.start.*not a date/);
+  });
+});
+
+describe('interconnection search', () => {
+  it('finds the largest node count a grid limit hosts at the target with the work lost under the share', () => {
+    const sc = scenario({ horizon_days: 7, grid: { limit_mw: 0.35 } });
+    const r = searchHost(sc, 0.5, 0.01, 0.02);
+    expect(r.nodes).not.toBeNull();
+    const best = r.best!;
+    expect(best.work_lost_share).toBeLessThanOrEqual(0.01);
+    expect(best.hours_over_limit).toBe(0);
+    // Every larger size tried breaks the share or the limit; every smaller one tried fits.
+    const larger = r.tries.filter((t) => t.nodes > best.nodes);
+    expect(larger.length).toBeGreaterThan(0);
+    for (const t of larger) expect(t.work_lost_share > 0.01 || t.hours_over_limit > 0).toBe(true);
+    expect(Math.min(...larger.map((t) => t.nodes)) - best.nodes).toBeLessThanOrEqual(Math.max(1, Math.round(0.02 * best.nodes)));
+    expect(() => searchHost(scenario({ grid: {} }), 0.5, 0.01)).toThrow(/grid\.limit_mw/);
   });
 });

@@ -3,7 +3,7 @@ import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliComman
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { progressBar, table } from '../format';
 import type { FacilityResult } from '../../../shared/facility';
-import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, targetOf } from '../../../shared/facility-format';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, mwOf, pctOf, targetOf } from '../../../shared/facility-format';
 import type { WrittenFile } from '../../../shared/export';
 import { renderFacilityReport } from '../../../core/report/facility';
 import { checkWritable, ExportError } from '../../lab/exporters/atomic';
@@ -82,16 +82,46 @@ async function writeFacilityReport(result: FacilityResult, file: string, plan: R
   }
 }
 
+/** --host-search TARGET:SHARE: the largest node count the config's grid.limit_mw hosts (JSON or a table of the tries). */
+async function runHostSearch(args: CliArgs, io: CliIO, file: string, spec: string, scenario: string | undefined): Promise<number> {
+  const m = /^([\d.]+):([\d.]+)$/.exec(spec);
+  const target = m ? Number(m[1]) : NaN;
+  const share = m ? Number(m[2]) : NaN;
+  if (!(target > 0 && target <= 1) || !(share >= 0 && share < 1)) throw new CliError('--host-search TARGET:SHARE: a target utilisation in (0, 1] and a share of work lost in [0, 1), e.g. 0.6:0.01');
+  const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
+  let r;
+  try {
+    r = engine.searchFacilityHostFile(file, { scenario, target, share });
+  } finally {
+    await engine.close();
+  }
+  if (args.values.json) {
+    printJson(io, r);
+    return 0;
+  }
+  io.stdout.write(
+    `${file}: ${r.nodes === null ? 'no node count' : `${r.nodes} nodes`} under ${mwOf(r.limit_w)} MW at ${pctOf(target)} utilisation with at most ${pctOf(share, 2)} of the work lost (${r.tries.length} tries, ${r.elapsed_s.toFixed(1)} s)\n`,
+  );
+  io.stdout.write(
+    table(
+      ['nodes', 'work lost', 'h at limit', 'h over limit', 'grid peak MW'],
+      r.tries.map((t) => [t.nodes, pctOf(t.work_lost_share, 3), t.hours_at_limit.toFixed(1), t.hours_over_limit.toFixed(1), mwOf(t.grid_peak_w)]),
+    ) + '\n',
+  );
+  return 0;
+}
+
 export const facilityCommand: CliCommand = {
   name: 'facility',
   summary: 'Scale measured node power profiles to a whole facility (training/colocation or inference site)',
   usage:
-    'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series] [--html FILE] [--pdf FILE] [--author NAME] [--paper a4|letter] [--title T] [--browser PATH] [--db FILE]',
+    'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--host-search TARGET:SHARE] [--replicas N] [--threads N] [--series] [--html FILE] [--pdf FILE] [--author NAME] [--paper a4|letter] [--title T] [--browser PATH] [--db FILE]',
   options: {
     ...dbOption,
     ...jsonOption,
     csv: { type: 'string' },
     scenario: { type: 'string' },
+    'host-search': { type: 'string' },
     replicas: { type: 'string' },
     threads: { type: 'string' },
     series: { type: 'boolean' },
@@ -112,6 +142,8 @@ export const facilityCommand: CliCommand = {
     const only = stringOpt(args, 'scenario');
     const csvDir = stringOpt(args, 'csv');
     // The report's files and printer are checked before the simulation, which may take a minute.
+    const hostSearch = stringOpt(args, 'host-search');
+    if (hostSearch !== undefined) return runHostSearch(args, io, file, hostSearch, only);
     const report = await reportTargets(args, io);
     // Read-only: profiles may come from recorded runs and datasets; nothing is written to the lab database.
     const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });

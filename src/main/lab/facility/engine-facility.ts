@@ -4,6 +4,7 @@ import type { MethodInput, MethodOutput } from '../../../shared/api';
 import { resourcesDir } from '../runner/workloads';
 import { configName, FacilityConfigError, facilityFromYaml, named, readConfigText } from './config-file';
 import { FacilityCancelledError, runFacility } from './pool';
+import { searchHost, type HostSearchResult } from '../../../core/facility/host-search';
 
 export function facilityResourcesDir(env: NodeJS.ProcessEnv): string {
   return join(resourcesDir(env), 'facility');
@@ -68,4 +69,20 @@ export async function runFacilityFile(
 ): Promise<MethodOutput<'runFacility'>> {
   const yaml = readConfigText(file);
   return runFacilityYaml({ ...input, yaml, base_dir: dirname(resolve(file)) }, env, onProgress, { ...extras, where: file });
+}
+
+/**
+ * The interconnection search (`caplab facility FILE --host-search TARGET:SHARE`): the largest node count of the
+ * file's first scenario (or the one named) that its grid.limit_mw hosts at the target, work lost under the share.
+ */
+export function searchHostFile(file: string, opts: { scenario?: string; target: number; share: number; horizonDays?: number }, env: NodeJS.ProcessEnv, labDb?: string): HostSearchResult {
+  const name = configName(file);
+  const scenarios = facilityFromYaml(readConfigText(file), { baseDir: dirname(resolve(file)), env, where: file, labDb });
+  const sc = opts.scenario === undefined ? scenarios[0] : scenarios.find((s) => s.name === opts.scenario);
+  if (!sc) throw new FacilityConfigError(`${name}: no scenario "${opts.scenario}"`);
+  try {
+    return searchHost(opts.horizonDays === undefined ? sc : { ...sc, config: { ...sc.config, horizon_days: opts.horizonDays } }, opts.target, opts.share);
+  } catch (e) {
+    named(name, e);
+  }
 }
