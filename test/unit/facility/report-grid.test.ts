@@ -17,7 +17,7 @@ describe('facility report: the Grid section', () => {
     expect(html).toContain('Grid: caps');
     expect(html).toContain('ramp violations (before → after)');
     expect(html).toContain('time to reach min');
-    expect(html.match(/data-chart="facility-event"/g)).toHaveLength(1);
+    expect(html.match(/<figure[^>]*data-chart="facility-event"/g)).toHaveLength(1);
     expect(html).toContain('&lt;peak&gt; &amp; co');
     expect(html).not.toContain('<peak>');
   });
