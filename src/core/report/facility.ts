@@ -4,7 +4,7 @@
 import type { ChartAxis, ChartPoint, ChartSeries, ChartSpec } from '../../shared/charts';
 import { colorFor } from '../../shared/format';
 import type { FacilityLevel, FacilityResult, GridEventResult } from '../../shared/facility';
-import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells } from '../../shared/facility-format';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, mwOf } from '../../shared/facility-format';
 import { escapeHtml as h } from './html-escape';
 import { num, pct } from './format';
 import type { Paper } from './model';
@@ -125,26 +125,11 @@ function gridBody(r: FacilityResult, name: string, levels: FacilityLevel[]): str
   return `<p>Replica 1. The site keeps its grid draw under each step's limit (the interconnection limit, or an event's) with, in order, the battery, the generator, lower GPU caps chosen per job type from the measured at_caps curves (least work lost per MW shed) and pausing the flexible share of running jobs, whose work runs after the event on free nodes (the rebound). Power figures above are after the response; cost is on the grid draw.</p>${rows}${events.length ? table(['target', ...EVENT_HEADERS], events) : ''}${charts.join('')}`;
 }
 
+/** A scenario's levels in the units of the CLI table and the page (shared/facility-format), plus total peak and wait max. */
 function levelsTable(r: FacilityResult, levels: FacilityLevel[]): string {
-  const money = h(r.currency);
   return table(
-    ['target', 'utilisation', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'total peak MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${r.currency}`, 't CO2', 'wait h (mean / max)', r.mode === 'inference' ? 'incomplete requests' : 'jobs started'],
-    levels.map((l) => [
-      target(l),
-      `${pct(l.utilization)}${l.replicas > 1 ? ` ± ${pct(l.sd.utilization, 2)}` : ''}`,
-      `${MW(l.mean_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.mean_w, 2)}` : ''}`,
-      `${MW(l.peak_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.peak_w, 2)}` : ''}`,
-      MW(l.p99_w),
-      MW(l.mean_total_w),
-      MW(l.peak_total_w),
-      MW(l.ramp_1min_w),
-      MW(l.ramp_1h_w),
-      num(l.energy_mwh, 5),
-      `${num(l.cost, 5)} ${money}`,
-      num(l.carbon_t, 5),
-      `${num(l.queue_wait_mean_h, 3)} / ${num(l.queue_wait_max_h, 3)}`,
-      r.mode === 'inference' ? pct(l.incomplete_fraction, 2) : num(l.jobs_started, 7),
-    ]),
+    ['target', ...levelHeaders(r), 'total peak MW', 'wait max h'],
+    levels.map((l) => [target(l), ...levelCells(r, l), mwOf(l.peak_total_w), num(l.queue_wait_max_h, 3)].map(h)),
   );
 }
 
