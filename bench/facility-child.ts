@@ -1,5 +1,5 @@
 // Timed facility runs in a fresh process, so its peak memory (max RSS) is its own; reports the median of REPEATS and the first run (cold JIT): `year LOAD` simulates the
-// NLR colocation baseline for its horizon with power and statistics, `search TARGET` runs the load search.
+// NLR colocation baseline for its horizon with power and statistics, `grid LOAD` the same with its grid config, `search TARGET` runs the load search.
 // The scenario comes checked, as JSON (as the pool posts a task to a worker thread): the first timed run builds this
 // process's first model, as a worker's first task does, with no setup code made hot by a validation beforehand.
 import { readFileSync } from 'node:fs';
@@ -16,9 +16,22 @@ for (let i = 0; i < Number(repeats ?? 1); i++) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const b = buildModel(sc);
-  if (what === 'year') {
+  if (what === 'year' || what === 'grid') {
     const r = runReplica(sc, b, Number(arg), sc.config.seed);
     out = { utilization: r.utilization, mean_w: r.it.mean, peak_w: r.it.peak, p99_w: r.it.p99, jobs_started: r.jobsStarted };
+    // `grid`: the scenario has a grid config (12 events and a battery); the response's outcome beside the power.
+    if (r.grid) {
+      const sum = (o: Record<string, number>) => Object.values(o).reduce((x, y) => x + y, 0);
+      out = {
+        ...out,
+        grid_mean_w: r.grid.grid_mean_w,
+        grid_peak_w: r.grid.grid_peak_w,
+        events_met_share: r.grid.events.reduce((x, e) => x + e.met_share, 0) / r.grid.events.length,
+        work_lost_node_h: sum(r.grid.work_lost_node_h),
+        deferred_node_h: sum(r.grid.deferred_node_h),
+        battery_cycles: r.grid.battery?.cycles ?? 0,
+      };
+    }
   } else {
     const f = findLoad(b, Number(arg), sc.config.seed);
     out = { load: f.load, utilization: f.utilization, iterations: f.iterations };

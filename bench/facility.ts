@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { readFacilityFile } from '../src/main/lab/facility/config-file';
-import { buildModel } from '../src/core/facility/model';
+import { buildModel, type ScenarioInput } from '../src/core/facility/model';
+import { Grid } from '../src/shared/facility';
 import { firstGuess, MAX_BISECTION, UTIL_TOLERANCE } from '../src/core/facility/run';
 import { runFacility } from '../src/main/lab/facility/pool';
 import { cpuSeconds, type BenchResult } from './harness';
@@ -31,14 +32,27 @@ const YEAR_RUNS = 5;
  */
 const YEAR_PROCESSES = Math.max(1, Number(process.env.CAPLAB_BENCH_FACILITY_PROCESSES ?? 3));
 
-let prepared: { bundle: string; scenario: string } | null = null;
+let prepared: { bundle: string; scenario: string; grid: string } | null = null;
+
+/**
+ * The grid case: the baseline with 12 demand-response events (one a month, 25 % below the hour before for 3 h from
+ * 16:00 UTC, 15 min notice), a 2 MW / 4 MWh battery and 30 % of each type's jobs flexible; caps on the built-in
+ * ladder (600-200 W).
+ */
+function gridScenario(days: number): ScenarioInput {
+  const sc = readFacilityFile(CONFIG).find((s) => s.name === 'baseline')!;
+  const events = Array.from({ length: 12 }, (_, i) => ({ name: `event ${i + 1}`, start: Math.floor(((i + 0.5) * days) / 12) * 24 + 15.75, notice_min: 15, duration_h: 3, reduce_pct: 25 }));
+  const grid = Grid.parse({ events, battery: { mw: 2, mwh: 4, efficiency: 0.9 } });
+  return { ...sc, config: { ...sc.config, horizon_days: days, jobs: sc.config.jobs.map((j) => ({ ...j, flexible: 0.3 })), grid } };
+}
 
 /** Once a run: the child's bundle, and the baseline scenario checked here (the YAML read, its model built once). */
-function prepare(dir: string): { bundle: string; scenario: string } {
+function prepare(dir: string): { bundle: string; scenario: string; grid: string } {
   if (prepared === null) {
-    prepared = { bundle: join(dir, 'facility-child.cjs'), scenario: join(dir, 'facility-scenario.json') };
+    prepared = { bundle: join(dir, 'facility-child.cjs'), scenario: join(dir, 'facility-scenario.json'), grid: join(dir, 'facility-grid-scenario.json') };
     buildSync({ entryPoints: ['bench/facility-child.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: prepared.bundle, logLevel: 'silent' });
     writeFileSync(prepared.scenario, JSON.stringify(readFacilityFile(CONFIG).find((s) => s.name === 'baseline')!));
+    writeFileSync(prepared.grid, JSON.stringify(gridScenario(DAYS)));
   }
   return prepared;
 }
@@ -52,9 +66,9 @@ function prepare(dir: string): { bundle: string; scenario: string } {
  * typed-array access for detachment. The same child under tsx is still recorded (`ts_year_tsx_*`).
  */
 function child(dir: string, args: string[], runner: 'bundle' | 'tsx' = 'bundle'): Record<string, number> {
-  const { bundle, scenario } = prepare(dir);
+  const { bundle, scenario, grid } = prepare(dir);
   const argv = runner === 'bundle' ? [bundle] : ['--import', 'tsx', 'bench/facility-child.ts'];
-  const out = execFileSync(process.execPath, [...argv, scenario, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, [...argv, args[0] === 'grid' ? grid : scenario, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -64,11 +78,25 @@ function simpy(modelFile: string, what: 'year' | 'search'): Record<string, numbe
 }
 
 /** The resolved model as plain JSON for the Python side: same profiles, calendar, distributions and loads. */
-function exportModel(file: string, horizonDays: number, extra: Record<string, unknown>): void {
-  const sc = readFacilityFile(CONFIG).find((s) => s.name === 'baseline')!;
+function exportModel(file: string, horizonDays: number, extra: Record<string, unknown>, withGrid = false): void {
+  const sc = withGrid ? gridScenario(horizonDays) : readFacilityFile(CONFIG).find((s) => s.name === 'baseline')!;
   sc.config = { ...sc.config, horizon_days: horizonDays, replicas: 1 };
   const b = buildModel(sc);
   if (b.kind !== 'training') throw new Error('training config expected');
+  const o = sc.config.overheads;
+  if (withGrid && (o.pue !== 1 || o.cooling || o.distribution_loss !== 0 || o.fixed_w !== 0)) throw new Error('the SimPy grid response has no overheads');
+  const g = b.grid;
+  const grid =
+    withGrid && g
+      ? {
+          grid: {
+            types: g.types.map((t) => ({ busy_w: t.busyW, flexible: t.flexible, segments: t.segments.map((x) => ({ shed: x.shed, loss: x.loss })) })),
+            events: g.events.map((e) => ({ request: e.request, due: e.due, end: e.end, reduce_frac: e.reduceFrac })),
+            baseline_steps: g.baselineSteps,
+            battery: { w: g.battery!.w, wh: g.battery!.wh, efficiency: g.battery!.efficiency, soc_start: g.battery!.socStart },
+          },
+        }
+      : {};
   const types = sc.config.jobs.map((j, i) => {
     const t = b.m.types[i]!;
     if (j.nodes.dist !== 'choice' || j.duration_h.dist !== 'lognormal') throw new Error('bench expects choice nodes and lognormal durations');
@@ -93,6 +121,7 @@ function exportModel(file: string, horizonDays: number, extra: Record<string, un
       tolerance: UTIL_TOLERANCE,
       max_iterations: MAX_BISECTION,
       first_guess: { '0.6': firstGuess(b, 0.6) },
+      ...grid,
       ...extra,
     }),
   );
@@ -152,6 +181,14 @@ export async function run(dir: string): Promise<BenchResult[]> {
   exportModel(yearModel, DAYS, { load: tsSearchYear.load });
   process.stderr.write(`  SimPy: ${DAYS} days at the same load (minutes for a year)…\n`);
   const pyYear = simpy(yearModel, 'year');
+  process.stderr.write(`  TypeScript: ${DAYS} days with 12 events and a battery (${YEAR_RUNS} runs, in each of ${YEAR_PROCESSES} processes)…\n`);
+  const gridArgs = ['grid', String(tsSearchYear.load), String(DAYS), String(YEAR_RUNS)];
+  const grids = Array.from({ length: YEAR_PROCESSES }, () => child(dir, gridArgs)).sort((a, b) => a.cpu_s! - b.cpu_s!);
+  const tsGrid: Record<string, number> = { ...grids[grids.length >> 1]!, cpu_first_s: Math.min(...grids.map((y) => y.cpu_first_s!)), max_rss_mb: Math.max(...grids.map((y) => y.max_rss_mb!)) };
+  const gridModel = join(dir, 'facility-grid.json');
+  exportModel(gridModel, DAYS, { load: tsSearchYear.load }, true);
+  process.stderr.write(`  SimPy: the same with the grid response…\n`);
+  const pyGrid = simpy(gridModel, 'year');
   const searchModel = join(dir, 'facility-search.json');
   exportModel(searchModel, SEARCH_DAYS, { target: 0.6 });
   process.stderr.write(`  TypeScript and SimPy: load search to 60 % over ${SEARCH_DAYS} days…\n`);
@@ -221,6 +258,36 @@ export async function run(dir: string): Promise<BenchResult[]> {
         ts_full_year_search_wall_s: tsSearchYear.wall_s!,
         ts_full_year_iterations: tsSearchYear.iterations!,
         ts_search_max_rss_mb: tsSearchYear.max_rss_mb!,
+      },
+    },
+    {
+      name: `facility: NLR colocation ${DAYS === 365 ? 'year' : `${DAYS} days`} at 1 min with 12 demand-response events (25 % for 3 h), a 2 MW / 4 MWh battery, 30 % flexible jobs (same load both)`,
+      ratio_label: 'SimPy CPU s / TypeScript CPU s (same run; TypeScript: the slower of the median of 5 and the cold first run)',
+      ratio: pyGrid.cpu_s! / Math.max(tsGrid.cpu_s!, tsGrid.cpu_first_s!),
+      target: 50,
+      better: 'higher',
+      details: {
+        ts_grid_cpu_s: tsGrid.cpu_s!,
+        ts_grid_first_cpu_s: tsGrid.cpu_first_s!,
+        ts_grid_cpu_s_by_process: grids.map((y) => +y.cpu_s!.toFixed(3)).join(' '),
+        ts_year_cpu_s_same_run: tsYear.cpu_s!,
+        simpy_grid_cpu_s: pyGrid.cpu_s!,
+        ts_grid_wall_s: tsGrid.wall_s!,
+        simpy_grid_wall_s: pyGrid.wall_s!,
+        ts_max_rss_mb: tsGrid.max_rss_mb!,
+        simpy_max_rss_mb: pyGrid.max_rss_mb!,
+        ts_grid_mean_mw: tsGrid.grid_mean_w! / 1e6,
+        simpy_grid_mean_mw: pyGrid.grid_mean_w! / 1e6,
+        ts_grid_peak_mw: tsGrid.grid_peak_w! / 1e6,
+        simpy_grid_peak_mw: pyGrid.grid_peak_w! / 1e6,
+        ts_events_met_share: tsGrid.events_met_share!,
+        simpy_events_met_share: pyGrid.events_met_share!,
+        ts_work_lost_node_h: tsGrid.work_lost_node_h!,
+        simpy_work_lost_node_h: pyGrid.work_lost_node_h!,
+        ts_deferred_node_h: tsGrid.deferred_node_h!,
+        simpy_deferred_node_h: pyGrid.deferred_node_h!,
+        ts_battery_cycles: tsGrid.battery_cycles!,
+        simpy_battery_cycles: pyGrid.battery_cycles!,
       },
     },
     scaling,

@@ -7,6 +7,12 @@ nodes. Written in its strongest honest form: arrivals and job attributes drawn w
 clock only visits steps with arrivals, and each job adds its profile to the power array with one numpy slice add.
 The random streams differ from the TypeScript ones (numpy vs sfc32), so results agree statistically, not bitwise.
 
+With a "grid" entry in the model (`year` then plays it): the grid response of src/core/facility/grid.ts over the
+year: each type's power and busy nodes kept apart, and in every step from an event's request until the site is back
+at rest (no deferred work left, battery full) the same policy in the same order (battery, caps on each type's hull
+by least work lost per W shed, pausing flexible nodes, deferred work drained on free nodes, recharging); steps at rest
+keep the site's power as simulated (numpy), which is where the TypeScript loop also changes nothing.
+
 Usage: facility_simpy.py MODEL.json year|search  ->  one JSON line on stdout.
 """
 import json
@@ -66,6 +72,9 @@ def simulate(m, jobs_per_day, seed, power):
     env = simpy.Environment()
     pool = simpy.Container(env, capacity=pool_n, init=pool_n)
     acc = np.zeros(steps) if power else None
+    per_type = power and "grid" in m
+    type_acc = [np.zeros(steps) for _ in types] if per_type else None
+    type_busy = [np.zeros(steps + 1) for _ in types] if per_type else None
     busy_diff = np.zeros(steps + 1, dtype=np.int64)
     stats = {"started": 0, "wait": 0.0}
 
@@ -83,6 +92,10 @@ def simulate(m, jobs_per_day, seed, power):
             if prof is None:
                 prof = cache[t][d] = played(profiles[t], d)
             acc[s:end] += n * prof[: end - s]
+            if per_type:
+                type_acc[t][s:end] += n * prof[: end - s]
+                type_busy[t][s] += n
+                type_busy[t][end] -= n
         yield env.timeout(d)
         yield pool.put(n)
 
@@ -102,7 +115,136 @@ def simulate(m, jobs_per_day, seed, power):
     if power:
         it = acc + m["idle_w"] * (pool_n - busy)
         out.update(mean_w=float(it.mean()), peak_w=float(it.max()), p99_w=float(np.quantile(it, 0.99)))
+        if per_type:
+            busy_t = [np.cumsum(b[:steps]) for b in type_busy]
+            out.update(respond(m, it, type_acc, busy_t))
     return out
+
+
+def choose_caps(types, P, N, need):
+    """chooseCaps of grid.ts: hull segments of all types filled in order of work lost per W shed."""
+    segs = []
+    for j, t in enumerate(types):
+        if not (P[j] > 0 and N[j] > 0):
+            continue
+        ps = pl = 0.0
+        for sg in t["segments"]:
+            segs.append((N[j] * (sg["loss"] - pl) / (P[j] * (sg["shed"] - ps)), j, P[j] * (sg["shed"] - ps), N[j] * (sg["loss"] - pl)))
+            ps, pl = sg["shed"], sg["loss"]
+    segs.sort(key=lambda x: x[0])
+    shed = [0.0] * len(types)
+    loss = [0.0] * len(types)
+    left = need
+    for _, j, ds, dl in segs:
+        if left <= 0:
+            break
+        x = 1.0 if ds <= left else left / ds
+        shed[j] += x * ds
+        loss[j] += x * dl
+        left -= x * ds
+    return shed, loss
+
+
+def respond(m, it0, tp, tb):
+    """respond() of grid.ts for a site without overheads or a firm limit: events, caps, pauses, a battery."""
+    g = m["grid"]
+    gt = g["types"]
+    steps = len(it0)
+    T = len(gt)
+    dt_h = m["step_s"] / 3600.0
+    idle = m["idle_w"]
+    grid = it0.copy()
+    ev_limit = np.full(steps, np.inf)
+    in_event = np.zeros(steps, dtype=bool)
+    events = sorted(g["events"], key=lambda e: e["request"])
+    bat = g["battery"]
+    eta = bat["efficiency"] ** 0.5
+    soc = bat["soc_start"] * bat["wh"]
+    backlog = [0.0] * T
+    loss_total = deferred_total = out_wh = 0.0
+    met = [0] * len(events)
+    nxt = 0
+    s = 0
+    eps = 1e-6
+    last_baseline = np.inf
+    while s < steps:
+        while nxt < len(events) and events[nxt]["request"] <= s:
+            e = events[nxt]
+            lo = max(0, e["request"] - g["baseline_steps"])
+            base = float(grid[lo:e["request"]].mean()) if e["request"] > lo else float(it0[0])
+            limit = base * (1 - e["reduce_frac"])
+            e["limit"] = limit
+            last_baseline = base
+            ev_limit[e["due"]:e["end"]] = np.minimum(ev_limit[e["due"]:e["end"]], limit)
+            in_event[e["due"]:e["end"]] = True
+            nxt += 1
+        at_rest = sum(backlog) <= 1e-9 and soc >= bat["wh"]
+        if at_rest and not in_event[s]:
+            # Nothing to do until the next event: jump to its request (or its window, if already requested).
+            later = [e["due"] for e in events[:nxt] if e["due"] > s]
+            target = min(later + ([events[nxt]["request"]] if nxt < len(events) else []) + [steps])
+            s = max(s + 1, target)
+            continue
+        P = [tp[j][s] for j in range(T)]
+        N = [tb[j][s] for j in range(T)]
+        IT = float(it0[s])
+        limit = ev_limit[s]
+        if sum(backlog) > 0 and not in_event[s]:
+            free_left = m["nodes"] - sum(N)
+            left = 0.0
+            for j in range(T):
+                x = min(backlog[j], free_left)
+                if not x > 0:
+                    x = 0.0
+                backlog[j] -= x
+                free_left -= x
+                IT += x * (gt[j]["busy_w"] - idle)
+                left += backlog[j]
+            if left <= 1e-9:
+                backlog = [0.0] * T
+        need = IT - limit
+        dis = ch = 0.0
+        if need > eps:
+            dis = min(need, bat["w"], soc * eta / dt_h)
+            soc -= dis * dt_h / eta
+            out_wh += dis * dt_h
+            need -= dis
+            cap_loss_per_node = [0.0] * T
+            if need > eps:
+                shed, loss = choose_caps(gt, P, N, need)
+                for j in range(T):
+                    P[j] -= shed[j]
+                    loss_total += loss[j]
+                    cap_loss_per_node[j] = loss[j] / N[j] if N[j] > 0 else 0.0
+                IT -= sum(shed)
+                need -= sum(shed)
+            if need > eps:
+                gains = sorted(((P[j] / N[j] - idle if N[j] > 0 else 0.0, j) for j in range(T)), key=lambda x: -x[0])
+                for gain, j in gains:
+                    if need <= eps or gain <= 0 or gt[j]["flexible"] <= 0:
+                        continue
+                    x = min(gt[j]["flexible"] * N[j], need / gain)
+                    IT -= x * gain
+                    need -= x * gain
+                    backlog[j] += x
+                    deferred_total += x
+                    loss_total -= x * cap_loss_per_node[j]
+        elif not in_event[s] and soc < bat["wh"]:
+            ch = min(bat["w"], (bat["wh"] - soc) / eta / dt_h, max(0.0, last_baseline - IT))
+            soc += ch * eta * dt_h
+        grid[s] = IT - dis + ch
+        s += 1
+    for i, e in enumerate(events):
+        w = grid[e["due"]:e["end"]]
+        met[i] = float(np.mean(w <= e["limit"] + eps + 1e-9 * abs(e["limit"])))
+    return {
+        "grid_mean_w": float(grid.mean()),
+        "grid_peak_w": float(grid.max()),
+        "events_met_share": float(np.mean(met)),
+        "work_lost_node_h": loss_total * dt_h,
+        "deferred_node_h": deferred_total * dt_h,
+        "battery_cycles": out_wh / bat["wh"],
+    }
 
 
 def find_load(m, target, seed, tol, max_it):

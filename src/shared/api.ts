@@ -272,6 +272,11 @@ export const methods = {
     input: FacilityRunInput,
     output: FacilityResult,
   },
+  /** Cancels the facility runs and reports in progress (they reject with "facility run cancelled"); how many. */
+  cancelFacility: {
+    input: z.object({}).strict(),
+    output: z.object({ cancelled: z.number().int() }),
+  },
   /**
    * The facility report (`caplab facility --pdf/--html`) of a config run as runFacility runs it (same seed, same
    * numbers as the page shows), as a file to save. Progress streams as `facility.progress`.

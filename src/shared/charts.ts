@@ -53,7 +53,7 @@ export interface ChartBand {
 }
 
 export interface ChartSpec {
-  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity' | 'facility-power' | 'facility-ldc' | 'facility-scenarios';
+  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity' | 'facility-power' | 'facility-ldc' | 'facility-scenarios' | 'facility-event';
   title: string;
   x: ChartAxis;
   y: ChartAxis;

@@ -87,6 +87,8 @@ export const JobType = z
     duration_h: Distribution,
     profile: ProfileSource,
     at_caps: z.array(CappedProfile).default([]),
+    /** Share of this type's running jobs a grid response may pause (their work deferred, not lost); 0 when absent. */
+    flexible: z.number({ error: 'flexible must be a number' }).min(0, { error: 'flexible is a share: at least 0' }).max(1, { error: 'flexible is a share: at most 1' }).optional(),
   })
   .strict();
 export type JobType = z.infer<typeof JobType>;
@@ -184,6 +186,59 @@ export const Tariff = z
   .strict();
 export type Tariff = z.infer<typeof Tariff>;
 
+/** A demand-response event: the grid asks at `start` for a reduction due `notice_min` later, held for `duration_h`. */
+export const GridEvent = z
+  .object({
+    name: z.string().optional(),
+    /** When the request arrives: an ISO date (UTC), or hours from the simulation start. */
+    start: z.union([z.string(), nonNegative('start')]),
+    duration_h: positive('duration_h'),
+    notice_min: nonNegative('notice_min').default(0),
+    /** Reduction below the pre-event baseline (mean facility power over `baseline_h` before the request). */
+    reduce_mw: positive('reduce_mw').optional(),
+    reduce_pct: z.number().gt(0, { error: 'reduce_pct must be > 0' }).max(100, { error: 'reduce_pct is at most 100' }).optional(),
+    /** Or a site limit for the event (MW). */
+    limit_mw: positive('limit_mw').optional(),
+  })
+  .strict()
+  .refine((e) => [e.reduce_mw, e.reduce_pct, e.limit_mw].filter((x) => x !== undefined).length === 1, {
+    error: 'give exactly one of reduce_mw, reduce_pct or limit_mw',
+  });
+export type GridEvent = z.infer<typeof GridEvent>;
+
+/**
+ * The site's grid connection and its flexibility (docs/facility.md, "Grid"): demand-response events, a firm
+ * interconnection limit, a ramp-rate rule, storage and on-site generation, and what the site may do to respond.
+ */
+export const Grid = z
+  .object({
+    events: z.array(GridEvent).default([]),
+    /** Firm interconnection limit on the facility's grid draw (MW), all year. */
+    limit_mw: positive('limit_mw').optional(),
+    /** Ramp-rate rule on the grid draw (MW per minute); violations are counted and, with a battery, smoothed. */
+    max_ramp_mw_per_min: positive('max_ramp_mw_per_min').optional(),
+    /** Hours before a request over which the pre-event baseline is the mean facility power. */
+    baseline_h: positive('baseline_h').default(1),
+    /** What the site may do, in this order after storage and generation: lower GPU caps, then pause flexible jobs. */
+    caps: z.boolean().default(true),
+    defer: z.boolean().default(true),
+    /** Cap levels (W per GPU) for job types on built-in profiles without at_caps. */
+    caps_w: z.array(positive('a cap')).default([600, 500, 400, 300, 200]),
+    battery: z
+      .object({
+        mw: positive('battery.mw'),
+        mwh: positive('battery.mwh'),
+        efficiency: z.number().gt(0, { error: 'efficiency must be > 0' }).max(1, { error: 'efficiency is at most 1' }).default(0.9),
+        /** State of charge at the start, a share of mwh. */
+        soc_start: z.number().min(0).max(1).default(1),
+      })
+      .strict()
+      .optional(),
+    generator: z.object({ mw: positive('generator.mw') }).strict().optional(),
+  })
+  .strict();
+export type Grid = z.infer<typeof Grid>;
+
 const Site = {
   name: z.string().default('facility'),
   seed: z.number().int().default(1),
@@ -218,6 +273,8 @@ const Site = {
    * instead of searching again, so a cap shows its delay (higher utilisation, longer waits, incomplete requests).
    */
   same_load_as: z.string().optional(),
+  /** Grid interaction (training mode): events, an interconnection limit, ramp rules, storage. */
+  grid: Grid.optional(),
 };
 
 /** A scenario: a name plus overrides of the site's fields (merged one level deep into objects). */
@@ -240,6 +297,7 @@ export const FacilityConfig = z
       const max = maxOf(j.nodes);
       if (max > c.nodes) ctx.addIssue({ code: 'custom', path: ['jobs', i, 'nodes'], message: `job type "${j.name}" can ask for ${max} nodes but the pool has ${c.nodes}` });
     });
+    if (c.grid && c.mode !== 'training') ctx.addIssue({ code: 'custom', path: ['grid'], message: 'the grid response is modelled for training mode only' });
     c.services.forEach((s, i) => {
       if ((s.rate_max === undefined) === (s.rate_max_from === undefined))
         ctx.addIssue({ code: 'custom', path: ['services', i, 'rate_max'], message: 'give exactly one of rate_max or rate_max_from' });
@@ -262,6 +320,73 @@ export function maxOf(d: Distribution): number {
       return Math.max(...d.values);
   }
 }
+
+const byType = z.record(z.string(), z.number());
+
+/** One demand-response event's outcome. Times in h from the simulation start; reductions against the baseline. */
+export const GridEventResult = z.object({
+  name: z.string(),
+  request_h: z.number(),
+  due_h: z.number(),
+  end_h: z.number(),
+  /** Mean facility grid draw over baseline_h before the request. */
+  baseline_w: z.number(),
+  requested_w: z.number(),
+  limit_w: z.number(),
+  delivered_mean_w: z.number(),
+  delivered_min_w: z.number(),
+  /** Share of the event's steps with the grid draw at or under the event's limit. */
+  met_share: z.number(),
+  /** From the request to the first step at or under the limit (null: never reached). */
+  time_to_reach_min: z.number().nullable(),
+  shortfall_mwh: z.number(),
+  /** Throughput lost under caps, in node-hours of uncapped work. */
+  work_lost_node_h: byType,
+  /** Work of paused jobs, returned after the event (the rebound). */
+  deferred_node_h: byType,
+  jobs_delayed: z.number(),
+  added_wait_mean_h: z.number(),
+  energy_mwh: z.number(),
+  cost: z.number(),
+  battery_mwh: z.number(),
+  generator_mwh: z.number(),
+  /** Highest grid draw after the event until its deferred work has run, above the baseline. */
+  rebound_peak_w: z.number(),
+  rebound_node_h: z.number(),
+  rebound_mwh: z.number(),
+  rebound_end_h: z.number(),
+  series: z.object({ t_h: z.array(z.number()), requested_w: z.array(z.number()), delivered_w: z.array(z.number()) }),
+});
+export type GridEventResult = z.infer<typeof GridEventResult>;
+
+export const FacilityGridResult = z.object({
+  limit_w: z.number().nullable(),
+  grid_mean_w: z.number(),
+  grid_peak_w: z.number(),
+  grid_energy_mwh: z.number(),
+  /** Load-duration curve of the grid draw after storage (0, 1 … 100 % of the time). */
+  grid_ldc_w: z.array(z.number()),
+  /** Hours the site responded to keep under a limit (caps, pauses, storage or generation). */
+  hours_at_limit: z.number(),
+  /** Hours the grid draw stayed over its limit (the response could not meet it). */
+  hours_over_limit: z.number(),
+  work_lost_node_h: byType,
+  /** Work lost as a share of all busy node-hours. */
+  work_lost_share: z.number(),
+  deferred_node_h: byType,
+  ramp_1min_w: z.number().nullable(),
+  ramp_15min_w: z.number().nullable(),
+  /** Steps whose 1 min (15 min) change breaks max_ramp_mw_per_min, before storage (facility power) and after (grid draw). */
+  ramp_violations_before: z.number(),
+  ramp_violations: z.number(),
+  battery: z.object({ charged_mwh: z.number(), discharged_mwh: z.number(), losses_mwh: z.number(), soc_start_mwh: z.number(), soc_end_mwh: z.number(), cycles: z.number() }).nullable(),
+  generator_mwh: z.number(),
+  generator_hours: z.number(),
+  events: z.array(GridEventResult),
+  /** Grid draw after storage, bucket means on the level's series.t_h. */
+  series_w: z.array(z.number()),
+});
+export type FacilityGridResult = z.infer<typeof FacilityGridResult>;
 
 /** One target utilisation's outcome, mean over replicas (sd beside where replicas > 1). */
 export const FacilityLevel = z.object({
@@ -292,6 +417,8 @@ export const FacilityLevel = z.object({
   ldc_w: z.array(z.number()),
   /** IT power series, decimated for plotting: replica 0 plus the replicas' min/max band. */
   series: z.object({ t_h: z.array(z.number()), it_w: z.array(z.number()), total_w: z.array(z.number()), band_lo_w: z.array(z.number()), band_hi_w: z.array(z.number()) }),
+  /** The grid response (with `grid` in the config), of replica 1 (the first); power fields are then after the response. */
+  grid: FacilityGridResult.optional(),
 });
 export type FacilityLevel = z.infer<typeof FacilityLevel>;
 

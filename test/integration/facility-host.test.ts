@@ -26,6 +26,23 @@ describe('facility through the host', () => {
     expect(r.json.levels[0]!.mean_w).toBeGreaterThan(200 * 420);
   }, 60_000);
 
+  it('cancelFacility stops a run in progress: it answers 409 "facility run cancelled", and the next run completes', async () => {
+    const long = host.post<{ error?: { message: string } }>('runFacility', { yaml: stringify(smallTraining), horizon_days: 200, replicas: 16 });
+    // Cancel once the run has started (a cancel before it would find nothing to stop).
+    let cancelled = 0;
+    for (let i = 0; i < 100 && cancelled === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      cancelled = (await host.post<{ cancelled: number }>('cancelFacility', {})).json.cancelled;
+    }
+    expect(cancelled).toBe(1);
+    const r = await long;
+    expect(r.status).toBe(409);
+    expect(JSON.stringify(r.json)).toContain('facility run cancelled');
+    expect((await host.post<{ cancelled: number }>('cancelFacility', {})).json.cancelled).toBe(0);
+    const again = await host.post<{ levels: unknown[] }>('runFacility', { yaml: stringify(smallTraining), horizon_days: 2 });
+    expect(again.status).toBe(200);
+  }, 60_000);
+
   it('facilityReport makes the PDF report (headless Chromium behind the host) of the same run runFacility gives', async () => {
     const input = { yaml: stringify(smallTraining), horizon_days: 3, replicas: 2 };
     const run = await host.post<{ levels: { mean_w: number }[] }>('runFacility', input);

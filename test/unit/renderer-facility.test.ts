@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runScenarioInline } from '../../src/core/facility/run';
-import { comparisonTraces, ldcTraces, seriesTraces, summaryRows, SUMMARY_HEADERS } from '../../src/renderer/lib/facility-view';
+import { comparisonTraces, eventShapes, eventTraces, ldcTraces, seriesTraces, summaryHeaders, summaryRows, zoomRange } from '../../src/renderer/lib/facility-view';
 import type { FacilityResult } from '../../src/shared/facility';
 import { scenario } from './facility/helpers';
 
@@ -41,13 +41,36 @@ describe('facility page views', () => {
   it('summary rows: one per scenario and target, with replica sd and the currency', () => {
     const rows = summaryRows(r);
     expect(rows).toHaveLength(4);
-    expect(rows[0]!.cells).toHaveLength(SUMMARY_HEADERS.length);
+    expect(rows[0]!.cells).toHaveLength(summaryHeaders(r).length);
     // Utilisation: the mean over replicas with their sd; replica 0 hits 30 % (the search), the others scatter around it.
     const util = /^(\d+\.\d) % ± (\d+\.\d)$/.exec(rows[0]!.cells[0]!);
     expect(util).not.toBeNull();
     expect(Math.abs(Number(util![1]) - 30)).toBeLessThan(2.5);
-    expect(rows[0]!.cells[8]).toMatch(/ M EUR$/);
+    expect(rows[0]!.cells[8]).toMatch(/^\d+(\.\d+)?( k| M)? EUR$/);
     // PUE 1.3: total mean column 1.3x the IT mean.
     expect(Number(rows[2]!.cells[4]) / Number(rows[2]!.cells[1]!.split(' ')[0])).toBeCloseTo(1.3, 1);
+  });
+
+  it('zoom: a week or a day inside the horizon, from the first event (else the peak); the whole horizon unzoomed', () => {
+    const l = r.scenarios[0]!.levels[1]!;
+    expect(zoomRange(l, 'all')).toBeNull();
+    const day = zoomRange(l, 'day')!;
+    expect(day[1] - day[0]).toBeCloseTo(1, 9);
+    const peakDay = l.series.t_h[l.series.it_w.indexOf(Math.max(...l.series.it_w))]! / 24;
+    expect(peakDay).toBeGreaterThanOrEqual(day[0]);
+    expect(peakDay).toBeLessThan(day[1]);
+    // A week of a 5-day horizon is the horizon; a day asked for past the end stays inside it.
+    expect(zoomRange(l, 'week')).toEqual([0, 5]);
+    expect(zoomRange(l, 'day', 9)).toEqual([4, 5]);
+  });
+
+  it('grid: the grid draw beside the power, event windows shaded, requested vs delivered per event', () => {
+    const [l] = runScenarioInline(scenario({ horizon_days: 3, grid: { events: [{ start: 40, duration_h: 2, reduce_pct: 15 }] } }));
+    expect(seriesTraces(l!).map((t) => t.name)).toContain('grid draw (after storage)');
+    const [shape] = eventShapes(l!);
+    expect(shape).toMatchObject({ type: 'rect', x0: 40 / 24, x1: 42 / 24 });
+    expect(eventTraces(l!.grid!.events[0]!).map((t) => t.name)).toEqual(['requested', 'delivered']);
+    expect(zoomRange(l!, 'day')).toEqual([1, 2]);
+    expect(eventShapes(r.scenarios[0]!.levels[0]!)).toEqual([]);
   });
 });

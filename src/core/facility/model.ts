@@ -6,6 +6,7 @@ import { climate, perStep, type YearSeries } from './overheads';
 import { checkProfile, FacilityInputError, toSteps, type NodeProfile } from './profile';
 import { sampler } from './rng';
 import type { ResolvedJobType, TrainingModel } from './training';
+import { capHull, type CapPoint, type GridModel } from './grid';
 
 /** One scenario ready to simulate: a config whose profiles are built-in or inline, and the CSV series it names. */
 export interface ScenarioInput {
@@ -14,7 +15,7 @@ export interface ScenarioInput {
   series: { price?: YearSeries; carbon?: YearSeries; temperature?: YearSeries };
 }
 
-export type BuiltModel = { kind: 'training'; m: TrainingModel } | { kind: 'inference'; m: InferenceModel };
+export type BuiltModel = { kind: 'training'; m: TrainingModel; grid?: GridModel } | { kind: 'inference'; m: InferenceModel };
 
 const UNIT_FACTOR = { W: 1, kW: 1000, mW: 0.001 } as const;
 
@@ -74,7 +75,8 @@ export function buildModel(sc: ScenarioInput): BuiltModel {
       const profile = toSteps(nodeProfile(src, `${field}.profile`, c.rated_w, capArg), c.step_s);
       return { name: j.name, share: j.share, nodes: sampler(j.nodes), durationH: sampler(j.duration_h), profile, stretch };
     });
-    return { kind: 'training', m: { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, allocation: c.allocation, hourly, types } };
+    const m: TrainingModel = { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, allocation: c.allocation, hourly, types };
+    return c.grid ? { kind: 'training', m, grid: buildGrid(c, types, startMs, steps) } : { kind: 'training', m };
   }
   const services: ResolvedService[] = c.services.map((s, i) => {
     const field = `services[${i}]`;
@@ -110,6 +112,64 @@ export function buildModel(sc: ScenarioInput): BuiltModel {
     };
   });
   return { kind: 'inference', m: { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, services } };
+}
+
+/**
+ * A type's cap ladder from its measured at_caps entries (built-in profiles: the grid's caps_w, clipped as the
+ * fleet cap is): each cap's mean node power relative to the type's profile as run, and its throughput relative too.
+ */
+function capPoints(c: FacilityConfig, j: FacilityConfig['jobs'][number], i: number, t: ResolvedJobType): CapPoint[] {
+  const field = `jobs[${i}].at_caps`;
+  const fleet = c.fleet_cap_w ?? Infinity;
+  const base = t.profile.mean;
+  const entries: { capW: number; throughput: number; src: ProfileSource; capArg?: number }[] = j.at_caps
+    .filter((a) => a.cap_w < fleet)
+    .map((a) => {
+      if (!a.profile && j.profile.builtin === undefined) throw new FacilityInputError(field, `the entry for ${a.cap_w} W needs a profile measured at that cap`);
+      return { capW: a.cap_w, throughput: a.throughput, src: a.profile ?? j.profile, capArg: a.profile ? undefined : a.cap_w };
+    });
+  if (j.profile.builtin !== undefined)
+    for (const cap of c.grid!.caps_w) if (cap < fleet && !entries.some((e) => e.capW === cap)) entries.push({ capW: cap, throughput: throughputAtCap(cap), src: j.profile, capArg: cap });
+  return entries.map((e) => ({
+    capW: e.capW,
+    power: toSteps(nodeProfile(e.src, `${field}.profile`, c.rated_w, e.capArg), c.step_s).mean / base,
+    throughput: e.throughput * t.stretch,
+  }));
+}
+
+function eventStep(start: string | number, startMs: number, stepS: number, field: string): number {
+  if (typeof start === 'number') return Math.round((start * 3600) / stepS);
+  const ms = Date.parse(start);
+  if (!Number.isFinite(ms)) throw new FacilityInputError(field, `not a date: "${start}" (an ISO date, or hours from the start)`);
+  return Math.round((ms - startMs) / 1000 / stepS);
+}
+
+function buildGrid(c: FacilityConfig, types: ResolvedJobType[], startMs: number, steps: number): GridModel {
+  const g = c.grid!;
+  const stepS = c.step_s;
+  const events = g.events.map((e, i) => {
+    const field = `grid.events[${i}].start`;
+    const request = eventStep(e.start, startMs, stepS, field);
+    if (request < 0 || request >= steps) throw new FacilityInputError(field, `the event starts outside the simulated ${c.horizon_days} days`);
+    const due = request + Math.round((e.notice_min * 60) / stepS);
+    const end = due + Math.max(1, Math.round((e.duration_h * 3600) / stepS));
+    return { name: e.name ?? `event ${i + 1}`, request, due, end, reduceW: e.reduce_mw !== undefined ? e.reduce_mw * 1e6 : undefined, reduceFrac: e.reduce_pct !== undefined ? e.reduce_pct / 100 : undefined, limitW: e.limit_mw !== undefined ? e.limit_mw * 1e6 : undefined };
+  });
+  return {
+    types: types.map((t, i) => {
+      const j = c.jobs[i]!;
+      const points = capPoints(c, j, i, t);
+      return { name: t.name, busyW: t.profile.mean, meanNodes: t.nodes.mean, flexible: j.flexible ?? 0, points, segments: capHull(points) };
+    }),
+    events,
+    limitW: g.limit_mw !== undefined ? g.limit_mw * 1e6 : null,
+    rampWPerMin: g.max_ramp_mw_per_min !== undefined ? g.max_ramp_mw_per_min * 1e6 : null,
+    baselineSteps: Math.max(1, Math.round((g.baseline_h * 3600) / stepS)),
+    caps: g.caps,
+    defer: g.defer,
+    battery: g.battery ? { w: g.battery.mw * 1e6, wh: g.battery.mwh * 1e6, efficiency: g.battery.efficiency, socStart: g.battery.soc_start } : null,
+    generatorW: g.generator ? g.generator.mw * 1e6 : 0,
+  };
 }
 
 function checkChoice(d: FacilityConfig['jobs'][number]['nodes'], field: string, whole: boolean): void {

@@ -1,4 +1,5 @@
-import type { FacilityLevel } from '../../shared/facility';
+import type { FacilityGridResult, FacilityLevel, Overheads } from '../../shared/facility';
+import { respond } from './grid';
 import { simulateInference } from './inference';
 import { bucketMeans, powerStats, type PowerStats } from './metrics';
 import { buildModel, stepSeries, type BuiltModel, type ScenarioInput } from './model';
@@ -19,11 +20,11 @@ export function replicaSeed(seed: number, replica: number): number {
 /** One simulation; `power` off is the bisection's cheap mode (utilisation only). */
 export function simulate(b: BuiltModel, load: number, seed: number, power: boolean) {
   if (b.kind === 'training') {
-    const r = simulateTraining(b.m, load, seed, power);
-    return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0, requests: 0 };
+    const r = simulateTraining(b.m, load, seed, power, b.grid !== undefined);
+    return { it: r.it, types: r.types, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0, requests: 0 };
   }
   const r = simulateInference(b.m, load, seed, power);
-  return { it: r.it, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete, requests: r.requests };
+  return { it: r.it, types: undefined, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete, requests: r.requests };
 }
 
 /** A first guess at the load for a target: jobs/day from busy node-hours per job; demand scale 1 for inference. */
@@ -104,14 +105,51 @@ export interface ReplicaResult {
   plotIt: number[];
   plotTotal: number[];
   bucketS: number;
-  /** Full-resolution series, only when asked (CSV export). */
-  full?: { it: Float64Array; total: Float64Array; busy: Int32Array };
+  /** With a grid config: the response (power fields above are then after it; cost is on the grid draw). */
+  grid?: FacilityGridResult;
+  /** Full-resolution series, only when asked (CSV export); `grid` with a grid config. */
+  full?: { it: Float64Array; total: Float64Array; busy: Int32Array; grid?: Float64Array };
 }
 
 export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed: number, keepFull = false): ReplicaResult {
   const r = simulate(b, load, seed, true);
   const c = sc.config;
   const ext = stepSeries(sc, r.it.length);
+  if (b.kind === 'training' && b.grid && r.types) {
+    const g = respond(b.grid, {
+      stepS: c.step_s,
+      nodes: c.nodes,
+      idleW: c.idle_w,
+      it: r.it,
+      busy: r.busy,
+      types: r.types,
+      slope: overheadSlope(r.it.length, c.overheads, ext.temperature),
+      fixedW: c.overheads.fixed_w,
+      price: ext.price,
+      flatPrice: c.tariff.price_per_mwh,
+    });
+    const itStats = powerStats(g.it, c.step_s);
+    const totalStats = g.facility === g.it ? itStats : powerStats(g.facility, c.step_s);
+    const gridMWh = g.result.grid_energy_mwh;
+    const pIt = bucketMeans(g.it, PLOT_POINTS);
+    return {
+      utilization: r.utilization,
+      it: itStats,
+      total: totalStats,
+      cost: priced(g.grid, ext.price, c.tariff.price_per_mwh, gridMWh, c.step_s),
+      carbonT: priced(g.grid, ext.carbon, c.tariff.carbon_g_per_kwh, gridMWh, c.step_s) / 1000,
+      jobsStarted: r.jobsStarted,
+      waitMeanH: r.waitMeanH,
+      waitMaxH: r.waitMaxH,
+      incomplete: 0,
+      requests: 0,
+      plotIt: pIt.values,
+      plotTotal: g.facility === g.it ? pIt.values : bucketMeans(g.facility, PLOT_POINTS).values,
+      bucketS: pIt.size * c.step_s,
+      grid: { ...g.result, series_w: bucketMeans(g.grid, PLOT_POINTS).values },
+      full: keepFull ? { it: g.it, total: g.facility, busy: r.busy, grid: g.grid } : undefined,
+    };
+  }
   const total = totalPower(r.it, c.overheads, ext.temperature);
   const pIt = bucketMeans(r.it, PLOT_POINTS);
   const itStats = powerStats(r.it, c.step_s);
@@ -132,6 +170,15 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
     bucketS: pIt.size * c.step_s,
     full: keepFull ? { it: r.it, total, busy: r.busy } : undefined,
   };
+}
+
+/** d(facility power) / d(IT power) per step (overheads are linear in IT); null when there are none (slope 1). */
+function overheadSlope(steps: number, o: Overheads, temperature: Float64Array | null): Float64Array | null {
+  const ones = new Float64Array(steps).fill(1);
+  const t = totalPower(ones, o, temperature);
+  if (t === ones) return null;
+  for (let k = 0; k < steps; k++) t[k] = t[k]! - o.fixed_w;
+  return t;
 }
 
 /** Sum over steps of energy (MWh) x a per-step rate, or energy x the flat rate when no series is given. */
@@ -186,6 +233,7 @@ export function summarize(target: number, load: number, reps: ReplicaResult[]): 
     sd: { mean_w: sd(reps.map((r) => r.it.mean)), peak_w: sd(reps.map((r) => r.it.peak)), p99_w: sd(reps.map((r) => r.it.p99)), utilization: sd(reps.map((r) => r.utilization)) },
     ldc_w: r0.it.ldc.map((_, i) => f((r) => r.it.ldc[i]!)),
     series: { t_h: r0.plotIt.map((_, i) => (i * r0.bucketS) / 3600), it_w: r0.plotIt, total_w: r0.plotTotal, band_lo_w: lo, band_hi_w: hi },
+    ...(r0.grid ? { grid: r0.grid } : {}),
   };
 }
 

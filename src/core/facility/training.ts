@@ -27,6 +27,8 @@ export interface TrainingModel {
 export interface TrainingRun {
   /** IT power per step (W); empty when power was not asked for. */
   it: Float64Array;
+  /** With `perType` (the grid response): each job type's power (W) and busy nodes per step. */
+  types?: { power: Float64Array; busy: Float64Array }[];
   /** Busy nodes per step. */
   busy: Int32Array;
   utilization: number;
@@ -60,8 +62,8 @@ const FIRST_STEPS = 1 << 16;
  * steps (ProfilePlayer, as the steps advance) plus idle power of free nodes. Draws do not depend on `power`, so the
  * search (power off) and the final run see the same jobs. Hot loop: typed arrays only, no allocation per job or step.
  */
-export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: number, power: boolean): TrainingRun {
-  const sim = new TrainingSim(m, jobsPerDay, seed, power);
+export function simulateTraining(m: TrainingModel, jobsPerDay: number, seed: number, power: boolean, perType = false): TrainingRun {
+  const sim = new TrainingSim(m, jobsPerDay, seed, power, power && perType);
   for (let s = 0; s < m.steps; ) {
     s = Math.min(m.steps, s + (s < FIRST_STEPS ? FIRST_CHUNK : CHUNK));
     sim.advance(s);
@@ -86,6 +88,10 @@ class TrainingSim {
   /** Durations the table leaves to a draw come straight in steps (hours to steps folded into each type's table). */
   private readonly durDraws: Sampler[];
   private readonly players: ProfilePlayer[];
+  /** The series each type's player adds into: all the IT series, or (per type) the type's own. */
+  private readonly targets: Float64Array[];
+  /** Per type (null unless asked): busy-node changes per step (+nodes at a start, -nodes at the end). */
+  private readonly busyDiff: Float64Array[] | null;
   private readonly power: boolean;
   private readonly backfill: boolean;
   private readonly perStep: number;
@@ -119,6 +125,7 @@ class TrainingSim {
     jobsPerDay: number,
     seed: number,
     power: boolean,
+    perType: boolean,
   ) {
     this.rng = new Rng(seed);
     const { steps, stepS, nodes: pool } = m;
@@ -140,6 +147,8 @@ class TrainingSim {
     this.nodeDraws = m.types.map((t) => t.nodes);
     this.durDraws = m.types.map((t) => t.durationH.scaled(durationScale(t, stepS)));
     this.players = power ? m.types.map((t) => new ProfilePlayer(t.profile, maxDurSteps(t, stepS))) : [];
+    this.targets = this.players.map(() => (perType ? new Float64Array(steps) : this.acc));
+    this.busyDiff = perType ? m.types.map(() => new Float64Array(steps)) : null;
     this.perStep = (jobsPerDay * stepS) / 86400;
     this.stepsPerHour = 3600 / stepS;
     this.makeRoom();
@@ -147,7 +156,7 @@ class TrainingSim {
 
   /** Simulates the steps up to `end` (exclusive), its state in locals meanwhile; the power played up to there. */
   advance(end: number): void {
-    const { rng, pool, idleW, steps, hourly, acc, busy, release, prob, words, nodeDraws, durDraws, players, power, backfill, perStep, stepsPerHour, arrivals } = this;
+    const { rng, pool, idleW, steps, hourly, acc, busy, release, prob, words, nodeDraws, durDraws, players, targets, busyDiff, power, backfill, perStep, stepsPerHour, arrivals } = this;
     const rmask = release.length - 1;
     const K = prob.length >> 2;
     const nPlayers = players.length;
@@ -202,7 +211,14 @@ class TrainingSim {
           if (backfill) done[i] = 1;
           else qHead = i + 1;
           if (s + d < steps) release[(s + d) & rmask] = release[(s + d) & rmask]! + n;
-          if (power) players[qType[i]!]!.add(acc, s, d, n);
+          if (power) {
+            const t = qType[i]!;
+            players[t]!.add(targets[t]!, s, d, n);
+            if (busyDiff !== null) {
+              busyDiff[t]![s]! += n;
+              if (s + d < steps) busyDiff[t]![s + d]! -= n;
+            }
+          }
           const w = s - qArr[i]!;
           waitSum += w;
           if (w > waitMax) waitMax = w;
@@ -216,10 +232,10 @@ class TrainingSim {
       if (power) {
         acc[s] = acc[s]! + idleW * free;
         for (let p = 0; p < nPlayers; p++) players[p]!.tick();
-        if (((s + 1) & (PLAY_BLOCK - 1)) === 0) for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, s + 1);
+        if (((s + 1) & (PLAY_BLOCK - 1)) === 0) for (let p = 0; p < nPlayers; p++) players[p]!.flush(targets[p]!, s + 1);
       }
     }
-    for (let p = 0; p < nPlayers; p++) players[p]!.flush(acc, end);
+    for (let p = 0; p < nPlayers; p++) players[p]!.flush(targets[p]!, end);
     this.s = end;
     this.hourEnd = hourEnd;
     this.free = free;
@@ -255,9 +271,20 @@ class TrainingSim {
 
   result(): TrainingRun {
     const hours = this.m.stepS / 3600;
-    const { jobsStarted, waitSum } = this;
+    const { jobsStarted, waitSum, acc, targets, busyDiff } = this;
+    let types: TrainingRun['types'];
+    if (busyDiff !== null) {
+      types = targets.map((power, t) => {
+        for (let k = 0; k < acc.length; k++) acc[k] = acc[k]! + power[k]!;
+        // The busy-node count in place of its changes.
+        const busy = busyDiff[t]!;
+        for (let k = 1; k < busy.length; k++) busy[k] = busy[k]! + busy[k - 1]!;
+        return { power, busy };
+      });
+    }
     return {
-      it: this.acc,
+      it: acc,
+      types,
       busy: this.busy,
       utilization: this.busySum / (this.pool * this.steps),
       jobsStarted,

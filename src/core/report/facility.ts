@@ -3,7 +3,8 @@
 // with its assumptions. One self-contained HTML document in the lab report's style; every number is the run's.
 import type { ChartAxis, ChartPoint, ChartSeries, ChartSpec } from '../../shared/charts';
 import { colorFor } from '../../shared/format';
-import type { FacilityLevel, FacilityResult } from '../../shared/facility';
+import type { FacilityLevel, FacilityResult, GridEventResult } from '../../shared/facility';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, mwOf } from '../../shared/facility-format';
 import { escapeHtml as h } from './html-escape';
 import { num, pct } from './format';
 import type { Paper } from './model';
@@ -96,26 +97,39 @@ export function scenariosChart(r: FacilityResult): ChartSpec {
   };
 }
 
+/** One event: the reduction requested and delivered (against the pre-event baseline) from before it to its rebound. */
+export function eventChart(scenario: string, l: FacilityLevel, e: GridEventResult, i: number): ChartSpec {
+  const s = e.series;
+  const mw = (v: number[]) => v.map((w) => w / 1e6);
+  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+  return {
+    id: 'facility-event',
+    title: `${scenario}, ${target(l)}: ${e.name}`,
+    x: axis('time', 'h'),
+    y: axis('reduction below the baseline', 'MW'),
+    y2: null,
+    series: [line('requested', colorFor(3), s.t_h, mw(s.requested_w), { dashed: true }), line('delivered', colorFor(i % 2), s.t_h, mw(s.delivered_w))],
+    bands: [],
+    legend: true,
+    caption: `Baseline ${MW(e.baseline_w)} MW (the hour before the request at ${num(e.request_h, 4)} h); requested ${MW(e.requested_w)} MW from ${num(e.due_h, 4)} h to ${num(e.end_h, 4)} h, met in ${pct(e.met_share, 0)} of its steps. Work lost ${num(sum(e.work_lost_node_h), 4)} node-h, deferred ${num(sum(e.deferred_node_h), 4)} node-h; below zero after the event: the rebound (deferred work and recharging).`,
+  };
+}
+
+/** The grid section of a scenario: the response per level, every event, and each event's requested vs delivered. */
+function gridBody(r: FacilityResult, name: string, levels: FacilityLevel[]): string {
+  const withGrid = levels.filter((l) => l.grid);
+  // Cells are written as HTML: escaped here (event and job type names come from the config).
+  const rows = table(['target', ...GRID_HEADERS], withGrid.map((l) => [target(l), ...gridCells(l.grid!)].map(h)));
+  const events = withGrid.flatMap((l) => l.grid!.events.map((e) => [target(l), ...eventCells(e, r.currency)].map(h)));
+  const charts = withGrid.flatMap((l) => l.grid!.events.map((e, i) => figure(eventChart(name, l, e, i))));
+  return `<p>Replica 1. The site keeps its grid draw under each step's limit (the interconnection limit, or an event's) with, in order, the battery, the generator, lower GPU caps chosen per job type from the measured at_caps curves (least work lost per MW shed) and pausing the flexible share of running jobs, whose work runs after the event on free nodes (the rebound). Power figures above are after the response; cost is on the grid draw.</p>${rows}${events.length ? table(['target', ...EVENT_HEADERS], events) : ''}${charts.join('')}`;
+}
+
+/** A scenario's levels in the units of the CLI table and the page (shared/facility-format), plus total peak and wait max. */
 function levelsTable(r: FacilityResult, levels: FacilityLevel[]): string {
-  const money = h(r.currency);
   return table(
-    ['target', 'utilisation', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'total peak MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${r.currency}`, 't CO2', 'wait h (mean / max)', r.mode === 'inference' ? 'incomplete requests' : 'jobs started'],
-    levels.map((l) => [
-      target(l),
-      `${pct(l.utilization)}${l.replicas > 1 ? ` ± ${pct(l.sd.utilization, 2)}` : ''}`,
-      `${MW(l.mean_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.mean_w, 2)}` : ''}`,
-      `${MW(l.peak_w)}${l.replicas > 1 ? ` ± ${MW(l.sd.peak_w, 2)}` : ''}`,
-      MW(l.p99_w),
-      MW(l.mean_total_w),
-      MW(l.peak_total_w),
-      MW(l.ramp_1min_w),
-      MW(l.ramp_1h_w),
-      num(l.energy_mwh, 5),
-      `${num(l.cost, 5)} ${money}`,
-      num(l.carbon_t, 5),
-      `${num(l.queue_wait_mean_h, 3)} / ${num(l.queue_wait_max_h, 3)}`,
-      r.mode === 'inference' ? pct(l.incomplete_fraction, 2) : num(l.jobs_started, 7),
-    ]),
+    ['target', ...levelHeaders(r), 'total peak MW', 'wait max h'],
+    levels.map((l) => [target(l), ...levelCells(r, l), mwOf(l.peak_total_w), num(l.queue_wait_max_h, 3)].map(h)),
   );
 }
 
@@ -141,6 +155,7 @@ function sections(input: FacilityReportInput): Section[] {
       title: `Scenario ${s.name}`,
       body: `${levelsTable(r, s.levels)}${figure(ldcChart(s.name, s.levels))}${s.levels.map((l) => figure(powerChart(s.name, l))).join('')}`,
     })),
+    ...r.scenarios.flatMap((s, i) => (s.levels.some((l) => l.grid) ? [{ id: `grid-${i + 1}`, title: `Grid: ${s.name}`, body: gridBody(r, s.name, s.levels) }] : [])),
     ...(r.scenarios.length > 1 ? [{ id: 'scenarios', title: 'Scenarios side by side', body: figure(scenariosChart(r)) }] : []),
     { id: 'config', title: 'Appendix: the configuration and its assumptions', body: `<p>${h(input.config_file)}</p><pre class="plan">${h(input.config_yaml)}</pre>`, appendix: true },
   ];

@@ -46,7 +46,8 @@ import { scheduleRuns } from '../../core/schedule';
 import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
-import { listFacilityConfigs, runFacilityFile, runFacilityYaml } from './facility/engine-facility';
+import { listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile } from './facility/engine-facility';
+import type { HostSearchResult } from '../../core/facility/host-search';
 import { facilityReportFile } from './facility/report-file';
 import { startTune, type StartedTune, type TuneRequest } from './tune/start';
 
@@ -83,6 +84,8 @@ export class Engine implements LabApi {
   readonly host = hostname();
   private listeners = new Set<Listener>();
   private active = new Map<number, SweepOrchestrator>();
+  /** Facility runs in progress, each cancellable (cancelFacility). */
+  private facilityRuns = new Set<AbortController>();
   /** The pty of a running `sudo … -pl` (limit change as a normal user), fed to the terminal panel. */
   private capPty: IPty | null = null;
   /** The backend kept open for sampleDevices polling. */
@@ -481,7 +484,21 @@ export class Engine implements LabApi {
   }
 
   async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
-    return runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile() });
+    // One cancellable run at a time is what the page shows; a second run gets its own controller.
+    const abort = new AbortController();
+    this.facilityRuns.add(abort);
+    try {
+      return await runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile(), signal: abort.signal });
+    } finally {
+      this.facilityRuns.delete(abort);
+    }
+  }
+
+  /** Cancels the facility runs (and reports) in progress: they reject with "facility run cancelled". */
+  async cancelFacility(_input: MethodInput<'cancelFacility'>): Promise<MethodOutput<'cancelFacility'>> {
+    const n = this.facilityRuns.size;
+    for (const a of this.facilityRuns) a.abort();
+    return { cancelled: n };
   }
 
   async facilityReport(input: MethodInput<'facilityReport'>): Promise<MethodOutput<'facilityReport'>> {
@@ -499,6 +516,11 @@ export class Engine implements LabApi {
    * A facility config file (`caplab facility`): what runFacility does, plus what only a local caller chooses (worker
    * threads, CSV folder). Progress goes to `onProgress` and streams as `facility.progress`.
    */
+  /** The interconnection search of a facility config file (`caplab facility --host-search`), on this thread. */
+  searchFacilityHostFile(file: string, opts: { scenario?: string; target: number; share: number }): HostSearchResult {
+    return searchHostFile(file, opts, this.env, this.labDbFile());
+  }
+
   async runFacilityFile(
     file: string,
     input: Omit<MethodInput<'runFacility'>, 'yaml' | 'base_dir'>,

@@ -1,6 +1,7 @@
 // Plot traces and table rows for the Facility page, pure (unit-tested without a DOM).
 import type { PlotData } from 'plotly.js-strict-dist-min';
-import type { FacilityLevel, FacilityResult } from '../../shared/facility';
+import type { FacilityLevel, FacilityResult, GridEventResult } from '../../shared/facility';
+import { levelCells, levelHeaders, targetOf } from '../../shared/facility-format';
 
 const MW = 1e6;
 const pct = (u: number) => `${Math.round(u * 100)} %`;
@@ -25,7 +26,45 @@ export function seriesTraces(l: FacilityLevel): Partial<PlotData>[] {
   if (l.series.total_w.some((w, i) => Math.abs(w - l.series.it_w[i]!) > 1)) {
     traces.push({ x: days, y: l.series.total_w.map((w) => w / MW), type: 'scatter', mode: 'lines', line: { width: 1, color: '#f0883e' }, name: 'total (overheads)' });
   }
+  if (l.grid && l.grid.series_w.length === days.length) {
+    traces.push({ x: days, y: l.grid.series_w.map((w) => w / MW), type: 'scatter', mode: 'lines', line: { width: 1, color: '#3fb950' }, name: 'grid draw (after storage)' });
+  }
   return traces;
+}
+
+/** Event windows (from the due time to the end) as shaded rectangles on the day axis of the power series. */
+export function eventShapes(l: FacilityLevel): Record<string, unknown>[] {
+  return (l.grid?.events ?? []).map((e) => ({ type: 'rect', xref: 'x', yref: 'paper', x0: e.due_h / 24, x1: e.end_h / 24, y0: 0, y1: 1, fillcolor: 'rgba(248,81,73,0.15)', line: { width: 0 } }));
+}
+
+/** One event's reduction below its baseline: requested (dashed) and delivered, in MW against hours. */
+export function eventTraces(e: GridEventResult): Partial<PlotData>[] {
+  return [
+    { x: e.series.t_h, y: e.series.requested_w.map((w) => w / MW), type: 'scatter', mode: 'lines', line: { dash: 'dash', color: '#f0883e' }, name: 'requested' },
+    { x: e.series.t_h, y: e.series.delivered_w.map((w) => w / MW), type: 'scatter', mode: 'lines', line: { color: '#58a6ff' }, name: 'delivered' },
+  ];
+}
+
+export type Zoom = 'all' | 'week' | 'day';
+const ZOOM_DAYS: Record<Exclude<Zoom, 'all'>, number> = { week: 7, day: 1 };
+
+/**
+ * The day-axis range of a zoom: the whole horizon, or a week or a day starting `from` (days), kept inside it. The
+ * default start is the first event's window, else the day of the series' peak.
+ */
+export function zoomRange(l: FacilityLevel, zoom: Zoom, from?: number): [number, number] | null {
+  const days = l.series.t_h.map((h) => h / 24);
+  const horizon = (days[days.length - 1] ?? 0) + (days[1] ?? 0);
+  if (zoom === 'all' || horizon <= 0) return null;
+  const span = Math.min(ZOOM_DAYS[zoom], horizon);
+  const e = l.grid?.events[0];
+  let peak = 0;
+  l.series.it_w.forEach((w, i) => {
+    if (w > l.series.it_w[peak]!) peak = i;
+  });
+  const start = from ?? (e ? Math.floor(e.due_h / 24) : Math.floor(days[peak] ?? 0));
+  const x0 = Math.max(0, Math.min(horizon - span, start));
+  return [x0, x0 + span];
 }
 
 /** Load-duration curves of one scenario, one line per target utilisation. */
@@ -53,29 +92,11 @@ export interface SummaryRow {
   cells: string[];
 }
 
-export const SUMMARY_HEADERS = ['utilisation', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy GWh', 'cost', 't CO2', 'wait h', 'incomplete'];
-
-const f = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? '–' : v.toFixed(d));
+/** The summary table's columns: the same units and formats as the CLI table and the report (shared/facility-format). */
+export function summaryHeaders(r: Pick<FacilityResult, 'mode'>): string[] {
+  return levelHeaders(r);
+}
 
 export function summaryRows(r: FacilityResult): SummaryRow[] {
-  return r.scenarios.flatMap((s) =>
-    s.levels.map((l) => ({
-      scenario: s.name,
-      target: pct(l.target_utilization),
-      cells: [
-        `${f(l.utilization * 100, 1)} %${l.replicas > 1 ? ` ± ${f(l.sd.utilization * 100, 1)}` : ''}`,
-        `${f(l.mean_w / MW, 3)}${l.replicas > 1 ? ` ± ${f(l.sd.mean_w / MW, 3)}` : ''}`,
-        `${f(l.peak_w / MW, 3)}${l.replicas > 1 ? ` ± ${f(l.sd.peak_w / MW, 3)}` : ''}`,
-        f(l.p99_w / MW, 3),
-        f(l.mean_total_w / MW, 3),
-        f(l.ramp_1min_w === null ? null : l.ramp_1min_w / MW, 3),
-        f(l.ramp_1h_w === null ? null : l.ramp_1h_w / MW, 3),
-        f(l.energy_total_mwh / 1000, 2),
-        `${f(l.cost / 1e6, 2)} M ${r.currency}`,
-        f(l.carbon_t, 0),
-        f(l.queue_wait_mean_h, 2),
-        `${f(l.incomplete_fraction * 100, 2)} %`,
-      ],
-    })),
-  );
+  return r.scenarios.flatMap((s) => s.levels.map((l) => ({ scenario: s.name, target: targetOf(l), cells: levelCells(r, l) })));
 }

@@ -5,7 +5,8 @@ import { reportDocumentFormats, type ReportDocumentFormat } from '../../shared/e
 import { api, onEvent } from '../api/client';
 import { ProgressBar } from '../components/Badges';
 import { Plot } from '../components/Plot';
-import { comparisonTraces, ldcTraces, seriesTraces, summaryRows, SUMMARY_HEADERS } from '../lib/facility-view';
+import { comparisonTraces, eventShapes, eventTraces, ldcTraces, seriesTraces, summaryHeaders, summaryRows, zoomRange, type Zoom } from '../lib/facility-view';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, targetOf } from '../../shared/facility-format';
 import { toast, toastError } from '../state/toasts';
 import { exportedMessage, saveFile } from '../lib/save-file';
 
@@ -30,6 +31,8 @@ export function FacilityPage() {
   const [error, setError] = useState<string | null>(null);
   const [scenario, setScenario] = useState(0);
   const [level, setLevel] = useState(0);
+  const [zoom, setZoom] = useState<Zoom>('all');
+  const [zoomFrom, setZoomFrom] = useState<number | undefined>(undefined);
 
   useEffect(() => {
     api
@@ -57,9 +60,19 @@ export function FacilityPage() {
       setScenario(0);
       setLevel(Math.min(level, r.levels.length - 1));
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      const msg = e instanceof Error ? e.message : String(e);
+      if (msg.includes('facility run cancelled')) toast('info', 'Facility run cancelled');
+      else setError(msg);
     } finally {
       setRunning(false);
+    }
+  }
+
+  async function cancel() {
+    try {
+      await api.cancelFacility({});
+    } catch (e) {
+      toastError(e);
     }
   }
 
@@ -72,7 +85,8 @@ export function FacilityPage() {
       saveFile(f.filename, f.mime, f.data_base64);
       toast('ok', exportedMessage(f));
     } catch (e) {
-      toastError(e);
+      if (e instanceof Error && e.message.includes('facility run cancelled')) toast('info', 'Facility report cancelled');
+      else toastError(e);
     } finally {
       setReporting(null);
     }
@@ -81,6 +95,7 @@ export function FacilityPage() {
   const sc = result?.scenarios[scenario];
   const lv = sc?.levels[level];
   const series = useMemo(() => (lv ? seriesTraces(lv) : []), [lv]);
+  const range = useMemo(() => (lv ? zoomRange(lv, zoom, zoomFrom) : null), [lv, zoom, zoomFrom]);
   const ldc = useMemo(() => (sc ? ldcTraces(sc.levels) : []), [sc]);
   const compare = useMemo(() => (result ? comparisonTraces(result) : []), [result]);
   const rows = useMemo(() => (result ? summaryRows(result) : []), [result]);
@@ -124,7 +139,7 @@ export function FacilityPage() {
             <span>Horizon days (blank: the config's)</span>
             <input type="number" min={1} max={366} value={horizon} onChange={(e) => setHorizon(e.target.value === '' ? '' : Math.max(1, Math.min(366, Number(e.target.value))))} data-testid="facility-horizon" />
           </label>
-          <p>
+          <p className="facility-actions">
             <button className="primary" onClick={() => void run()} disabled={running || reporting !== null || yaml.trim() === ''} data-testid="facility-run">
               {running ? 'Running…' : 'Run'}
             </button>{' '}
@@ -133,9 +148,14 @@ export function FacilityPage() {
                 {reporting === f ? 'Making the report…' : `Report (${f.toUpperCase()})`}
               </button>
             ))}
+            {(running || reporting !== null) && (
+              <button className="small" onClick={() => void cancel()} data-testid="facility-cancel">
+                Cancel
+              </button>
+            )}
           </p>
           {(running || reporting) && progress && (
-            <div data-testid="facility-progress">
+            <div className="facility-progress" data-testid="facility-progress">
               <ProgressBar fraction={progress.done / progress.total} label="facility progress" />
               <span className="muted small">{progress.label}</span>
             </div>
@@ -159,7 +179,7 @@ export function FacilityPage() {
               <tr>
                 <th>scenario</th>
                 <th>target</th>
-                {SUMMARY_HEADERS.map((h) => (
+                {summaryHeaders(result).map((h) => (
                   <th key={h}>{h}</th>
                 ))}
               </tr>
@@ -192,12 +212,47 @@ export function FacilityPage() {
               ))}
             </div>
           </div>
+          <div className="row">
+            <div className="segmented" role="tablist" aria-label="Zoom" data-testid="facility-zoom">
+              {(['all', 'week', 'day'] as const).map((z) => (
+                <button
+                  key={z}
+                  className={z === zoom ? 'on' : ''}
+                  onClick={() => {
+                    setZoom(z);
+                    setZoomFrom(undefined);
+                  }}
+                >
+                  {z === 'all' ? 'Whole horizon' : z === 'week' ? 'Week' : 'Day'}
+                </button>
+              ))}
+            </div>{' '}
+            {range && (
+              <>
+                <button className="small" aria-label="Earlier" onClick={() => setZoomFrom(Math.max(0, range[0] - (range[1] - range[0])))}>
+                  ←
+                </button>{' '}
+                <button className="small" aria-label="Later" onClick={() => setZoomFrom(range[1])}>
+                  →
+                </button>{' '}
+                <span className="muted small" data-testid="facility-zoom-range">
+                  days {range[0].toFixed(1)}–{range[1].toFixed(1)}
+                </span>
+              </>
+            )}
+          </div>
           <div className="plots">
             <div className="card">
               <Plot
                 testId="facility-series"
                 data={series as never}
-                layout={{ ...BELOW, title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (means per ${((lv.series.t_h[1] ?? 1) * 60).toFixed(0)} min)` }, xaxis: { title: { text: 'day' } }, yaxis: { title: { text: 'MW' } } }}
+                layout={{
+                  ...BELOW,
+                  title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (means per ${((lv.series.t_h[1] ?? 1) * 60).toFixed(0)} min)` },
+                  xaxis: { title: { text: 'day' }, ...(range ? { range, autorange: false } : { autorange: true }) },
+                  yaxis: { title: { text: 'MW' } },
+                  shapes: eventShapes(lv) as never,
+                }}
               />
             </div>
             <div className="card">
@@ -211,10 +266,68 @@ export function FacilityPage() {
               <Plot
                 testId="facility-compare"
                 data={compare as never}
-                layout={{ title: { text: 'Scenarios: mean and peak IT power' }, barmode: 'group', yaxis: { title: { text: 'MW' } } }}
+                layout={{ title: { text: 'Scenarios: mean and peak IT power' }, barmode: 'group', xaxis: { title: { text: 'target utilisation' } }, yaxis: { title: { text: 'MW' } } }}
               />
             </div>
+            {lv.grid?.events.map((e, i) => (
+              <div className="card" key={i}>
+                <Plot
+                  testId={`facility-event-${i}`}
+                  data={eventTraces(e) as never}
+                  layout={{ ...BELOW, title: { text: `${e.name}: reduction below the baseline` }, xaxis: { title: { text: 'hour' } }, yaxis: { title: { text: 'MW' } } }}
+                />
+              </div>
+            ))}
           </div>
+          {sc.levels.some((l) => l.grid) && (
+            <div className="card" data-testid="facility-grid">
+              <h3>Grid: {sc.name} (replica 1; power above is after the response)</h3>
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th>target</th>
+                    {GRID_HEADERS.map((h) => (
+                      <th key={h}>{h}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {sc.levels
+                    .filter((l) => l.grid)
+                    .map((l) => (
+                      <tr key={l.target_utilization}>
+                        <td>{targetOf(l)}</td>
+                        {gridCells(l.grid!).map((c, i) => (
+                          <td key={i}>{c}</td>
+                        ))}
+                      </tr>
+                    ))}
+                </tbody>
+              </table>
+              <table className="table" data-testid="facility-events">
+                <thead>
+                  <tr>
+                    <th>target</th>
+                    {EVENT_HEADERS.map((h) => (
+                      <th key={h}>{h}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {sc.levels.flatMap((l) =>
+                    (l.grid?.events ?? []).map((e, i) => (
+                      <tr key={`${l.target_utilization}-${i}`}>
+                        <td>{targetOf(l)}</td>
+                        {eventCells(e, result.currency).map((c, k) => (
+                          <td key={k}>{c}</td>
+                        ))}
+                      </tr>
+                    )),
+                  )}
+                </tbody>
+              </table>
+            </div>
+          )}
         </>
       )}
     </section>

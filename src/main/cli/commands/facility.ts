@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
-import { fixed, progressBar, table } from '../format';
+import { progressBar, table } from '../format';
 import type { FacilityResult } from '../../../shared/facility';
+import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, mwOf, pctOf, targetOf } from '../../../shared/facility-format';
 import type { WrittenFile } from '../../../shared/export';
 import { renderFacilityReport } from '../../../core/report/facility';
 import { checkWritable, ExportError } from '../../lab/exporters/atomic';
 import { findBrowser, NoBrowserError, printPdfWithChromium } from '../../lab/exporters/chromium';
 import { PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from '../../lab/report/write';
 import { paperOf } from './report';
-
-const mw = (w: number | null, d = 3) => (w === null ? null : fixed(w / 1e6, d));
 
 function progressPrinter(io: CliIO) {
   const tty = io.stderr.isTTY === true;
@@ -24,12 +23,14 @@ function progressPrinter(io: CliIO) {
   };
 }
 
-/** The JSON of `caplab facility --json`: plot series only with --series (they are large). */
+/** The JSON of `caplab facility --json`: plot series (the level's and its grid draw's) only with --series (they are large). */
 function forJson(r: FacilityResult, series: boolean): unknown {
   if (series) return r;
   const strip = (l: FacilityResult['levels'][number]) => {
-    const { series: _s, ...rest } = l;
-    return rest;
+    const { series: _s, grid, ...rest } = l;
+    if (!grid) return rest;
+    const { series_w: _g, ...g } = grid;
+    return { ...rest, grid: g };
   };
   return { ...r, scenarios: r.scenarios.map((s) => ({ ...s, levels: s.levels.map(strip) })), levels: r.levels.map(strip) };
 }
@@ -81,16 +82,46 @@ async function writeFacilityReport(result: FacilityResult, file: string, plan: R
   }
 }
 
+/** --host-search TARGET:SHARE: the largest node count the config's grid.limit_mw hosts (JSON or a table of the tries). */
+async function runHostSearch(args: CliArgs, io: CliIO, file: string, spec: string, scenario: string | undefined): Promise<number> {
+  const m = /^([\d.]+):([\d.]+)$/.exec(spec);
+  const target = m ? Number(m[1]) : NaN;
+  const share = m ? Number(m[2]) : NaN;
+  if (!(target > 0 && target <= 1) || !(share >= 0 && share < 1)) throw new CliError('--host-search TARGET:SHARE: a target utilisation in (0, 1] and a share of work lost in [0, 1), e.g. 0.6:0.01');
+  const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
+  let r;
+  try {
+    r = engine.searchFacilityHostFile(file, { scenario, target, share });
+  } finally {
+    await engine.close();
+  }
+  if (args.values.json) {
+    printJson(io, r);
+    return 0;
+  }
+  io.stdout.write(
+    `${file}: ${r.nodes === null ? 'no node count' : `${r.nodes} nodes`} under ${mwOf(r.limit_w)} MW at ${pctOf(target)} utilisation with at most ${pctOf(share, 2)} of the work lost (${r.tries.length} tries, ${r.elapsed_s.toFixed(1)} s)\n`,
+  );
+  io.stdout.write(
+    table(
+      ['nodes', 'work lost', 'h at limit', 'h over limit', 'grid peak MW'],
+      r.tries.map((t) => [t.nodes, pctOf(t.work_lost_share, 3), t.hours_at_limit.toFixed(1), t.hours_over_limit.toFixed(1), mwOf(t.grid_peak_w)]),
+    ) + '\n',
+  );
+  return 0;
+}
+
 export const facilityCommand: CliCommand = {
   name: 'facility',
   summary: 'Scale measured node power profiles to a whole facility (training/colocation or inference site)',
   usage:
-    'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--replicas N] [--threads N] [--series] [--html FILE] [--pdf FILE] [--author NAME] [--paper a4|letter] [--title T] [--browser PATH] [--db FILE]',
+    'facility CONFIG.yaml [--json] [--csv OUT_DIR] [--scenario NAME] [--host-search TARGET:SHARE] [--replicas N] [--threads N] [--series] [--html FILE] [--pdf FILE] [--author NAME] [--paper a4|letter] [--title T] [--browser PATH] [--db FILE]',
   options: {
     ...dbOption,
     ...jsonOption,
     csv: { type: 'string' },
     scenario: { type: 'string' },
+    'host-search': { type: 'string' },
     replicas: { type: 'string' },
     threads: { type: 'string' },
     series: { type: 'boolean' },
@@ -111,6 +142,8 @@ export const facilityCommand: CliCommand = {
     const only = stringOpt(args, 'scenario');
     const csvDir = stringOpt(args, 'csv');
     // The report's files and printer are checked before the simulation, which may take a minute.
+    const hostSearch = stringOpt(args, 'host-search');
+    if (hostSearch !== undefined) return runHostSearch(args, io, file, hostSearch, only);
     const report = await reportTargets(args, io);
     // Read-only: profiles may come from recorded runs and datasets; nothing is written to the lab database.
     const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
@@ -125,30 +158,16 @@ export const facilityCommand: CliCommand = {
       printJson(io, { ...(forJson(result, args.values.series === true) as object), ...(report ? { written } : {}) });
       return 0;
     }
-    const money = result.currency;
     io.stdout.write(`${result.name}: ${result.nodes} nodes, ${result.horizon_days} days at ${result.step_s} s, ${result.levels[0]?.replicas ?? 1} replica(s); ${result.elapsed_s.toFixed(1)} s\n`);
     for (const s of result.scenarios) {
       io.stdout.write(`\n${s.name}\n`);
-      io.stdout.write(
-        table(
-          ['target', 'utilization', 'mean MW', 'peak MW', 'p99 MW', 'total mean MW', 'ramp 1 min MW', 'ramp 1 h MW', 'energy MWh', `cost ${money}`, 'CO2 t', 'wait h', 'incomplete req'],
-          s.levels.map((l) => [
-            `${Math.round(l.target_utilization * 100)} %`,
-            fixed(l.utilization, 3),
-            mw(l.mean_w),
-            mw(l.peak_w),
-            mw(l.p99_w),
-            mw(l.mean_total_w),
-            mw(l.ramp_1min_w),
-            mw(l.ramp_1h_w),
-            fixed(l.energy_mwh, 0),
-            fixed(l.cost, 0),
-            fixed(l.carbon_t, 0),
-            fixed(l.queue_wait_mean_h, 2),
-            fixed(l.incomplete_requests, 0),
-          ]),
-        ) + '\n',
-      );
+      io.stdout.write(table(['target', ...levelHeaders(result)], s.levels.map((l) => [targetOf(l), ...levelCells(result, l)])) + '\n');
+      const withGrid = s.levels.filter((l) => l.grid);
+      if (withGrid.length === 0) continue;
+      io.stdout.write(`${s.name}: grid (replica 1; power above is after the response)\n`);
+      io.stdout.write(table(['target', ...GRID_HEADERS], withGrid.map((l) => [targetOf(l), ...gridCells(l.grid!)])) + '\n');
+      const events = withGrid.flatMap((l) => l.grid!.events.map((e) => [targetOf(l), ...eventCells(e, result.currency)]));
+      if (events.length > 0) io.stdout.write(table(['target', ...EVENT_HEADERS], events) + '\n');
     }
     if (csvDir) io.stderr.write(`caplab facility: replica 1 (the first) of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
     return 0;

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { MethodInput, MethodOutput } from '../../../shared/api';
 import { resourcesDir } from '../runner/workloads';
 import { configName, FacilityConfigError, facilityFromYaml, named, readConfigText } from './config-file';
-import { runFacility } from './pool';
+import { FacilityCancelledError, runFacility } from './pool';
+import { searchHost, type HostSearchResult } from '../../../core/facility/host-search';
 
 export function facilityResourcesDir(env: NodeJS.ProcessEnv): string {
   return join(resourcesDir(env), 'facility');
@@ -26,6 +27,8 @@ export interface FacilityRunExtras {
   csvDir?: string;
   /** The engine's lab database: where `run` and `segment` profiles that name no `db` are read. */
   labDb?: string;
+  /** Cancels the run (the page's Cancel). */
+  signal?: AbortSignal;
 }
 
 /** Runs a facility config given as YAML (the page, and `caplab facility` through the engine). */
@@ -48,8 +51,9 @@ export async function runFacilityYaml(
   }));
   if (extras.csvDir) mkdirSync(extras.csvDir, { recursive: true });
   try {
-    return await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir });
+    return await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir, signal: extras.signal });
   } catch (e) {
+    if (e instanceof FacilityCancelledError) throw e;
     // Found while simulating (a target the pool cannot reach): named like every other config error.
     named(name, e);
   }
@@ -65,4 +69,20 @@ export async function runFacilityFile(
 ): Promise<MethodOutput<'runFacility'>> {
   const yaml = readConfigText(file);
   return runFacilityYaml({ ...input, yaml, base_dir: dirname(resolve(file)) }, env, onProgress, { ...extras, where: file });
+}
+
+/**
+ * The interconnection search (`caplab facility FILE --host-search TARGET:SHARE`): the largest node count of the
+ * file's first scenario (or the one named) that its grid.limit_mw hosts at the target, work lost under the share.
+ */
+export function searchHostFile(file: string, opts: { scenario?: string; target: number; share: number; horizonDays?: number }, env: NodeJS.ProcessEnv, labDb?: string): HostSearchResult {
+  const name = configName(file);
+  const scenarios = facilityFromYaml(readConfigText(file), { baseDir: dirname(resolve(file)), env, where: file, labDb });
+  const sc = opts.scenario === undefined ? scenarios[0] : scenarios.find((s) => s.name === opts.scenario);
+  if (!sc) throw new FacilityConfigError(`${name}: no scenario "${opts.scenario}"`);
+  try {
+    return searchHost(opts.horizonDays === undefined ? sc : { ...sc, config: { ...sc.config, horizon_days: opts.horizonDays } }, opts.target, opts.share);
+  } catch (e) {
+    named(name, e);
+  }
 }

@@ -6,6 +6,7 @@ import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
 import { buildModel, type ScenarioInput } from '../../../core/facility/model';
 import { loadSearch, replicaSeed, summarize, type ReplicaResult } from '../../../core/facility/run';
 import { FacilityInputError } from '../../../core/facility/profile';
+import { LabError } from '../../../shared/errors';
 import { runTask, type FacilityTask, type FacilityTaskResult } from './tasks';
 
 export interface FacilityRunOptions {
@@ -14,6 +15,15 @@ export interface FacilityRunOptions {
   /** Folder for `<scenario>_<NN>u_power.csv` files of replica 0 (the NLR facility-profile format). */
   csvDir?: string;
   onProgress?: (done: number, total: number, label: string) => void;
+  /** Cancels the run: tasks waiting or running are dropped, the workers stopped, and the run rejects. */
+  signal?: AbortSignal;
+}
+
+/** A facility run stopped by its caller (the page's Cancel): HTTP 409 through the host. */
+export class FacilityCancelledError extends LabError {
+  constructor() {
+    super('conflict', 'facility run cancelled');
+  }
 }
 
 type Pending = { task: FacilityTask; resolve: (r: FacilityTaskResult) => void; reject: (e: Error) => void };
@@ -62,6 +72,14 @@ class TaskPool {
     }
   }
 
+  /** Rejects every task waiting or running (their workers are stopped by close). */
+  cancel(): void {
+    for (const p of [...this.queue, ...this.busy.values()]) p.reject(new FacilityCancelledError());
+    this.queue = [];
+    this.busy.clear();
+    this.idle = [];
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
@@ -90,7 +108,13 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
   // A bundle built without the worker entry (the single-file CLI bundle) runs the tasks on this thread.
   const threads = labWorkerExists(import.meta.url, './facility-worker.js') ? Math.min(opts.threads ?? defaultThreads(), levelsTotal) : 0;
   const pool = threads > 0 ? new TaskPool(threads) : null;
-  const exec = (t: FacilityTask): Promise<FacilityTaskResult> => (pool ? pool.run(t) : Promise.resolve().then(() => runTask(t)));
+  const signal = opts.signal;
+  const onAbort = () => pool?.cancel();
+  signal?.addEventListener('abort', onAbort);
+  const exec = (t: FacilityTask): Promise<FacilityTaskResult> => {
+    if (signal?.aborted) return Promise.reject(new FacilityCancelledError());
+    return pool ? pool.run(t) : Promise.resolve().then(() => runTask(t));
+  };
   const searches = scenarios.reduce((a, s) => a + (s.config.same_load_as === undefined ? s.config.targets.length : 0), 0);
   const speculate = pool !== null && threads > searches;
   const replicaTask = (sc: ScenarioInput, target: number, load: number, r: number): Promise<ReplicaResult> => {
@@ -174,6 +198,7 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
       elapsed_s: (performance.now() - t0) / 1000,
     };
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     await pool?.close();
   }
 }
