@@ -85,6 +85,11 @@ export class BatchBuilder {
     this.byIndex[ch]![i] = v;
   }
 
+  /** A value of row i by channel index (NaN: not set). */
+  getAt(i: number, ch: number): number {
+    return this.byIndex[ch]![i]!;
+  }
+
   /** Drops the row just started (a line that turned out to be bad after all). */
   undo(): void {
     const i = --this.b.n;

@@ -3,7 +3,7 @@
 import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
-import { ImportError, ReportBuilder } from '../report';
+import { ImportError, noHeaderReason, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, lastNumberEnd, sameAt, scanField, splitFields, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 import type { FormatModule } from '../format-module';
@@ -216,7 +216,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       const ch = chanAt[f]!;
       if (ch >= 0) out.setAt(i, ch, vals[f]!);
     }
-    rep.read(t, dev);
+    rep.commit(out, i, line, t, dev);
   };
   const tmp = new Float64Array(256);
   let badUnit = 0;
@@ -260,7 +260,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return textStream(rep.r, lines, () => out.flush(), () => {
-    if (!cols) throw new ImportError(opts.file, null, 'empty file: no header and no rows');
+    if (!cols) throw new ImportError(opts.file, null, noHeaderReason(rep, 'no header and no rows'));
     if (nanCells) rep.warn(nanCellWarning(nanCells));
     return [];
   });

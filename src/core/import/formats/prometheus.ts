@@ -80,16 +80,16 @@ export function prometheusParser(opts: ParserOptions): StreamParser {
           uuid,
           pci_bus_id: series.metric.pci_bus_id ?? null,
         });
-        for (const [t, v] of series.values) {
+        series.values.forEach(([t, v], j) => {
           const x = Number(v);
           if (!Number.isFinite(t)) {
             rep.skip(k, 'bad timestamp in a series');
-            continue;
+            return;
           }
           const i = out.row(t, dev);
           out.set(i, m.channel, Number.isFinite(x) ? x : NaN);
-          rep.read(t, dev);
-        }
+          rep.commit(out, i, k, t, dev, `series ${k + 1} (${name}), point ${j + 1}`);
+        });
       });
       out.flush();
       return { report: rep.r, segments: [] };

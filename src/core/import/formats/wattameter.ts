@@ -4,7 +4,7 @@
 import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
-import { ImportError, ReportBuilder } from '../report';
+import { ImportError, noHeaderReason, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, scanField, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 import type { FormatModule } from '../format-module';
@@ -134,14 +134,14 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
     for (const d of devices) {
       const i = out.row(t, d.dev);
       for (const col of d.cols) out.setAt(i, col.ch, vals[col.field]! * col.scale);
-      rep.read(t, d.dev);
+      rep.commit(out, i, line, t, d.dev);
     }
   };
   let headerNorm = '';
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return textStream(rep.r, lines, () => out.flush(), () => {
-    if (!devices) throw new ImportError(opts.file, null, 'empty file: no "# timestamp ..." header');
+    if (!devices) throw new ImportError(opts.file, null, noHeaderReason(rep, 'no "# timestamp ..." header'));
     return [];
   });
 }
