@@ -3,6 +3,7 @@
 import type { ImportReport, ImportDevice, ColumnInfo } from '../../shared/dataset';
 import type { BatchBuilder } from './batch';
 import { rowProblem } from './plausible';
+import { cutText as cut } from '../../shared/format';
 
 /** Line numbers kept per skip reason. */
 export const MAX_SKIP_EXAMPLES = 5;
@@ -112,11 +113,6 @@ export function noSampleReason(r: ImportReport): string {
  */
 export function noHeaderReason(rep: ReportBuilder, expected: string): string {
   return rep.r.rows_skipped > 0 ? `${expected} (${skippedWords(rep.r)})` : `empty file: ${expected}`;
-}
-
-/** A value for a message: at most `max` characters, with how long it was when cut. */
-export function cut(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max)}... (${s.length} characters)`;
 }
 
 /** The warning for readings out of time order, or null: they are stored sorted, so the file's order is lost. */
