@@ -85,9 +85,9 @@ export class BatchBuilder {
     this.byIndex[ch]![i] = v;
   }
 
-  /** A value of row i by channel index (NaN: not set). */
-  getAt(i: number, ch: number): number {
-    return this.byIndex[ch]![i]!;
+  /** The current batch's channel columns in CHANNELS order (row i of the last row() call is in these). */
+  columns(): readonly Float64Array[] {
+    return this.byIndex;
   }
 
   /** Drops the row just started (a line that turned out to be bad after all). */

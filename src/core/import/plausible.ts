@@ -62,20 +62,37 @@ const isoOf = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 
 export type RowProblem = { fatal: true; message: string } | { fatal: false; reason: string };
 
+/** Per device kind, each channel's plausible [lo, hi] by channel index (the hot loop's flat arrays), and a lo that is itself excluded (absolute zero) or NaN. */
+const RANGES = Object.fromEntries(
+  (Object.keys(MAX_POWER_W) as DatasetDeviceKind[]).map((kind) => {
+    const b = CHANNELS.map((ch) => BOUNDS[ch]);
+    return [
+      kind,
+      {
+        lo: Float64Array.from(b, (x) => x.min),
+        hi: Float64Array.from(b, (x, k) => Math.min(x.max === 'power' ? MAX_POWER_W[kind] : x.max, STORABLE[CHANNELS[k]!])),
+        strict: Float64Array.from(b, (x) => (x.above ? x.min : NaN)),
+      },
+    ];
+  }),
+) as Record<DatasetDeviceKind, { lo: Float64Array; hi: Float64Array; strict: Float64Array }>;
+
 /**
- * What is wrong with a reading, or null. `value(ch)` reads its channels (NaN: missing). Fatal: a timestamp or
- * value the store cannot hold; else a skip reason naming the channel and bound (one reason per bound, so the
- * report counts them).
+ * What is wrong with the reading at row i of the channel columns `cols` (CHANNELS order; NaN: missing), or null.
+ * Fatal: a timestamp or value the store cannot hold; else a skip reason naming the channel and bound (one reason
+ * per bound, so the report counts them). Runs for every row an import reads: plausible rows take one comparison
+ * pair per channel.
  */
-export function rowProblem(t: number, value: (ch: number) => number, kind: DatasetDeviceKind, clock: 'wall' | 'relative'): RowProblem | null {
+export function rowProblem(t: number, cols: readonly Float64Array[], i: number, kind: DatasetDeviceKind, clock: 'wall' | 'relative'): RowProblem | null {
   if (!(Math.abs(t) <= STORABLE.t))
     return {
       fatal: true,
       message: `timestamp ${timeWords(t, clock)} is outside the range the store holds (${clock === 'wall' ? `${isoOf(-STORABLE.t)} to ${isoOf(STORABLE.t)}` : `±${shortNumber(Math.floor(STORABLE.t))} s`})`,
     };
+  const { lo, hi, strict } = RANGES[kind];
   for (let k = 0; k < CHANNELS.length; k++) {
-    const v = value(k);
-    if (v !== v) continue;
+    const v = cols[k]![i]!;
+    if ((v >= lo[k]! && v <= hi[k]! && v !== strict[k]) || v !== v) continue;
     const ch = CHANNELS[k]!;
     const b = BOUNDS[ch];
     if (!(Math.abs(v) <= STORABLE[ch])) return { fatal: true, message: `${b.what} ${shortNumber(v)} ${b.unit} is beyond what the store holds (|value| < ${shortNumber(Math.floor(STORABLE[ch]))} ${b.unit})` };

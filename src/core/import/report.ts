@@ -70,7 +70,7 @@ export class ReportBuilder {
    * the place in a file without lines). False when dropped.
    */
   commit(out: BatchBuilder, i: number, line: number | null, t: number, device: number, where?: string): boolean {
-    const p = rowProblem(t, (k) => out.getAt(i, k), this.r.devices[device]!.kind, this.r.clock);
+    const p = rowProblem(t, out.columns(), i, this.r.devices[device]!.kind, this.r.clock);
     if (p === null) {
       this.read(t, device, line);
       return true;

@@ -43,10 +43,13 @@ describe('values the store cannot hold fail the file at their line', () => {
     expect(new Date(STORABLE.t * 1000).toISOString()).toMatch(/^2041-05/);
     expect(Math.round(STORABLE.power_avg_w * 1000)).toBeLessThan(2 ** 51);
     expect(STORABLE.power_avg_w).toBeGreaterThan(2 ** 51 / 1000 - 2);
-    const at = (ch: string, v: number) => (k: number) => (CHANNELS[k] === ch ? v : NaN);
-    expect(rowProblem(2.3e9, at('temp_c', 40), 'gpu', 'wall')).toMatchObject({ fatal: true });
-    expect(rowProblem(1.8e9, at('energy_mj', 2 ** 52), 'gpu', 'wall')).toMatchObject({ fatal: true });
-    expect(rowProblem(1.8e9, at('energy_mj', 2 ** 50), 'gpu', 'wall')).toBeNull();
+    const at = (ch: string, v: number) => CHANNELS.map((c) => Float64Array.of(c === ch ? v : NaN));
+    expect(rowProblem(2.3e9, at('temp_c', 40), 0, 'gpu', 'wall')).toMatchObject({ fatal: true });
+    expect(rowProblem(1.8e9, at('energy_mj', 2 ** 52), 0, 'gpu', 'wall')).toMatchObject({ fatal: true });
+    expect(rowProblem(1.8e9, at('energy_mj', 2 ** 50), 0, 'gpu', 'wall')).toBeNull();
+    // Absolute zero itself is impossible, a degree above it is a (cold) reading.
+    expect(rowProblem(1.8e9, at('temp_c', -273.15), 0, 'gpu', 'wall')).toMatchObject({ fatal: false });
+    expect(rowProblem(1.8e9, at('temp_c', -272.15), 0, 'gpu', 'wall')).toBeNull();
   });
 });
 
