@@ -104,3 +104,11 @@ describe('readings that go back in time', () => {
     expect(reorderWarning(parseAll('nvidia-smi', fx('nvidia-smi-seed.csv'), opts).report)).toBeNull();
   });
 });
+
+describe('messages quote values cut to 200 characters', () => {
+  it('a 10,000-character column name is quoted cut, with its length', () => {
+    const name = 'x'.repeat(10_000);
+    const r = parseAll('nvidia-smi', `timestamp, ${name}, power.draw [W]\n2026/11/30 08:45:57.673, 1, 250\n`, opts);
+    expect(r.report.warnings).toEqual([`column "${'x'.repeat(200)}... (10000 characters)" is not imported`]);
+  });
+});

@@ -1,6 +1,7 @@
 // `dcgmi dmon -e <field ids>` text: a `#Entity  POWER  TOTEC ...` header (repeated now and then), optionally a
 // `ID  W  mJ ...` units line, then one `GPU <i>  v1  v2 ...` row per entity per sample, `N/A` for blanks.
 // dmon prints no timestamps: sample k (a new round starts when an entity repeats) is placed at k * --delay.
+import { cutText } from '../../../shared/format';
 import { BatchBuilder, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
 import { ImportError, noHeaderReason, ReportBuilder } from '../report';
@@ -44,7 +45,7 @@ export function dcgmDmonParser(opts: ParserOptions): StreamParser {
       cols = names.map((n) => {
         const m = SHORT[n];
         if (!m) {
-          rep.warn(`column "${n}" is not imported`);
+          rep.warn(`column "${cutText(n)}" is not imported`);
           return null;
         }
         rep.column({ source: m.source, channel: m.channel, unit: m.unit, sensor_kind: m.kind ?? null, note: null });
