@@ -118,7 +118,7 @@ export function noHeaderReason(rep: ReportBuilder, expected: string): string {
 /** The warning for readings out of time order, or null: they are stored sorted, so the file's order is lost. */
 export function reorderWarning(r: ImportReport): string | null {
   const o = r.reordered;
-  if (!o || o.count === 0) return null;
+  if (o.count === 0) return null;
   const at = o.lines.length ? ` (line${o.lines.length > 1 ? 's' : ''} ${o.lines.join(', ')}${o.count > o.lines.length ? ', ...' : ''})` : '';
   return `${o.count} reading(s) go back in time from their device's previous one${at}: they are stored in time order`;
 }
