@@ -72,6 +72,8 @@ export const ImportReport = z.object({
   t_end: z.number().nullable(),
   clock: z.enum(['wall', 'relative']),
   warnings: z.array(z.string()),
+  /** Readings earlier than their device's previous one (stored in time order all the same), with the first lines. */
+  reordered: z.object({ count: z.number().int(), lines: z.array(z.number().int()) }).default({ count: 0, lines: [] }),
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 

@@ -21,3 +21,8 @@ export const colorFor = (i: number) => TRACE_COLORS[i % TRACE_COLORS.length]!;
  */
 const SERIES_COLORS = ['#4e9af1', '#2bb3a3', '#9d6fe0', '#59a14f'];
 export const seriesColor = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
+
+/** A value for a message: at most `max` characters, saying how long it was when cut (a 200 MB name is not echoed). */
+export function cutText(s: string, max = 200): string {
+  return s.length <= max ? s : `${s.slice(0, max)}... (${s.length} characters)`;
+}

@@ -24,20 +24,25 @@ const LABELS: Record<string, string> = {
   on_failure: 'On a failed run',
   hang_timeout_s: 'Hang timeout',
   run_timeout_s: 'Run timeout',
+  sim: 'Simulation options',
   'sim.speedup': 'Simulation speed-up',
   'sim.devices': 'Simulated presets',
 };
 
+/**
+ * A list entry is named by its 0-based position, as the issue's path and the plan file count it (`devices.0` is
+ * `Devices[0]`): "Device 1" for the first entry read as GPU index 1, which a devices list also holds.
+ */
 export function fieldLabel(path: string): string {
   if (LABELS[path]) return LABELS[path];
   const w = /^workloads\.(\d+)\.(\w+)/.exec(path);
-  if (w) return `Workload ${Number(w[1]) + 1} ${w[2] === 'id' ? 'name' : w[2]}`;
+  if (w) return `Workloads[${w[1]}] ${w[2] === 'id' ? 'name' : w[2]}`;
   const a = /^caps\.adaptive\.(\w+)/.exec(path);
   if (a) return `Adaptive caps "${a[1]}"`;
   const c = /^caps\.(\d+)$/.exec(path);
-  if (c) return `Cap ${Number(c[1]) + 1}`;
+  if (c) return `Caps[${c[1]}]`;
   const d = /^devices\.(\d+)$/.exec(path);
-  if (d) return `Device ${Number(d[1]) + 1}`;
+  if (d) return `Devices[${d[1]}]`;
   return path || 'The plan';
 }
 

@@ -21,6 +21,8 @@ export const PLAN_LIMITS = {
   max_cooldown_s: 3600,
   max_hang_timeout_s: 24 * 3600,
   max_run_timeout_s: 48 * 3600,
+  /** A node's power besides its GPUs (CPUs, memory, fans): far below a megawatt, as caps are. */
+  max_overhead_w: 100_000,
 } as const;
 
 const watts = positive.max(PLAN_LIMITS.max_cap_w, `at most ${PLAN_LIMITS.max_cap_w} W`);
@@ -81,12 +83,14 @@ export const WorkloadRef = z.object({
 });
 export type WorkloadRef = z.infer<typeof WorkloadRef>;
 
-export const SimOptions = z.object({
-  /** Simulated time runs this many times faster than wall time. */
-  speedup: z.number().min(1).max(1000).default(1),
-  /** Presets of the simulated devices, one per device (see `caplab devices --backend sim`). */
-  devices: z.array(z.string()).optional(),
-});
+export const SimOptions = z
+  .object({
+    /** Simulated time runs this many times faster than wall time. */
+    speedup: z.number().min(1).max(1000).default(1),
+    /** Presets of the simulated devices, one per device (see `caplab devices --backend sim`). */
+    devices: z.array(z.string()).optional(),
+  })
+  .strict();
 
 /**
  * Adaptive measurement (issue 28): stop measuring, cooling down and repeating once the answer is settled, within the
@@ -182,7 +186,7 @@ export const Plan = z
      * buffers where the backend can and polls elsewhere.
      */
     sample_mode: z.enum(['auto', 'buffered', 'poll']).default('auto'),
-    overhead_w: z.number().min(0).default(100),
+    overhead_w: z.number().min(0).max(PLAN_LIMITS.max_overhead_w, `at most ${PLAN_LIMITS.max_overhead_w} W`).default(100),
     observe_only: z.boolean().default(false),
     on_failure: z.enum(['continue', 'stop']).default('continue'),
     /** A run that shows no progress (no protocol step) for this many wall-clock seconds is killed as hung. */

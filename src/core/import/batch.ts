@@ -85,6 +85,11 @@ export class BatchBuilder {
     this.byIndex[ch]![i] = v;
   }
 
+  /** The current batch's channel columns in CHANNELS order (row i of the last row() call is in these). */
+  columns(): readonly Float64Array[] {
+    return this.byIndex;
+  }
+
   /** Drops the row just started (a line that turned out to be bad after all). */
   undo(): void {
     const i = --this.b.n;

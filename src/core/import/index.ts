@@ -4,7 +4,7 @@ import { ImportError } from './report';
 import { formatModule } from './formats';
 
 export { detectFormat } from './detect';
-export { ImportError } from './report';
+export { ImportError, MAX_SKIP_EXAMPLES, noSampleReason, reorderWarning } from './report';
 export { formatModule } from './formats';
 export type { FormatModule, FormatReader } from './format-module';
 export type { ColumnBatch, Channel } from './batch';

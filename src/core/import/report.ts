@@ -1,6 +1,9 @@
 // The import report every parser fills in: rows read and skipped (with reasons and first lines), devices,
 // time span, and the sensor kind of each power column.
 import type { ImportReport, ImportDevice, ColumnInfo } from '../../shared/dataset';
+import type { BatchBuilder } from './batch';
+import { rowProblem } from './plausible';
+import { cutText as cut } from '../../shared/format';
 
 /** Line numbers kept per skip reason. */
 export const MAX_SKIP_EXAMPLES = 5;
@@ -22,6 +25,7 @@ export class ReportBuilder {
       t_end: null,
       warnings: [],
       clock: 'wall',
+      reordered: { count: 0, lines: [] },
     };
   }
 
@@ -43,15 +47,38 @@ export class ReportBuilder {
     if (!this.r.columns.some((x) => x.source === c.source)) this.r.columns.push(c);
   }
 
-  read(t: number, device: number): void {
+  /** Counts a reading (line: where it is, when the caller knows). */
+  read(t: number, device: number, line: number | null = null): void {
     this.r.rows_read++;
     const d = this.r.devices[device]!;
     d.rows++;
     const gap = t - this.lastT[device]!;
     if (gap > d.max_gap_s) d.max_gap_s = gap;
+    else if (gap < 0) {
+      const o = this.r.reordered;
+      o.count++;
+      if (line !== null && o.lines.length < MAX_SKIP_EXAMPLES) o.lines.push(line);
+    }
     this.lastT[device] = t;
     if (this.r.t_start === null || t < this.r.t_start) this.r.t_start = t;
     if (this.r.t_end === null || t > this.r.t_end) this.r.t_end = t;
+  }
+
+  /**
+   * Row i of `out` (just filled, at line `line`) is counted as read, or dropped: a physically impossible reading is
+   * skipped with its reason; a timestamp or value the store cannot hold fails the file at that line (`where` names
+   * the place in a file without lines). False when dropped.
+   */
+  commit(out: BatchBuilder, i: number, line: number | null, t: number, device: number, where?: string): boolean {
+    const p = rowProblem(t, out.columns(), i, this.r.devices[device]!.kind, this.r.clock);
+    if (p === null) {
+      this.read(t, device, line);
+      return true;
+    }
+    out.undo();
+    if (p.fatal) throw new ImportError(this.r.files[0]!, where ? null : line, where ? `${where}: ${p.message}` : p.message);
+    this.skip(line ?? 0, p.reason);
+    return false;
   }
 
   skip(line: number, reason: string): void {
@@ -66,6 +93,34 @@ export class ReportBuilder {
   warn(w: string): void {
     if (!this.r.warnings.includes(w)) this.r.warnings.push(w);
   }
+}
+
+/** The skipped rows in words: each reason with its count and first lines (for messages; each reason cut short). */
+export function skippedWords(r: ImportReport): string {
+  return r.skipped.map((s) => `${cut(s.reason, 200)}: ${s.count} (line${s.lines.length > 1 ? 's' : ''} ${s.lines.join(', ')}${s.count > s.lines.length ? ', ...' : ''})`).join('; ');
+}
+
+/** Why a file gave no reading, for the import's refusal: what was skipped, else that it holds no rows. */
+export function noSampleReason(r: ImportReport): string {
+  const notes = r.warnings.length ? `; ${r.warnings.map((w) => cut(w, 200)).join('; ')}` : '';
+  if (r.rows_skipped > 0) return `no reading to import: every row was skipped (${skippedWords(r)})${notes}`;
+  return `no reading to import: no data rows${notes}`;
+}
+
+/**
+ * What a parser that found no header says at the end: "empty file" only when nothing was skipped; a file of one
+ * line too long to read (a 200 MB line) is not empty.
+ */
+export function noHeaderReason(rep: ReportBuilder, expected: string): string {
+  return rep.r.rows_skipped > 0 ? `${expected} (${skippedWords(rep.r)})` : `empty file: ${expected}`;
+}
+
+/** The warning for readings out of time order, or null: they are stored sorted, so the file's order is lost. */
+export function reorderWarning(r: ImportReport): string | null {
+  const o = r.reordered;
+  if (o.count === 0) return null;
+  const at = o.lines.length ? ` (line${o.lines.length > 1 ? 's' : ''} ${o.lines.join(', ')}${o.count > o.lines.length ? ', ...' : ''})` : '';
+  return `${o.count} reading(s) go back in time from their device's previous one${at}: they are stored in time order`;
 }
 
 /** A file the parser cannot read at all: names the file and line. */

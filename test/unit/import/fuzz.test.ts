@@ -1,6 +1,8 @@
 // Fuzz suite over every importer: mutated real-format fixtures (byte flips, truncation, garbage, repeated and
 // dropped lines, other delimiters, unit swaps, random chunking). Every input must give a result or an
 // ImportError naming the file — never another exception, never a hang — and a result must be self-consistent.
+// A second pass per fixture puts out-of-range numbers, impossible readings, far-off years and emptied files in
+// (issue #32): whatever comes out must be storable and physically possible.
 // Short by default; CAPLAB_FUZZ_LONG=1 runs 10,000 inputs per format.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -8,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { parseAll } from '../../../src/core/import/collect';
 import { ImportError } from '../../../src/core/import';
 import { metadataRowOf, parseNlrMetadata } from '../../../src/core/import/formats/nlr-metadata';
-import type { ImportFormat } from '../../../src/shared/dataset';
+import type { DatasetDeviceKind, ImportFormat } from '../../../src/shared/dataset';
+import type { Collected } from '../../../src/core/import/collect';
+import { applyBad, badValue } from '../../helpers/fuzz-values';
 
 const LONG = process.env.CAPLAB_FUZZ_LONG === '1';
 const RUNS = LONG ? 10_000 : 150;
@@ -84,6 +88,22 @@ function apply(text: string, ms: readonly Mutation[]): string {
   return s;
 }
 
+/** What the store can hold and what is physically possible, written out here rather than taken from the importer. */
+const MAX_W: Record<DatasetDeviceKind, number> = { gpu: 10_000, cpu: 10_000, node: 1e7, facility: 1e10 };
+function checkPlausible(r: Collected): void {
+  for (const row of r.rows) {
+    expect(Math.abs(row.t)).toBeLessThan(2 ** 51 / 1e6);
+    const kind = r.report.devices[row.device]!.kind;
+    for (const [ch, v] of Object.entries(row.values)) {
+      expect(Number.isFinite(v), `${ch} ${v}`).toBe(true);
+      if (ch.startsWith('power_') || ch === 'limit_w') expect(v >= 0 && v <= MAX_W[kind], `${ch} ${v}`).toBe(true);
+      else if (ch === 'temp_c') expect(v > -273.15 && v <= 500, `${ch} ${v}`).toBe(true);
+      else if (ch.startsWith('util_')) expect(v >= 0 && v <= 100, `${ch} ${v}`).toBe(true);
+      else expect(v >= 0, `${ch} ${v}`).toBe(true);
+    }
+  }
+}
+
 /** Splits text at the given cut points (so lines straddle chunks). */
 function chunk(text: string, cuts: readonly number[]): string[] {
   const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
@@ -117,6 +137,7 @@ describe(`importer fuzz suite (${RUNS} mutated inputs per fixture${LONG ? ', lon
               expect(row.device).toBeLessThan(r.report.devices.length);
             }
             expect(r.report.devices.reduce((s, d) => s + d.rows, 0)).toBe(r.report.rows_read);
+            checkPlausible(r);
           } catch (e) {
             if (!(e instanceof ImportError)) throw e;
             errors++;
@@ -129,6 +150,36 @@ describe(`importer fuzz suite (${RUNS} mutated inputs per fixture${LONG ? ', lon
       );
       expect(results + errors).toBe(RUNS);
       expect(results).toBeGreaterThan(0);
+    }, LONG ? 1_800_000 : 60_000);
+  }
+
+  for (const [format, file, extra] of FIXTURES) {
+    const text = readFileSync(`test/fixtures/import/${file}`, 'utf8');
+    it(`${format}: ${file}, out-of-range numbers, impossible readings, far-off years, emptied`, () => {
+      const seen = { results: 0, errors: 0, empty: 0, skipped: 0 };
+      fc.assert(
+        fc.property(fc.array(badValue, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 4 }), (ms, cuts) => {
+          const input = applyBad(text, ms);
+          try {
+            const r = parseAll(format, chunk(input, cuts), { file: 'fuzz.in', zone: 'UTC', ...extra });
+            seen.results++;
+            if (r.report.rows_read === 0) seen.empty++;
+            if (r.report.rows_skipped > 0) seen.skipped++;
+            expect(r.rows.length).toBe(r.report.rows_read);
+            checkPlausible(r);
+          } catch (e) {
+            if (!(e instanceof ImportError)) throw e;
+            seen.errors++;
+            expect(e.message.startsWith('fuzz.in')).toBe(true);
+          }
+        }),
+        { numRuns: RUNS, seed: LONG ? undefined : 42 },
+      );
+      expect(seen.results + seen.errors).toBe(RUNS);
+      // Each class shows up: refusals, readings skipped as impossible, and files left with no reading.
+      expect(seen.errors).toBeGreaterThan(0);
+      expect(seen.skipped + seen.empty).toBeGreaterThan(0);
+      if (LONG) console.log(`${format} ${file} bad values: ${JSON.stringify(seen)}`);
     }, LONG ? 1_800_000 : 60_000);
   }
 

@@ -98,10 +98,10 @@ describe('WattAMeter number fields', () => {
   it('reads integers digit by digit and every other number as the general reader does (fractions, signs, exponents, 16+ digits, text)', () => {
     const header = '# timestamp reading-time[ns] gpu-0[mW] gpu-0[mJ] gpu-0[C] gpu-0[%gpu] gpu-0[W]\n';
     const line = (cells: string) => `2026-11-30_08:00:00.000000 1 ${cells}\n`;
-    const r = parseAll('wattameter', header + line('250000 1234567890123 45 100 250.5') + line('-5 1234567890123456 4.5e1 7\t+12') + line('12ab 9 45 100 1'), { file: 'n.log', zone: 'UTC' });
+    const r = parseAll('wattameter', header + line('250000 1234567890123 45 100 250.5') + line('+5 1234567890123456 4.5e1 7\t+12') + line('12ab 9 45 100 1'), { file: 'n.log', zone: 'UTC' });
     expect(r.rows.map((x) => x.values)).toEqual([
       { power_avg_w: 250, energy_mj: 1234567890123, temp_c: 45, util_gpu: 100, power_derived_w: 250.5 },
-      { power_avg_w: -0.005, energy_mj: 1234567890123456, temp_c: 45, util_gpu: 7, power_derived_w: 12 },
+      { power_avg_w: 0.005, energy_mj: 1234567890123456, temp_c: 45, util_gpu: 7, power_derived_w: 12 },
       { energy_mj: 9, temp_c: 45, util_gpu: 100, power_derived_w: 1 },
     ]);
   });

@@ -36,7 +36,7 @@ export function codecarbonParser(opts: ParserOptions): StreamParser {
         const set = (ch: Channel, v: number) => out.set(i, ch, v);
         set('energy_mj', num(rec[`${p}_energy`]) * KWH_TO_MJ);
         set('power_derived_w', num(rec[`${p}_power`]));
-        rep.read(t, d);
+        rep.commit(out, i, line, t, d);
       }
       const dur = num(rec.duration);
       const run = rec.run_id || `run ${segments.length + 1}`;

@@ -1,7 +1,7 @@
 // Small header-first CSV tables (Zeus window logs, CodeCarbon emissions.csv, facility profiles): one record per
 // line as name → raw string, quotes honoured, rows with the wrong field count skipped.
 import type { ReportBuilder } from '../report';
-import { ImportError } from '../report';
+import { ImportError, noHeaderReason } from '../report';
 import { LineSplitter, splitFields } from '../scan';
 
 export function csvTable(file: string, rep: ReportBuilder, onRecord: (rec: Record<string, string>, line: number) => void, onHeader: (names: string[], line: number) => void) {
@@ -29,7 +29,7 @@ export function csvTable(file: string, rep: ReportBuilder, onRecord: (rec: Recor
     push: (t: string) => lines.push(t),
     end: () => {
       lines.end();
-      if (!names) throw new ImportError(file, null, 'empty file: no header line');
+      if (!names) throw new ImportError(file, null, noHeaderReason(rep, 'no header line'));
     },
   };
 }

@@ -1,9 +1,10 @@
 // `dcgmi dmon -e <field ids>` text: a `#Entity  POWER  TOTEC ...` header (repeated now and then), optionally a
 // `ID  W  mJ ...` units line, then one `GPU <i>  v1  v2 ...` row per entity per sample, `N/A` for blanks.
 // dmon prints no timestamps: sample k (a new round starts when an entity repeats) is placed at k * --delay.
+import { cutText } from '../../../shared/format';
 import { BatchBuilder, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
-import { ImportError, ReportBuilder } from '../report';
+import { ImportError, noHeaderReason, ReportBuilder } from '../report';
 import { LineSplitter, parseNumber } from '../scan';
 import type { FormatModule } from '../format-module';
 
@@ -44,7 +45,7 @@ export function dcgmDmonParser(opts: ParserOptions): StreamParser {
       cols = names.map((n) => {
         const m = SHORT[n];
         if (!m) {
-          rep.warn(`column "${n}" is not imported`);
+          rep.warn(`column "${cutText(n)}" is not imported`);
           return null;
         }
         rep.column({ source: m.source, channel: m.channel, unit: m.unit, sensor_kind: m.kind ?? null, note: null });
@@ -76,11 +77,11 @@ export function dcgmDmonParser(opts: ParserOptions): StreamParser {
     cols.forEach((ch, k) => {
       if (ch) out.set(i, ch, parseNumber(parts[k + 2]!, 0, parts[k + 2]!.length));
     });
-    rep.read(t, dev);
+    rep.commit(out, i, line, t, dev);
   };
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return textStream(rep.r, lines, () => out.flush(), () => {
-    if (!cols) throw new ImportError(opts.file, null, 'empty file: no "#Entity" header');
+    if (!cols) throw new ImportError(opts.file, null, noHeaderReason(rep, 'no "#Entity" header'));
     rep.warn(`dcgmi dmon prints no timestamps: samples placed ${delay} s apart from 0 (--interval to change)`);
     return [];
   });

@@ -27,7 +27,7 @@ export function facilityParser(opts: ParserOptions): StreamParser {
       const i = out.row(t, dev);
       out.set(i, 'power_avg_w', p);
       out.set(i, 'util_gpu', num(rec.utilization) * (num(rec.utilization) <= 1 ? 100 : 1));
-      rep.read(t, dev);
+      rep.commit(out, i, line, t, dev);
     },
     (names, line) => {
       if (names[0] !== 'timestamp' || !names.includes('power_W')) throw new ImportError(opts.file, line, 'not a facility profile: expected timestamp,power_W,utilization');

@@ -5,6 +5,7 @@
 // cells each name a different results file (`1`, `000001`, `000001.parquet`, `results/000001.parquet`), passing over
 // a node-count column that happens to look like one. Every other column is a parameter, whatever its name or
 // number; a node-count column (`nodes`, `num_nodes`, `node_count`, `n_nodes`) must hold whole numbers.
+import { cutText } from '../../../shared/format';
 import { splitFields } from '../scan';
 import { ImportError } from '../report';
 
@@ -68,7 +69,7 @@ export function parseNlrMetadata(text: string, file: string): NlrMetadata {
     names.forEach((name, c) => {
       if (c === fileCol) return;
       const v = r.cells[c] ?? '';
-      if (NODE_COLUMN.test(name) && v !== '' && !/^\d+$/.test(v)) throw new ImportError(file, r.line, `column ${name}: "${v}" is not a whole number of nodes`);
+      if (NODE_COLUMN.test(name) && v !== '' && !/^\d+$/.test(v)) throw new ImportError(file, r.line, `column ${cutText(name)}: "${cutText(v)}" is not a whole number of nodes`);
       cells.push([name, v]);
     });
     rows.set(n, { line: r.line, cells });

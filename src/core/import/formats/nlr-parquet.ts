@@ -72,7 +72,7 @@ export async function readNlrParquet(buf: AsyncBuffer, o: NlrParquetOptions): Pr
       }
       const i = out.row(o.t0 + t, dev);
       out.set(i, 'power_avg_w', p);
-      rep.read(o.t0 + t, dev);
+      rep.commit(out, i, line, o.t0 + t, dev);
     }
     o.onFraction?.(total > 0 ? r.rowEnd / total : 1);
   }

@@ -1,9 +1,10 @@
 // nvidia-smi --query-gpu logs: --format=csv, csv,nounits, csv,noheader (with the field list), any field order
 // and subset, several GPUs interleaved, `[N/A]` / `[Not Supported]` cells, timestamps in a given zone.
+import { cutText } from '../../../shared/format';
 import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
-import { ImportError, ReportBuilder } from '../report';
+import { ImportError, noHeaderReason, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, lastNumberEnd, sameAt, scanField, splitFields, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 import type { FormatModule } from '../format-module';
@@ -90,18 +91,18 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
     cols = names.map(({ name, unit }) => {
       const spec = FIELDS[name];
       if (!spec) {
-        rep.warn(`column "${name}" is not imported`);
+        rep.warn(`column "${cutText(name)}" is not imported`);
         return { role: 'ignore', scale: 1, unit: null };
       }
       if (spec.role !== 'ignore' && seen.has(spec.role) && spec.role !== 'name') {
-        rep.warn(`column "${name}" duplicates another ${spec.role} column and is ignored`);
+        rep.warn(`column "${cutText(name)}" duplicates another ${spec.role} column and is ignored`);
         return { role: 'ignore', scale: 1, unit: null };
       }
       seen.add(spec.role);
       let scale = 1;
       if (spec.unit && unit && unit !== spec.unit) {
         const s = UNIT_SCALE[spec.unit]?.[unit];
-        if (s === undefined) throw new ImportError(opts.file, line, `column "${name}" has unit [${unit}], expected [${spec.unit}]`);
+        if (s === undefined) throw new ImportError(opts.file, line, `column "${cutText(name)}" has unit [${cutText(unit)}], expected [${spec.unit}]`);
         scale = s;
       }
       if (spec.unit) {
@@ -216,7 +217,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
       const ch = chanAt[f]!;
       if (ch >= 0) out.setAt(i, ch, vals[f]!);
     }
-    rep.read(t, dev);
+    rep.commit(out, i, line, t, dev);
   };
   const tmp = new Float64Array(256);
   let badUnit = 0;
@@ -260,7 +261,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return textStream(rep.r, lines, () => out.flush(), () => {
-    if (!cols) throw new ImportError(opts.file, null, 'empty file: no header and no rows');
+    if (!cols) throw new ImportError(opts.file, null, noHeaderReason(rep, 'no header and no rows'));
     if (nanCells) rep.warn(nanCellWarning(nanCells));
     return [];
   });

@@ -4,6 +4,7 @@
 // zod's mini build with its English messages only: every parse thread loads this module with the format registry,
 // and the full build costs ~70 ms of start-up there (bench/results/import.md). The locale is the one the full
 // build sets on load, so setting it here changes nothing for code that uses both.
+import { cutText } from '../../../shared/format';
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { BatchBuilder, type Channel } from '../batch';
@@ -66,7 +67,7 @@ export function prometheusParser(opts: ParserOptions): StreamParser {
         const name = series.metric.__name__ ?? '';
         const m = METRICS[name];
         if (!m) {
-          rep.warn(`metric "${name || '(unnamed)'}" is not imported`);
+          rep.warn(`metric "${cutText(name) || '(unnamed)'}" is not imported`);
           return;
         }
         rep.column({ source: name, channel: m.channel, unit: m.unit, sensor_kind: m.kind ?? null, note: null });
@@ -80,16 +81,16 @@ export function prometheusParser(opts: ParserOptions): StreamParser {
           uuid,
           pci_bus_id: series.metric.pci_bus_id ?? null,
         });
-        for (const [t, v] of series.values) {
+        series.values.forEach(([t, v], j) => {
           const x = Number(v);
           if (!Number.isFinite(t)) {
             rep.skip(k, 'bad timestamp in a series');
-            continue;
+            return;
           }
           const i = out.row(t, dev);
           out.set(i, m.channel, Number.isFinite(x) ? x : NaN);
-          rep.read(t, dev);
-        }
+          rep.commit(out, i, k, t, dev, `series ${k + 1} (${name}), point ${j + 1}`);
+        });
       });
       out.flush();
       return { report: rep.r, segments: [] };

@@ -1,10 +1,11 @@
 // WattAMeter logs (NLR): whitespace-separated text, a `# timestamp reading-time[ns] gpu-0[mW] ...` header,
 // naive local timestamps `%Y-%m-%d_%H:%M:%S.%f`. NVML and RAPL columns by device: gpu-i[mW] power,
 // gpu-i[mJ] and cpu-i[uJ] energy counters (kept as counters), gpu-i[C], gpu-i[%gpu], derived [W] columns.
+import { cutText } from '../../../shared/format';
 import type { ColumnInfo } from '../../../shared/dataset';
 import { BatchBuilder, channelIndex, type Channel } from '../batch';
 import { textStream, type ParserOptions, type StreamParser } from '../parser';
-import { ImportError, ReportBuilder } from '../report';
+import { ImportError, noHeaderReason, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, scanField, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 import type { FormatModule } from '../format-module';
@@ -49,13 +50,13 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
       if (field === 0) return;
       const m = TAG.exec(n);
       if (!m) {
-        if (n !== 'reading-time[ns]') rep.warn(`column "${n}" is not imported`);
+        if (n !== 'reading-time[ns]') rep.warn(`column "${cutText(n)}" is not imported`);
         return;
       }
       const [, kind, idx, unit] = m;
       const u = UNITS[unit!];
       if (!u) {
-        rep.warn(`column "${n}" has unknown unit [${unit}] and is not imported`);
+        rep.warn(`column "${cutText(n)}" has unknown unit [${cutText(String(unit))}] and is not imported`);
         return;
       }
       const key = `${kind}:${idx}`;
@@ -65,7 +66,7 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
         byKey.set(key, d);
       }
       if (d.cols.some((c) => c.channel === u.channel)) {
-        rep.warn(`column "${n}" duplicates ${u.channel} of ${key} and is ignored`);
+        rep.warn(`column "${cutText(n)}" duplicates ${u.channel} of ${key} and is ignored`);
         return;
       }
       d.cols.push({ field, channel: u.channel, ch: channelIndex(u.channel), scale: u.scale });
@@ -134,14 +135,14 @@ export function wattameterParser(opts: ParserOptions): StreamParser {
     for (const d of devices) {
       const i = out.row(t, d.dev);
       for (const col of d.cols) out.setAt(i, col.ch, vals[col.field]! * col.scale);
-      rep.read(t, d.dev);
+      rep.commit(out, i, line, t, d.dev);
     }
   };
   let headerNorm = '';
 
   const lines = new LineSplitter(onLine, (line) => rep.skip(line, 'line longer than 64 KiB'));
   return textStream(rep.r, lines, () => out.flush(), () => {
-    if (!devices) throw new ImportError(opts.file, null, 'empty file: no "# timestamp ..." header');
+    if (!devices) throw new ImportError(opts.file, null, noHeaderReason(rep, 'no "# timestamp ..." header'));
     return [];
   });
 }

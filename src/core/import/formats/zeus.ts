@@ -29,8 +29,7 @@ export function zeusParser(opts: ParserOptions): StreamParser {
         const e = num(rec[c.name]);
         const i = out.row(start + dur, c.dev);
         out.set(i, 'power_derived_w', e / dur);
-        rep.read(start + dur, c.dev);
-        if (Number.isFinite(e)) total += e;
+        if (rep.commit(out, i, line, start + dur, c.dev) && Number.isFinite(e)) total += e;
       }
       segments.push({ name: rec.window_name || `window ${segments.length + 1}`, start, end: start + dur, energy_j: total });
     },

@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { createParser, formatModule, ImportError, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
+import { createParser, formatModule, ImportError, MAX_SKIP_EXAMPLES, noSampleReason, reorderWarning, type ColumnBatch, type StreamParser, type StructureSegment } from '../../../core/import';
 import { detectAdapter } from '../../../core/adapters';
 import { Binner, detectPhases, type Phase } from '../../../core/segments';
 import { PhaseTrace, phaseLevelWords } from './phase-trace';
@@ -263,6 +263,9 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
         },
       );
       sink.close();
+      if (parsed.report.rows_read === 0) throw new ImportError(f.path, null, noSampleReason(parsed.report));
+      const reordered = reorderWarning(parsed.report);
+      if (reordered !== null && !parsed.report.warnings.includes(reordered)) parsed.report.warnings.push(reordered);
       reports.push(parsed.report);
       progress.files_done++;
       const dup = datasetWithFile(db, parsed.hash);
@@ -336,7 +339,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
 
 /** One report for a dataset of several files: counts summed, devices and columns merged, warnings kept. */
 export function mergeReports(reports: readonly ImportReport[]): ImportReport {
-  const out: ImportReport = { ...reports[0]!, files: [], skipped: [], devices: [], columns: [], warnings: [], rows_read: 0, rows_skipped: 0 };
+  const out: ImportReport = { ...reports[0]!, files: [], skipped: [], devices: [], columns: [], warnings: [], rows_read: 0, rows_skipped: 0, reordered: { count: 0, lines: [] } };
   for (const r of reports) {
     out.files.push(...r.files);
     out.rows_read += r.rows_read;
@@ -351,6 +354,8 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
     }
     for (const c of r.columns) if (!out.columns.some((x) => x.source === c.source)) out.columns.push(c);
     for (const w of r.warnings) if (!out.warnings.includes(w)) out.warnings.push(w);
+    out.reordered.count += r.reordered.count;
+    for (const line of r.reordered.lines) if (out.reordered.lines.length < MAX_SKIP_EXAMPLES) out.reordered.lines.push(line);
     if (r.t_start !== null) out.t_start = out.t_start === null ? r.t_start : Math.min(out.t_start, r.t_start);
     if (r.t_end !== null) out.t_end = out.t_end === null ? r.t_end : Math.max(out.t_end, r.t_end);
   }

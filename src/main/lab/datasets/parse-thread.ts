@@ -155,6 +155,7 @@ export function parseInShards(file: { path: string; format: ImportFormat }, opts
       rep.r.rows_skipped += sk.count;
     }
     warnings.push(...r.warnings);
+    for (const line of r.reordered.lines) if (rep.r.reordered.lines.length < MAX_SKIP_EXAMPLES) rep.r.reordered.lines.push(lineOf(line));
     hashTo(endByte);
     linesBefore += lines;
     chunk++;

@@ -1,3 +1,4 @@
+import { cutText } from '../../../shared/format';
 import { LabError } from '../../../shared/errors';
 // The engine's dataset calls (listDatasets, importDataset, getDatasetTrace, saveSegment), over the store.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ export async function importDataset(db: Db, input: MethodInput<'importDataset'>,
   try {
     zone = checkZone(input.tz ?? localZone());
   } catch {
-    throw new DatasetError(`unknown time zone "${input.tz}"`);
+    throw new DatasetError(`unknown time zone "${cutText(String(input.tz))}"`);
   }
   const paths = [...(input.paths ?? [])];
   let tmp: string | null = null;

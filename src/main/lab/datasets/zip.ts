@@ -1,9 +1,9 @@
 // Zip archives as import inputs. The central directory lists the members; a member is inflated as a stream when it
 // is read, so neither the archive nor a member is ever held in memory. Refused with an error naming the archive
 // (and member): not a zip or truncated (no central directory), names that are absolute or climb out with "..",
-// encrypted members, and compression ratios only a zip bomb has.
-import { pipeline, type Readable } from 'node:stream';
-import { createInflateRaw } from 'node:zlib';
+// encrypted members, compression ratios only a zip bomb has, and members whose size or CRC-32 do not match the record.
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { crc32, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { ImportError } from '../../../core/import';
 
@@ -20,15 +20,21 @@ export interface ZipMember {
 }
 
 /** A member's bytes, checked against the size the archive records for it (a corrupt or lying member fails). */
-async function* sized(src: AsyncIterable<Buffer>, expected: number, where: string): AsyncIterable<Buffer> {
+async function* sized(src: AsyncIterable<Buffer>, expected: number, crc: number, where: string): AsyncIterable<Buffer> {
   let n = 0;
+  let sum = 0;
   for await (const c of src) {
     n += c.length;
+    sum = crc32(c, sum);
     if (n > expected) throw new ImportError(where, null, `member inflates to more than the ${expected} bytes the archive records: corrupt or a zip bomb`);
     yield c;
   }
   if (n !== expected) throw new ImportError(where, null, `member inflates to ${n} bytes, the archive records ${expected}: corrupt or truncated`);
+  // A stored member's flipped bytes change no size: only its checksum tells.
+  if (sum !== crc) throw new ImportError(where, null, `member data does not match the CRC-32 the archive records (${hex(sum)}, recorded ${hex(crc)}): corrupt`);
 }
+
+const hex = (x: number) => x.toString(16).padStart(8, '0');
 
 export interface ZipArchive {
   members: ZipMember[];
@@ -67,21 +73,26 @@ export function openZip(path: string, fileBytes: number): Promise<ZipArchive> {
           bytes: entry.uncompressedSize,
           // Inflated here rather than by yauzl: node's zlib ends or fails on corrupt data, where yauzl's filter can stall.
           open: () =>
-            new Promise((res, rej) =>
-              zip.openReadStream(entry, { decompress: false, decrypt: null, start: null, end: null }, (e, raw) => {
-                const where = `${path}/${name}`;
+            new Promise((res, rej) => {
+              const where = `${path}/${name}`;
+              const method = entry.compressionMethod;
+              if (method !== 0 && method !== 8) return rej(new ImportError(where, null, `compression method ${method} is not supported (deflate or stored only)`));
+              // yauzl refuses a decompress option on a stored member (by throwing, not through the callback).
+              const options = { decompress: method === 8 ? false : null, decrypt: null, start: null, end: null };
+              const done = (e: Error | null, raw?: Readable) => {
                 if (e || !raw) return rej(new ImportError(where, null, `cannot read member: ${e?.message ?? 'no stream'}`));
-                if (entry.compressionMethod === 0) return res(sized(raw, entry.uncompressedSize, where));
-                if (entry.compressionMethod !== 8) {
-                  raw.destroy();
-                  return rej(new ImportError(where, null, `compression method ${entry.compressionMethod} is not supported (deflate or stored only)`));
-                }
-                const inflate = createInflateRaw();
-                // Errors surface through the inflate stream's iteration; the callback only keeps them from going unhandled.
-                pipeline(raw as Readable, inflate, () => {});
-                res(sized(inflate, entry.uncompressedSize, where));
-              }),
-            ),
+                // yauzl's own stream (fd-slicer's) does not iterate on its own: piped, like the inflated one.
+                const out = method === 8 ? createInflateRaw() : new PassThrough();
+                // Errors surface through the piped stream's iteration; the callback only keeps them from going unhandled.
+                pipeline(raw, out, () => {});
+                res(sized(out, entry.uncompressedSize, entry.crc32, where));
+              };
+              try {
+                zip.openReadStream(entry, options as yauzl.ZipFileOptions, done);
+              } catch (e) {
+                done(e as Error);
+              }
+            }),
         });
         zip.readEntry();
       });

@@ -194,7 +194,7 @@ export function importDatasetBundle(db: Db, b: ExportBundle, file: { path: strin
   }
   insertDatasetFile(db, id, { path: file.path, format: 'caplab-json', bytes: file.bytes, content_hash: file.content_hash });
   const t = b.samples.flatMap((blk) => (blk.t.length ? [blk.t[0]!, blk.t[blk.t.length - 1]!] : []));
-  const fallback: ImportReport = { format: d.format, files: [file.path], rows_read: samples, rows_skipped: 0, skipped: [], devices: [], columns: [], t_start: t.length ? Math.min(...t) : null, t_end: t.length ? Math.max(...t) : null, clock: 'wall', warnings: [] };
+  const fallback: ImportReport = { format: d.format, files: [file.path], rows_read: samples, rows_skipped: 0, skipped: [], devices: [], columns: [], t_start: t.length ? Math.min(...t) : null, t_end: t.length ? Math.max(...t) : null, clock: 'wall', warnings: [], reordered: { count: 0, lines: [] } };
   finishDataset(db, id, { report: report.success ? report.data : fallback, samples, content_hash: d.content_hash ?? file.content_hash });
   return id;
 }

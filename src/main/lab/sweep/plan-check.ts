@@ -1,4 +1,4 @@
-import { CapsSpec, planCaps, type Plan } from '../../../shared/plan';
+import { CapsSpec, PLAN_LIMITS, planCaps, rangeCount, type Plan } from '../../../shared/plan';
 import type { DeviceInfo } from '../../../shared/device';
 import { PlanError } from './plan-file';
 import { issueLines, issuesOfLines, type PlanIssue } from './plan-issues';
@@ -25,7 +25,9 @@ export function rawParts(value: unknown): PlanParts {
   const devices = o.devices === undefined ? [0] : Array.isArray(o.devices) ? o.devices.filter((d): d is number => Number.isInteger(d) && d >= 0) : [];
   const workloads = Array.isArray(o.workloads) ? o.workloads.map((w) => (w !== null && typeof w === 'object' ? (w as { id?: unknown }).id : undefined)).filter((id): id is string => typeof id === 'string' && id !== '') : [];
   const caps = CapsSpec.safeParse(o.caps);
-  return { devices, workloads, caps: caps.success ? planCaps(caps.data) : [], observe_only: o.observe_only === true };
+  // A range of more caps than a plan may run is the schema's problem (it says how many); none is listed here.
+  const listable = caps.success && (Array.isArray(caps.data) || rangeCount('adaptive' in caps.data ? caps.data.adaptive : caps.data) <= PLAN_LIMITS.max_runs);
+  return { devices, workloads, caps: listable ? planCaps(caps.data) : [], observe_only: o.observe_only === true };
 }
 
 const MAX_LISTED = 5;

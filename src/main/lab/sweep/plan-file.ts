@@ -2,7 +2,7 @@ import { LabError, type ErrorCode } from '../../../shared/errors';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { Plan } from '../../../shared/plan';
-import { issueLines, planIssuesOf, type PlanIssue } from './plan-issues';
+import { issueLines, planIssuesOf, shapeIssue, type PlanIssue } from './plan-issues';
 
 /** A plan (or a request about one) that cannot be used; `code` says why (invalid by default). */
 export class PlanError extends LabError {
@@ -35,6 +35,8 @@ export class NotFoundError extends PlanError {
 
 /** The plan's schema problems, in words at their fields; empty when it parses. */
 export function schemaIssues(value: unknown): { plan: Plan | null; issues: PlanIssue[] } {
+  const shape = shapeIssue(value);
+  if (shape) return { plan: null, issues: [shape] };
   const r = Plan.safeParse(value);
   return r.success ? { plan: r.data, issues: [] } : { plan: null, issues: planIssuesOf(r.error.issues, value) };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PlanIssue } from '../../../shared/api';
 import { fieldLabel } from '../../../shared/plan-labels';
+import { cutText } from '../../../shared/format';
 
 export type { PlanIssue };
 
@@ -15,10 +16,44 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** A value as a message quotes it, cut to 200 characters. */
 function shown(v: unknown): string {
   if (v === undefined) return 'nothing';
-  if (typeof v === 'string') return v === '' ? 'an empty text' : `"${v}"`;
-  return JSON.stringify(v) ?? String(v);
+  if (typeof v === 'string') return v === '' ? 'an empty text' : `"${cutText(v)}"`;
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    // A value holding itself (shapeIssue refuses such plans first; other documents may not).
+    s = Array.isArray(v) ? 'a list' : `a ${typeof v}`;
+  }
+  return cutText(s);
+}
+
+/** Deepest nesting a plan may have: its own is 4 levels (workloads.0.params.NAME.0). */
+export const MAX_DOCUMENT_DEPTH = 32;
+
+/**
+ * A document that holds itself (a YAML alias used inside its own anchor: `a: &a [*a]`) or is nested deeper than
+ * MAX_DOCUMENT_DEPTH (100,000-deep JSON), as one issue, or null. Walked without recursion, before anything that
+ * recurses (the schema, JSON.stringify) meets it.
+ */
+export function shapeIssue(root: unknown, doc: DocumentWords = PLAN_WORDS): PlanIssue | null {
+  interface At {
+    v: object;
+    path: string;
+    depth: number;
+    up: At | null;
+  }
+  const stack: At[] = root !== null && typeof root === 'object' ? [{ v: root, path: '', depth: 1, up: null }] : [];
+  while (stack.length) {
+    const at = stack.pop()!;
+    for (let a = at.up; a; a = a.up)
+      if (a.v === at.v) return { path: at.path, message: `${doc.whole} holds itself at ${at.path || '(top)'} (an alias used inside its own anchor?): it must be plain data` };
+    if (at.depth > MAX_DOCUMENT_DEPTH) return { path: '', message: `${doc.whole} is nested more than ${MAX_DOCUMENT_DEPTH} levels deep (at ${cutText(at.path)})` };
+    for (const [k, v] of Object.entries(at.v)) if (v !== null && typeof v === 'object') stack.push({ v, path: at.path ? `${at.path}.${k}` : k, depth: at.depth + 1, up: at });
+  }
+  return null;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Db } from '../store/db';
 import { pastRunsOf } from '../store/run-history';
 import { schemaIssues } from './plan-file';
 import { deviceIssues, partsOf, rawParts } from './plan-check';
-import { issuesOfLines, type PlanIssue } from './plan-issues';
+import { issuesOfLines, shapeIssue, type PlanIssue } from './plan-issues';
 import { checkWorkloadParams, knownWorkloads } from './workload-command';
 
 export interface PlanVerdict {
@@ -56,6 +56,8 @@ function timingsOf(plan: Plan, lab: LabBackend, device: DeviceInfo | undefined, 
  */
 export async function checkPlan(value: unknown, opts: { backend?: BackendChoice; env: NodeJS.ProcessEnv; history?: PlanHistory }): Promise<PlanVerdict> {
   const schema = schemaIssues(value);
+  // A plan holding itself or nested without end: nothing else is read from it (every other check would recurse).
+  if (shapeIssue(value)) return { plan: null, issues: schema.issues, timeScale: 1 };
   const named = BackendChoice.safeParse((value as { backend?: unknown } | null)?.backend ?? 'auto');
   let lab: LabBackend;
   try {
