@@ -57,7 +57,7 @@ function timingsOf(plan: Plan, lab: LabBackend, device: DeviceInfo | undefined, 
 export async function checkPlan(value: unknown, opts: { backend?: BackendChoice; env: NodeJS.ProcessEnv; history?: PlanHistory }): Promise<PlanVerdict> {
   const schema = schemaIssues(value);
   // A plan holding itself or nested without end: nothing else is read from it (every other check would recurse).
-  if (shapeIssue(value)) return { plan: null, issues: schema.issues, timeScale: 1 };
+  if (shapeIssue(value)) return { plan: null, issues: schema.issues, warnings: [], estimate: null, timeScale: 1 };
   const named = BackendChoice.safeParse((value as { backend?: unknown } | null)?.backend ?? 'auto');
   let lab: LabBackend;
   try {
