@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { SimBackend } from '../../src/main/lab/gpu/sim';
@@ -54,4 +54,17 @@ export function processesMentioning(needle: string): number[] {
     }
   }
   return out;
+}
+
+/** Pids that own host journal entries of a lab (sweeps that have journalled and not yet restored). */
+export function journalOwners(env: NodeJS.ProcessEnv): number[] {
+  const dir = join(env.CAPLAB_LEASE_DIR!, 'journal');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    try {
+      return [(JSON.parse(readFileSync(join(dir, n), 'utf8')) as { owner: { pid: number } }).owner.pid];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -1,10 +1,11 @@
 // Adding a backend is one module plus one line in each list: done here on a copy of the source tree, then the
 // real CLI (run from that copy) offers it in --backend and its help, and lists its device.
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
+import { copySourceTree } from '../helpers/source-copy';
 
 const tmp = tempDir('caplab-plugin-');
 afterAll(() => tmp.cleanup());
@@ -57,11 +58,7 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
 }
 
 beforeAll(() => {
-  const root = process.cwd();
-  cpSync(join(root, 'src'), join(tmp.dir, 'src'), { recursive: true });
-  cpSync(join(root, 'bin'), join(tmp.dir, 'bin'), { recursive: true });
-  cpSync(join(root, 'package.json'), join(tmp.dir, 'package.json'));
-  symlinkSync(join(root, 'node_modules'), join(tmp.dir, 'node_modules'));
+  copySourceTree(tmp.dir);
   mkdirSync(join(tmp.dir, 'data'));
   // The three edits of the architecture table: the module, its line in shared/backends.ts, its line in registry.ts.
   writeFileSync(join(tmp.dir, 'src/main/lab/gpu/lab-meter.ts'), MODULE);

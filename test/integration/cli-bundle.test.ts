@@ -1,10 +1,11 @@
 // The CLI runs from a compiled bundle (bin/cli-bundle.mjs) that is rebuilt whenever a file it was built from
 // changes: done on a copy of the source tree, whose version string is edited between calls.
-import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp';
+import { copySourceTree } from '../helpers/source-copy';
 
 const tmp = tempDir('caplab-bundle-');
 afterAll(() => tmp.cleanup());
@@ -23,11 +24,7 @@ function setVersion(v: string): void {
 }
 
 beforeAll(() => {
-  const root = process.cwd();
-  cpSync(join(root, 'src'), join(tmp.dir, 'src'), { recursive: true });
-  cpSync(join(root, 'bin'), join(tmp.dir, 'bin'), { recursive: true });
-  cpSync(join(root, 'package.json'), join(tmp.dir, 'package.json'));
-  symlinkSync(join(root, 'node_modules'), join(tmp.dir, 'node_modules'));
+  copySourceTree(tmp.dir);
 });
 
 describe('the CLI bundle', () => {

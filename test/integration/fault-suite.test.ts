@@ -4,13 +4,13 @@
 // read more than ~1 s before the fault are stored. Real CLI processes, real SQLite files, simulated GPUs.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CLI, runCli, startCli, type CliResult } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { SimClock } from '../../src/main/lab/gpu/sim-clock';
-import { labEnv, processesMentioning, setSimLimit, simLimit, waitFor, writePlan } from '../helpers/lab-env';
+import { journalOwners, labEnv, processesMentioning, setSimLimit, simLimit, waitFor, writePlan } from '../helpers/lab-env';
 
 const tmp = tempDir('caplab-faults-');
 afterAll(() => tmp.cleanup());
@@ -71,19 +71,6 @@ function lastSweepId(db: string): number | null {
   } finally {
     d.close();
   }
-}
-
-/** Pids that own host journal entries of a lab (sweeps that have journalled and not yet restored). */
-function journalOwners(env: NodeJS.ProcessEnv): number[] {
-  const dir = join(env.CAPLAB_LEASE_DIR!, 'journal');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((n) => {
-    try {
-      return [(JSON.parse(readFileSync(join(dir, n), 'utf8')) as { owner: { pid: number } }).owner.pid];
-    } catch {
-      return [];
-    }
-  });
 }
 
 interface LaneStats {

@@ -19,9 +19,10 @@ type Fig = { throughput: number | null; efficiency: number | null; mean_power_w:
 const same = (a: Fig, b: Fig, where: string) => {
   for (const k of ['throughput', 'efficiency', 'mean_power_w', 'energy_j'] as const) {
     expect(a[k], `${where} ${k}`).not.toBeNull();
-    // 0.1.0 measured these runs' energy on its unrounded samples; the analysis reads them at the stored resolution
-    // (1 mW, 1 µs), which moves the seventh digit at most.
-    expect(Math.abs(a[k]! - b[k]!) / Math.abs(b[k]!), `${where} ${k}: ${a[k]} vs ${b[k]}`).toBeLessThan(1e-6);
+    // 0.1.0 measured these runs' energy on its unrounded samples, interpolating the counter linearly at the window
+    // edges; the analysis reads them at the stored resolution (1 mW, 1 µs) and places a power step inside an edge's
+    // counter interval from its neighbours (issue 25): together a few parts in a million at most.
+    expect(Math.abs(a[k]! - b[k]!) / Math.abs(b[k]!), `${where} ${k}: ${a[k]} vs ${b[k]}`).toBeLessThan(5e-6);
   }
 };
 

@@ -2,11 +2,11 @@
 // hangs, Ctrl-C and SIGTERM. Afterwards the limit is the journalled pre-session value (after the next start, for
 // kill -9) and no process of the job is left. Real CLI processes, real ptys, real SQLite files, simulated GPUs.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, startCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
-import { labEnv, processesMentioning, setSimLimit, simLimit, waitFor } from '../helpers/lab-env';
+import { journalOwners, labEnv, processesMentioning, setSimLimit, simLimit, waitFor } from '../helpers/lab-env';
 import { simJob, tuneArgs } from '../helpers/tune-job';
 import type { TuneReport } from '../../src/main/lab/tune/session';
 
@@ -23,19 +23,6 @@ function rng(seed: number): () => number {
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 2 ** 32;
   };
-}
-
-/** Pids that own host journal entries (sessions that journalled and have not restored). */
-function journalOwners(env: NodeJS.ProcessEnv): number[] {
-  const dir = join(env.CAPLAB_LEASE_DIR!, 'journal');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((n) => {
-    try {
-      return [(JSON.parse(readFileSync(join(dir, n), 'utf8')) as { owner: { pid: number } }).owner.pid];
-    } catch {
-      return [];
-    }
-  });
 }
 
 function lab(name: string): NodeJS.ProcessEnv {

@@ -154,6 +154,7 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
   },
   facility: {
     csv: { value: 'OUT_DIR', text: 'Also write replica 1 of each level as OUT_DIR/<scenario>_<NN>u_power.csv (NLR facility-profile format); the folder is created.', default: 'none', example: '--csv out/facility' },
+    'host-search': { value: 'TARGET:SHARE', text: 'Instead of the levels: the largest node count a site under the config\'s grid.limit_mw can host at utilisation TARGET with at most SHARE of the work lost to the limit (caps and deferral), with every try (work lost, hours at and over the limit, grid peak).', default: 'off', example: '--host-search 0.6:0.01' },
     scenario: { value: 'NAME', text: 'Run only this scenario (and the one it takes its load from, same_load_as).', default: 'every scenario', example: '--scenario capped' },
     replicas: { value: 'N', text: 'Seeded replicas per level (1 to 64), overriding the config.', default: 'the config\'s replicas', example: '--replicas 8' },
     threads: { value: 'N', text: 'Worker threads; 0 runs everything on this thread.', default: 'CPU cores - 1, at least 1', example: '--threads 4' },

@@ -169,7 +169,8 @@ export const tuneCommand: CliCommand = {
       if (signalled) return signalled === 'SIGINT' ? 130 : 143;
       if (report.status === 'refused') return 2;
       if (report.status === 'done') return 0;
-      return report.job_exit_code && report.job_exit_code > 0 ? report.job_exit_code : 1;
+      // The job's own failure gives its exit code; a job CapLab ended (hung, for one) exits 143 by CapLab's hand.
+      return !report.job_ended_by_caplab && report.job_exit_code && report.job_exit_code > 0 ? report.job_exit_code : 1;
     } finally {
       await engine.close();
     }

@@ -111,6 +111,8 @@ export interface TuneReport {
   hold_reason: Hold['reason'] | null;
   hold_note: string | null;
   job_exit_code: number | null;
+  /** CapLab ended the job (a hang, a refusal, an error of the session, a signal): its exit code is CapLab's doing. */
+  job_ended_by_caplab: boolean;
   job_seconds: number;
   energy_j: number | null;
   /** GPU energy from the start of the job's first counted step to its end (start-up left out), J. */
@@ -575,6 +577,7 @@ export class TuneSession {
       hold_reason: (hold as Hold | null)?.reason ?? null,
       hold_note: (hold as Hold | null)?.note ?? null,
       job_exit_code: (exit as PtyExit | null)?.exitCode ?? null,
+      job_ended_by_caplab: Boolean(this.stopping),
       job_seconds: end - jobStart,
       energy_j: total,
       energy_after_first_step_j: firstStep !== null ? this.energyOver(firstStep, end).total : null,
