@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Bump when the build below changes, so bundles built by an older launcher are rebuilt. */
-const BUILD_VERSION = 1;
+const BUILD_VERSION = 2;
 /** Worker threads, named as src/main/lab/lab-worker.ts looks for them beside the bundle (electron.vite.config.ts). */
 const WORKERS = {
   'facility-worker': 'src/main/lab/facility/worker.ts',
@@ -68,7 +68,9 @@ function build(root, home) {
     logLevel: 'silent',
     banner: { js: "import { createRequire as __caplabRequire } from 'node:module'; const require = __caplabRequire(import.meta.url);" },
   });
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+  // Outside the checkout (the temp-dir fallback) no package.json above says the .js files are ES modules; in out/cli
+  // the checkout's does, and a package.json here would pass for the package root (serve looks for one upward).
+  if (!home.startsWith(join(root, 'out'))) writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(':'))
     .map((p) => {

@@ -12,11 +12,11 @@ import { attachMetrics, type HostMetrics } from '../../lab/cluster/host-metrics'
 import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 
-/** The repository (or installed package) root: the nearest folder above this file with a package.json. */
+/** The repository (or installed package) root: the nearest folder above this file with a package.json and the CLI. */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 8; i++) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'bin', 'caplab.mjs'))) return dir;
     dir = dirname(dir);
   }
   return process.cwd();
