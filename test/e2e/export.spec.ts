@@ -5,7 +5,8 @@ import { test, expect, callApi } from './fixtures';
 
 test('results: Export gives the PDF report of the sweep, with the page’s best cap', async ({ app }, info) => {
   test.skip(info.project.name === 'electron', 'in the desktop app a download opens a save dialog, which Playwright cannot drive');
-  const plan = { name: 'export e2e', backend: 'sim', workloads: [{ id: 'vit_l_16' }], caps: [300, 500], repetitions: 2, warmup: { seconds: 10 }, window: { seconds: 10 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
+  // A warm-up past ViT-L/16's ~20 s ramp: both caps are valid, so there is a best cap to export.
+  const plan = { name: 'export e2e', backend: 'sim', workloads: [{ id: 'vit_l_16' }], caps: [300, 500], repetitions: 2, warmup: { seconds: 25 }, window: { seconds: 15 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
   const { sweep_id } = await callApi<{ sweep_id: number }>(app, 'startSweep', { plan });
   await expect
     .poll(async () => (await callApi<{ sweep: { status: string } }>(app, 'getSweep', { sweep_id })).sweep.status, { timeout: 90_000 })
@@ -106,7 +107,7 @@ test('compare: Export gives the PDF comparison report of both sweeps', async ({ 
 // The app's own PDF printer, without a download: Electron's printToPDF in the desktop app (electron project; skipped
 // with its reason where there is no Electron binary), headless Chromium behind the browser host (chromium project).
 test('the app prints the report PDF with its own printer (Electron printToPDF in the desktop app)', async ({ app }, info) => {
-  const plan = { name: 'printer e2e', backend: 'sim', workloads: [{ id: 'vit_l_16' }], caps: [300, 500], repetitions: 2, warmup: { seconds: 10 }, window: { seconds: 10 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
+  const plan = { name: 'printer e2e', backend: 'sim', workloads: [{ id: 'vit_l_16' }], caps: [300, 500], repetitions: 2, warmup: { seconds: 25 }, window: { seconds: 15 }, cooldown_s: 0, sim: { speedup: 100, devices: ['h100-sxm'] } };
   const { sweep_id } = await callApi<{ sweep_id: number }>(app, 'startSweep', { plan });
   await expect.poll(async () => (await callApi<{ sweep: { status: string } }>(app, 'getSweep', { sweep_id })).sweep.status, { timeout: 90_000 }).toBe('done');
   const f = await callApi<{ filename: string; mime: string; data_base64: string }>(app, 'exportFile', { sweep_id, format: 'pdf', paper: 'letter' });
