@@ -71,16 +71,12 @@ function build(root, home) {
   // Outside the checkout (the temp-dir fallback) no package.json above says the .js files are ES modules; in out/cli
   // the checkout's does, and a package.json here would pass for the package root (serve looks for one upward).
   if (!home.startsWith(join(root, 'out'))) writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-  const inputs = Object.keys(result.metafile.inputs)
-    .filter((p) => !p.includes(':'))
-    .map((p) => {
-      const abs = join(root, p);
-      const s = statSync(abs);
-      return [abs, s.mtimeMs, s.size];
-    });
-  const self = join(root, 'bin', 'cli-bundle.mjs');
-  const ss = statSync(self);
-  inputs.push([self, ss.mtimeMs, ss.size]);
+  // This builder is an input too: a bundle it built differently is not current.
+  const inputs = [...Object.keys(result.metafile.inputs).filter((p) => !p.includes(':')), 'bin/cli-bundle.mjs'].map((p) => {
+    const abs = join(root, p);
+    const s = statSync(abs);
+    return [abs, s.mtimeMs, s.size];
+  });
   const tmp = join(home, `current.json.${process.pid}`);
   writeFileSync(tmp, JSON.stringify({ version: BUILD_VERSION, dir, built_at: new Date().toISOString(), inputs }));
   renameSync(tmp, join(home, 'current.json'));
