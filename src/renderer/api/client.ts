@@ -3,7 +3,7 @@ import { httpTransport } from './http-transport';
 import { ipcTransport } from './ipc-transport';
 import type { ConnectionState, Transport, UploadedFile } from './transport';
 
-export { ApiCallError } from './transport';
+export { ApiCallError, isNotFound } from './transport';
 
 let transport: Transport | null = null;
 const stateListeners = new Set<(s: ConnectionState) => void>();

@@ -27,6 +27,9 @@ export class ApiCallError extends Error {
   }
 }
 
+/** The engine answered that the named sweep, run or dataset is not stored. */
+export const isNotFound = (e: unknown): boolean => e instanceof ApiCallError && e.code === 'not_found';
+
 export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
 /** What the preload exposes in Electron (src/preload/index.ts). */

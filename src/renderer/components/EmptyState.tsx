@@ -16,3 +16,20 @@ export function NoSweepsYet({ what }: { what: string }) {
     </div>
   );
 }
+
+/** What a page says when its URL names a sweep or dataset that is not stored (a typed or stale link). */
+export function NotStored({ what, id, list }: { what: 'sweep' | 'dataset'; id: string; list: 'history' | 'datasets' }) {
+  return (
+    <div className="empty-state" data-testid="not-stored">
+      <p>
+        <strong>
+          No {what} {id}
+        </strong>{' '}
+        is stored in this database.
+      </p>
+      <button className="primary" onClick={() => navigate(list)} data-testid="not-stored-list">
+        {list === 'history' ? 'Show all sweeps' : 'Show all datasets'}
+      </button>
+    </div>
+  );
+}

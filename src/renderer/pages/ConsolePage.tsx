@@ -13,11 +13,33 @@ import { isRunning, useSweep } from '../state/sweep';
 import { progressView } from '../lib/progress-view';
 import { deviceLabel } from '../lib/device-label';
 import { NotifyToggle } from '../components/PageHelp';
-import { NoSweepsYet } from '../components/EmptyState';
+import { NoSweepsYet, NotStored } from '../components/EmptyState';
+import { api, isNotFound } from '../api/client';
 import { toast, toastError } from '../state/toasts';
 import type { RunRecord } from '../../shared/records';
 
-export function ConsolePage() {
+/** `#/console/N` follows sweep N (replayed from the database when it has ended); a sweep that is not stored is said so. */
+function useConsoleParam(param: string | null): string | null {
+  const follow = useSweep((x) => x.follow);
+  const [missing, setMissing] = useState<string | null>(null);
+  useEffect(() => {
+    setMissing(null);
+    if (!param) return;
+    if (!/^\d+$/.test(param)) return setMissing(param);
+    let stale = false;
+    api.getSweep({ sweep_id: Number(param) }).then(
+      () => !stale && void follow(Number(param)),
+      (e) => !stale && isNotFound(e) && setMissing(param),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [param, follow]);
+  return missing;
+}
+
+export function ConsolePage({ param }: { param: string | null }) {
+  const missing = useConsoleParam(param);
   const s = useSweep();
   const running = isRunning(s);
   const [confirm, setConfirm] = useState(false);
@@ -30,8 +52,8 @@ export function ConsolePage() {
 
   const discover = useSweep((x) => x.discover);
   useEffect(() => {
-    if (useSweep.getState().activeId === null) void discover();
-  }, [discover]);
+    if (!param && useSweep.getState().activeId === null) void discover();
+  }, [discover, param]);
 
   useCommand(['sweep:cancel'], () => running && setConfirm(true));
 
@@ -45,6 +67,14 @@ export function ConsolePage() {
     }
   }
 
+  if (missing !== null) {
+    return (
+      <section className="page" aria-labelledby="console-title">
+        <h2 id="console-title">Run console</h2>
+        <NotStored what="sweep" id={missing} list="history" />
+      </section>
+    );
+  }
   if (s.activeId === null) {
     return (
       <section className="page" aria-labelledby="console-title">

@@ -7,7 +7,8 @@ import { SegmentEnergyTable } from './datasets/SegmentEnergyTable';
 import { efficiencyChart, paretoChart } from '../../shared/charts';
 import { ChartCard } from '../components/ChartCard';
 import type { MethodOutput } from '../../shared/api';
-import { api } from '../api/client';
+import { api, isNotFound } from '../api/client';
+import { NotStored } from '../components/EmptyState';
 import { Plot } from '../components/Plot';
 import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
@@ -28,8 +29,14 @@ function kindWords(kind: string): string {
 }
 
 export function DatasetsPage({ param }: { param: string | null }) {
-  const id = param !== null && /^\d+$/.test(param) ? Number(param) : null;
-  return id === null ? <DatasetList /> : <DatasetDetail id={id} />;
+  if (param !== null && param !== '' && !/^\d+$/.test(param))
+    return (
+      <section className="page">
+        <h2>Datasets</h2>
+        <NotStored what="dataset" id={param} list="datasets" />
+      </section>
+    );
+  return param ? <DatasetDetail id={Number(param)} /> : <DatasetList />;
 }
 
 function DatasetList() {
@@ -94,14 +101,22 @@ function DatasetDetail({ id }: { id: number }) {
   const [brush, setBrush] = useState(false);
   const [analysis, setAnalysis] = useState<DatasetAnalysis | null>(null);
 
-  useEffect(() => void api.getDataset({ dataset_id: id }).then(setDs, toastError), [id]);
+  const [missing, setMissing] = useState(false);
+  useEffect(() => {
+    setMissing(false);
+    void api.getDataset({ dataset_id: id }).then(setDs, (e) => (isNotFound(e) ? setMissing(true) : toastError(e)));
+  }, [id]);
   // Re-queried on every zoom: the store decimates the visible range to ~2,000 points per device.
   useEffect(() => {
     let stale = false;
     setLoading(true);
     api
       .getDatasetTrace({ dataset_id: id, max_points: 2000, ...(range ? { from: range[0], to: range[1] } : {}) })
-      .then((t) => !stale && setTrace(t), toastError)
+      .then(
+        (t) => !stale && setTrace(t),
+        // A dataset that is not stored is said once, by the page; other failures are toasted.
+        (e) => !stale && !isNotFound(e) && toastError(e),
+      )
       .finally(() => !stale && setLoading(false));
     return () => {
       stale = true;
@@ -146,6 +161,13 @@ function DatasetDetail({ id }: { id: number }) {
     }
   }
 
+  if (missing)
+    return (
+      <section className="page">
+        <h2>Datasets</h2>
+        <NotStored what="dataset" id={String(id)} list="datasets" />
+      </section>
+    );
   if (!ds) return <section className="page">Loading dataset #{id}…</section>;
   const visible = trace ? trace.devices.reduce((n, d) => n + d.power_w.t.length, 0) : 0;
   return (

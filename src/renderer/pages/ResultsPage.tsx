@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { takePendingCompare } from '../state/history';
 import type { AnalysisFlag, AnalysisGroup, AnalysisResult, CapPoint, Selector } from '../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../shared/records';
-import { api } from '../api/client';
+import { api, isNotFound } from '../api/client';
 import { Plot } from '../components/Plot';
 import { SimBadge, StatusBadge } from '../components/Badges';
 import { CheckField, NumberField, SelectField } from '../components/Fields';
@@ -16,7 +16,7 @@ import { useSweep } from '../state/sweep';
 import { plotlyFigure } from './results/charts';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
-import { NoSweepsYet } from '../components/EmptyState';
+import { NoSweepsYet, NotStored } from '../components/EmptyState';
 import { useAnalysis, type AnalysisKind, type AnalysisQuery } from './results/use-analysis';
 import type { DatasetRecord } from '../../shared/dataset';
 import { analysableSegments } from '../../shared/dataset-analysis';
@@ -27,23 +27,24 @@ interface Loaded {
 }
 
 /** The sweep record and its runs (plan, status, per-run drill-down); refetched as runs finish. */
-function useSweepData(id: number | null): { data: Loaded | null; error: string | null } {
+function useSweepData(id: number | null): { data: Loaded | null; error: string | null; missing: boolean } {
   const [data, setData] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState<number | null>(null);
   const finished = useSweep((s) => (s.activeId === id ? s.finished : null));
   const runsDone = useSweep((s) => (s.activeId === id ? s.runs.length : 0));
   useEffect(() => {
     if (id == null) return;
     let stale = false;
     api.getSweep({ sweep_id: id }).then(
-      (r) => !stale && (setData(r), setError(null)),
-      (e) => !stale && setError((e as Error).message),
+      (r) => !stale && (setData(r), setError(null), setMissing(null)),
+      (e) => !stale && (setError((e as Error).message), setMissing(isNotFound(e) ? id : null)),
     );
     return () => {
       stale = true;
     };
   }, [id, finished, runsDone]);
-  return { data: data && data.sweep.id === id ? data : null, error };
+  return { data: data && data.sweep.id === id ? data : null, error, missing: id != null && missing === id };
 }
 
 /** Changes when the stored runs change: the analysis is asked again then. */
@@ -55,8 +56,9 @@ export function ResultsPage({ param }: { param: string | null }) {
   const { sweeps, load } = useHistory();
   useEffect(() => void load(), [load]);
   const latest = sweeps.find((s) => s.runs_done > 0)?.id ?? sweeps[0]?.id ?? null;
-  const id = param != null && /^\d+$/.test(param) ? Number(param) : latest;
-  const { data, error } = useSweepData(id);
+  const badParam = param != null && param !== '' && !/^\d+$/.test(param);
+  const id = badParam ? null : param != null && param !== '' ? Number(param) : latest;
+  const { data, error, missing } = useSweepData(id);
   // What the page compares with: a sweep id ("3"), a dataset ("dataset:2"), or '' for nothing.
   const [compareWith, setCompareWith] = useState(takePendingCompare);
   const cmpKind: AnalysisKind = compareWith.startsWith('dataset:') ? 'dataset' : 'sweep';
@@ -81,6 +83,14 @@ export function ResultsPage({ param }: { param: string | null }) {
   const analysis = useAnalysis(data ? id : null, query, revisionOf(data));
   const cmp = useAnalysis(cmpKind === 'sweep' ? (compare ? compareId : null) : compareId, query, revisionOf(compare), cmpKind);
 
+  if (badParam || missing) {
+    return (
+      <section className="page">
+        <h2>Results</h2>
+        <NotStored what="sweep" id={badParam ? (param ?? '') : String(id)} list="history" />
+      </section>
+    );
+  }
   if (id == null) {
     return (
       <section className="page">
