@@ -14,7 +14,6 @@ import { progressView } from '../lib/progress-view';
 import { deviceLabel } from '../lib/device-label';
 import { NotifyToggle } from '../components/PageHelp';
 import { NoSweepsYet, NotStored } from '../components/EmptyState';
-import { api, isNotFound } from '../api/client';
 import { toast, toastError } from '../state/toasts';
 import type { RunRecord } from '../../shared/records';
 
@@ -27,10 +26,7 @@ function useConsoleParam(param: string | null): string | null {
     if (!param) return;
     if (!/^\d+$/.test(param)) return setMissing(param);
     let stale = false;
-    api.getSweep({ sweep_id: Number(param) }).then(
-      () => !stale && void follow(Number(param)),
-      (e) => !stale && isNotFound(e) && setMissing(param),
-    );
+    void follow(Number(param)).then((found) => !stale && !found && setMissing(param));
     return () => {
       stale = true;
     };

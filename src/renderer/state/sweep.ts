@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { EventPayload } from '../../shared/api';
 import type { RunRecord, SweepRecord } from '../../shared/records';
-import { api } from '../api/client';
+import { api, isNotFound } from '../api/client';
 import { replaySweep } from './console-replay';
 
 type Progress = EventPayload<'sweep.progress'>;
@@ -18,7 +18,8 @@ interface SweepState {
   finished: Finished | null;
   runs: RunRecord[];
   cancelling: boolean;
-  follow(id: number): Promise<void>;
+  /** Follows sweep `id`; false when the engine says it is not stored (then nothing is followed). */
+  follow(id: number): Promise<boolean>;
   /** Finds a running sweep (after a reload) and follows it. */
   discover(): Promise<void>;
   onStarted(p: EventPayload<'sweep.started'>): void;
@@ -41,13 +42,18 @@ export const useSweep = create<SweepState>()((set, get) => ({
     if (get().activeId !== id) set({ activeId: id, sweep: null, progress: null, maxFraction: 0, finished: null, runs: [], cancelling: false });
     try {
       const r = await api.getSweep({ sweep_id: id });
-      if (get().activeId !== id) return;
+      if (get().activeId !== id) return true;
       set({ sweep: r.sweep, simulated: r.sweep.simulated, runs: r.runs.filter((x) => x.status !== 'pending' && x.status !== 'running') });
       // The console shows what was recorded before this page followed the sweep (a reload, a finished sweep).
       void replaySweep(id, r.runs, api.getRunTraces);
-    } catch {
-      /* the sweep may not be stored yet; events fill in */
+    } catch (e) {
+      if (isNotFound(e) && get().activeId === id) {
+        set({ activeId: null });
+        return false;
+      }
+      /* a failed read: events fill in */
     }
+    return true;
   },
   async discover() {
     try {
