@@ -40,6 +40,22 @@ describe('CLI messages', () => {
     expect(r.stderr).toContain('caplab: unknown command "devics" (did you mean "devices"?)');
   });
 
+  it('takes the common options before the command too (caplab --db FILE --json runs)', async () => {
+    const db = env.CAPLAB_DB!;
+    const { CAPLAB_DB: _unset, ...noDb } = env;
+    const before = await runCli(['--db', db, '--json', 'runs'], noDb);
+    const after = await runCli(['runs', '--db', db, '--json'], noDb);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toBe(after.stdout);
+    expect(JSON.stringify(JSON.parse(before.stdout))).toContain(`"id":${sweepId}`);
+    const eq = await runCli([`--db=${db}`, 'runs', '--json'], noDb);
+    expect(eq.stdout).toBe(after.stdout);
+    // One the command does not take is refused by that command, by name.
+    const wrong = await runCli(['--backend', 'sim', 'runs'], noDb);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/caplab runs: .*--backend/);
+  });
+
   it('creates the --out-dir of export analysis', async () => {
     const dir = join(tmp.dir, 'not', 'there', 'yet');
     const r = await runCli(['export', 'analysis', String(sweepId), '--out-dir', dir, '--json'], env);

@@ -20,13 +20,32 @@ async function helpText(): Promise<string> {
     ...visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `caplab <command> --help` for what each option does, its default and examples.',
-    'Common: --db FILE (or CAPLAB_DB), --backend auto|sim|nvml|nvidia-smi|amd-smi, --json.',
+    'Common: --db FILE (or CAPLAB_DB), --backend auto|sim|nvml|nvidia-smi|amd-smi, --json (before or after the command).',
     'First time? `caplab devices`, then `caplab sweep resources/plans/demo-sim.yaml`, then `caplab analyze 1`.',
   ].join('\n');
 }
 
+// The common options people also type before the command (`caplab --db lab.db runs`, as git and docker allow);
+// they are moved behind it, where the command's own parser checks them (one that does not take it says so).
+const commonWithValue = new Set(['--db', '--backend']);
+const commonFlags = new Set(['--json']);
+
+function commandFirst(argv: string[]): string[] {
+  const before: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i]!;
+    const key = a.split('=')[0]!;
+    if (commonFlags.has(a)) before.push(argv[i++]!);
+    else if (commonWithValue.has(key) && a.includes('=')) before.push(argv[i++]!);
+    else if (commonWithValue.has(key) && i + 1 < argv.length) before.push(argv[i++]!, argv[i++]!);
+    else break;
+  }
+  return before.length === 0 ? argv : [...argv.slice(i), ...before];
+}
+
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = commandFirst(argv);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write((await helpText()) + '\n');
     return 0;
