@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pageList } from '../../src/shared/pages';
 import { UI_COMMANDS } from '../../src/shared/ui-commands';
-import { PAGE_TITLES, PAGES, parseHash } from '../../src/renderer/lib/routes';
+import { isIdParam, PAGE_TITLES, PAGES, parseHash } from '../../src/renderer/lib/routes';
 import { commandForKey, SHORTCUTS } from '../../src/renderer/lib/keys';
 import { sourceFiles } from '../helpers/source-files';
 
@@ -21,6 +21,12 @@ describe('page registry', () => {
       if (i < 9) expect(commandForKey(key(String(i + 1)))).toBe(`nav:${id}`);
     });
     expect(SHORTCUTS.filter((s) => s.command.startsWith('nav:')).map((s) => s.label)).toEqual(pageList.slice(0, 9).map((p) => p.title));
+  });
+
+  it('a route parameter names a stored id only when it is digits; an empty one is no parameter', () => {
+    expect(parseHash('#/results/')).toEqual({ page: 'results', param: null });
+    expect(['12', '0'].map(isIdParam)).toEqual([true, true]);
+    expect(['abc', '1.5', '-3', '12a', ' 12'].map(isIdParam)).toEqual([false, false, false, false, false]);
   });
 
   it('every page has its component, and the components name no other page', () => {

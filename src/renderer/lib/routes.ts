@@ -12,6 +12,11 @@ export interface Route {
   param: string | null;
 }
 
+/** A route parameter that can name a stored sweep or dataset (`#/results/12`; `#/results/abc` cannot). */
+export function isIdParam(param: string): boolean {
+  return /^\d+$/.test(param);
+}
+
 export function parseHash(hash: string): Route {
   const [page, param] = hash.replace(/^#\/?/, '').split('/');
   return { page: (PAGES as readonly string[]).includes(page ?? '') ? (page as Page) : 'devices', param: param ? decodeURIComponent(param) : null };

@@ -6,6 +6,7 @@ import { ProgressBar, SimBadge, StatusBadge } from '../components/Badges';
 import { useCommand } from '../lib/commands';
 import { fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
+import { isIdParam } from '../lib/routes';
 import { live, ptyBuffer } from '../state/live';
 import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
@@ -24,7 +25,7 @@ function useConsoleParam(param: string | null): string | null {
   useEffect(() => {
     setMissing(null);
     if (!param) return;
-    if (!/^\d+$/.test(param)) return setMissing(param);
+    if (!isIdParam(param)) return setMissing(param);
     let stale = false;
     void follow(Number(param)).then((found) => !stale && !found && setMissing(param));
     return () => {

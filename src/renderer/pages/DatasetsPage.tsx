@@ -16,6 +16,7 @@ import { SegmentsTable } from './datasets/SegmentsTable';
 import { colorFor, dateTime, fmt } from '../lib/format';
 import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
+import { isIdParam } from '../lib/routes';
 import { toastError } from '../state/toasts';
 
 type Trace = MethodOutput<'getDatasetTrace'>;
@@ -29,7 +30,7 @@ function kindWords(kind: string): string {
 }
 
 export function DatasetsPage({ param }: { param: string | null }) {
-  if (param !== null && param !== '' && !/^\d+$/.test(param))
+  if (param !== null && !isIdParam(param))
     return (
       <section className="page">
         <h2>Datasets</h2>

@@ -11,6 +11,7 @@ import { ChartCard } from '../components/ChartCard';
 import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, noAnswerText, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
+import { isIdParam } from '../lib/routes';
 import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
 import { plotlyFigure } from './results/charts';
@@ -56,8 +57,8 @@ export function ResultsPage({ param }: { param: string | null }) {
   const { sweeps, load } = useHistory();
   useEffect(() => void load(), [load]);
   const latest = sweeps.find((s) => s.runs_done > 0)?.id ?? sweeps[0]?.id ?? null;
-  const badParam = param != null && param !== '' && !/^\d+$/.test(param);
-  const id = badParam ? null : param != null && param !== '' ? Number(param) : latest;
+  const badParam = param !== null && !isIdParam(param);
+  const id = badParam ? null : param !== null ? Number(param) : latest;
   const { data, error, missing } = useSweepData(id);
   // What the page compares with: a sweep id ("3"), a dataset ("dataset:2"), or '' for nothing.
   const [compareWith, setCompareWith] = useState(takePendingCompare);
