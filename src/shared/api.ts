@@ -17,6 +17,15 @@ export const PlanIssue = z.object({ path: z.string(), message: z.string() });
 export type PlanIssue = z.infer<typeof PlanIssue>;
 import { FacilityResult } from './facility';
 
+/** A sweep's best cap per workload and GPU model under the default analysis options (bestCaps). */
+export const SweepBestCaps = z.object({
+  sweep_id: z.number().int(),
+  selector: Selector,
+  groups: z.array(z.object({ workload: z.string(), device_model: z.string(), cap_w: z.number().nullable(), no_answer_reason: z.string().nullable() })),
+  error: z.string().nullable(),
+});
+export type SweepBestCaps = z.infer<typeof SweepBestCaps>;
+
 /** The analysis options analyzeSweep and analyzeSources share (the CLI's --overhead, --selector, ... flags). */
 const analysisOptions = {
   overhead_w: z.number().min(0).max(10_000).optional(),
@@ -136,6 +145,14 @@ export const methods = {
   },
   /** Types into the running workload's terminal (a sudo password prompt, for instance). */
   writePty: { input: z.object({ sweep_id: z.number().int(), data: z.string().max(4096) }).strict(), output: z.object({ written: z.boolean() }) },
+  /**
+   * Each sweep's best cap under the default options (History's column), per workload and GPU model, or why there is
+   * none; `error` says why a sweep could not be analysed (not stored, no readable runs). Same analysis as analyzeSweep.
+   */
+  bestCaps: {
+    input: z.object({ sweep_ids: z.array(z.number().int()).max(1000) }).strict(),
+    output: z.array(SweepBestCaps),
+  },
   /** The analysis of a sweep (same code as `caplab analyze`): per-cap statistics, flags, optima, sensitivity, Pareto. */
   analyzeSweep: {
     input: z.object({ sweep_id: z.number().int(), ...analysisOptions }).strict(),

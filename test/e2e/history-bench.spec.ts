@@ -1,4 +1,4 @@
-// Issue #29 item 2: History with GPU model, duration, editable tags and notes (stored), filters, search over
+// Issue #29 item 2: History with best cap, GPU model, duration, editable tags and notes (stored), filters, search over
 // tags/notes and compare two from here. Screenshots at 1280x800 and 1920x1080.
 import { test, expect, go, callApi } from './fixtures';
 import { quickPlan, startSweep, waitEnded } from './helpers';
@@ -8,7 +8,7 @@ const shots = 'docs/screenshots';
 test('history rows show GPU and duration; tags and notes are edited, kept and searched; two ticked sweeps open compared', async ({ app }) => {
   const a = await startSweep(app, quickPlan('bench hist a', [300]));
   expect(await waitEnded(app, a)).toBe('done');
-  const b = await startSweep(app, quickPlan('bench hist b', [500]));
+  const b = await startSweep(app, quickPlan('bench hist b', [300, 500], 1, { warmup: { seconds: 25 } }));
   expect(await waitEnded(app, b)).toBe('done');
 
   await go(app, 'history');
@@ -17,6 +17,13 @@ test('history rows show GPU and duration; tags and notes are edited, kept and se
   const rowA = app.locator(`[data-testid="history-row"][data-sweep-id="${a}"]`);
   await expect(rowA.getByTestId('history-gpus')).toHaveText('NVIDIA H100 80GB HBM3 (simulated)');
   await expect(rowA.getByTestId('history-duration')).toHaveText(/^\d+(\.\d+)? ?s$|^\d+ ?min/);
+  // Best cap as Results and `caplab analyze` give it; one cap alone is no answer, and the cell says why on hover.
+  const bBest = (await callApi<{ groups: { best: { cap_w: number | null } }[] }>(app, 'analyzeSweep', { sweep_id: b })).groups[0]!.best.cap_w;
+  expect(bBest).not.toBeNull();
+  const rowB = app.locator(`[data-testid="history-row"][data-sweep-id="${b}"]`);
+  await expect(rowB.getByTestId('history-best')).toHaveText(`${bBest} W`);
+  await expect(rowA.getByTestId('history-best')).toHaveText('no answer');
+  await expect(rowA.getByTestId('history-best').locator('div')).toHaveAttribute('title', /cap/);
 
   // Edit tags and notes; they are stored (a fresh read of the sweep has them) and searchable.
   await app.getByTestId(`edit-notes-${a}`).click();

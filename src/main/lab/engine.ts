@@ -31,6 +31,7 @@ import { submitJob, type Prepared } from './cluster/submit';
 import { analyzeSweepNodes } from './cluster/node-analysis';
 import { listRunsPage, listSamplesPage, withNodes } from './paging';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
+import { BestCapCache } from './analysis/best-caps';
 import { energyInRange } from './analysis/load';
 import { analyzeDataset, datasetEnergy } from './datasets/analysis';
 import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
@@ -84,6 +85,7 @@ export class Engine implements LabApi {
   readonly host = hostname();
   private listeners = new Set<Listener>();
   private active = new Map<number, SweepOrchestrator>();
+  private bestCapCache = new BestCapCache();
   /** Facility runs in progress, each cancellable (cancelFacility). */
   private facilityRuns = new Set<AbortController>();
   /** The pty of a running `sudo … -pl` (limit change as a normal user), fed to the terminal panel. */
@@ -368,6 +370,10 @@ export class Engine implements LabApi {
       return { written: true };
     }
     return { written: this.active.get(input.sweep_id)?.write(input.data) ?? false };
+  }
+
+  async bestCaps(input: MethodInput<'bestCaps'>): Promise<MethodOutput<'bestCaps'>> {
+    return input.sweep_ids.map((id) => this.bestCapCache.of(this.db, id));
   }
 
   async analyzeSweep(input: MethodInput<'analyzeSweep'>): Promise<MethodOutput<'analyzeSweep'>> {

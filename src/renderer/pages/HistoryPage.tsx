@@ -9,6 +9,7 @@ import { askCompare, useHistory } from '../state/history';
 import { toast, toastError } from '../state/toasts';
 import { api } from '../api/client';
 import type { DatasetRecord } from '../../shared/dataset';
+import type { SweepBestCaps } from '../../shared/api';
 import { DatasetTable } from './DatasetsPage';
 
 type KindFilter = 'all' | 'real' | 'simulated';
@@ -23,6 +24,7 @@ export function HistoryPage() {
   const [editing, setEditing] = useState<number | null>(null);
   useEffect(() => void load(), [load]);
   useEffect(() => void api.listDatasets({}).then(setDatasets, toastError), []);
+  const best = useBestCaps(sweeps);
 
   const statuses = useMemo(() => [...new Set(sweeps.map((s) => s.status))].sort(), [sweeps]);
   const shown = sweeps.filter((s) => (status === 'all' || s.status === status) && (kind === 'all' || s.simulated === (kind === 'simulated')));
@@ -84,6 +86,7 @@ export function HistoryPage() {
             <th>Name</th>
             <th>Status</th>
             <th>GPU</th>
+            <th title="The best cap under the default selector (most work per joule), as on Results">Best cap</th>
             <th>Runs</th>
             <th>Duration</th>
             <th>Backend</th>
@@ -110,6 +113,7 @@ export function HistoryPage() {
                 <StatusBadge status={s.status} />
               </td>
               <td data-testid="history-gpus">{s.gpu_models.length ? s.gpu_models.join(', ') : <span className="muted">none recorded</span>}</td>
+              <BestCapCell best={best.get(s.id)} />
               <td>
                 {s.runs_done}/{s.run_count}
               </td>
@@ -155,7 +159,7 @@ export function HistoryPage() {
           ))}
           {!loading && shown.length === 0 && (
             <tr>
-              <td colSpan={12} className="muted">
+              <td colSpan={13} className="muted">
                 {search || sweeps.length ? 'No sweep matches.' : <NoSweepsYet what="past sweeps" />}
               </td>
             </tr>
@@ -196,6 +200,41 @@ function NotesEditor({ s, onSave, onCancel }: { s: SweepRecord; onSave(p: { tags
         Save
       </button>{' '}
       <button onClick={onCancel}>Cancel</button>
+    </td>
+  );
+}
+
+/** The best caps of the listed sweeps, asked for again whenever the list changes (the engine keeps finished ones). */
+function useBestCaps(sweeps: SweepRecord[]): Map<number, SweepBestCaps> {
+  const [best, setBest] = useState(new Map<number, SweepBestCaps>());
+  useEffect(() => {
+    if (sweeps.length === 0) return;
+    let stale = false;
+    api.bestCaps({ sweep_ids: sweeps.map((s) => s.id) }).then((r) => !stale && setBest(new Map(r.map((b) => [b.sweep_id, b]))), toastError);
+    return () => {
+      stale = true;
+    };
+  }, [sweeps]);
+  return best;
+}
+
+function BestCapCell({ best }: { best: SweepBestCaps | undefined }) {
+  if (!best) return <td className="muted" data-testid="history-best" />;
+  if (best.error !== null || best.groups.length === 0)
+    return (
+      <td className="muted" data-testid="history-best" title={best.error ?? 'no run has finished'}>
+        —
+      </td>
+    );
+  const many = best.groups.length > 1;
+  return (
+    <td data-testid="history-best">
+      {best.groups.map((g) => (
+        <div key={`${g.workload}|${g.device_model}`} title={g.no_answer_reason ?? `${g.workload} on ${g.device_model}`} className="nowrap">
+          {many && <span className="muted small">{g.workload} </span>}
+          {g.cap_w !== null ? `${g.cap_w} W` : <span className="muted">no answer</span>}
+        </div>
+      ))}
     </td>
   );
 }
