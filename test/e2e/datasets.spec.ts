@@ -21,6 +21,15 @@ test('import a log by drop, zoom the trace, brush a segment, see it in History',
   await go(app, 'datasets');
   await app.getByTestId('import-input').setInputFiles('test/fixtures/import/hpcai-tree/vit_l16/300Watts/gpu_power.csv');
   await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 60 samples · 1 devices');
+  // A minute-long log to the second, with its length (naive timestamps, read and shown in this machine's zone).
+  await expect(app.getByTestId('dataset-facts')).toContainText('2026-11-30 09:00:00 – 09:00:59 (59s)');
+  for (const [w, h] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    await app.setViewportSize({ width: w, height: h });
+    await app.screenshot({ path: `docs/screenshots/dataset-header-${w}x${h}.png` });
+  }
   await expect(app.getByTestId('segments-table')).toContainText('auto');
   const points = app.getByTestId('trace-points');
   await expect(points).toContainText('of 60 samples');

@@ -1,8 +1,18 @@
 export { formatDuration, formatWatts } from '../../shared/units';
+import { formatDuration } from '../../shared/units';
 export { colorFor, fmt, sig } from '../../shared/format';
 
 export function dateTime(epochS: number | null | undefined): string {
   if (epochS == null) return '–';
   const d = new Date(epochS * 1000);
   return d.toLocaleString('sv-SE').slice(0, 16);
+}
+
+/** A time range to the second, its end without the date when it is the same day, and its length: a 32 s log reads "… 14:05:03 – 14:05:35 (32s)". */
+export function timeSpan(startS: number | null | undefined, endS: number | null | undefined): string {
+  if (startS == null || endS == null) return 'time range not recorded';
+  const a = new Date(startS * 1000).toLocaleString('sv-SE');
+  const b = new Date(endS * 1000).toLocaleString('sv-SE');
+  const end = a.slice(0, 10) === b.slice(0, 10) ? b.slice(11, 19) : b.slice(0, 19);
+  return `${a.slice(0, 19)} – ${end} (${formatDuration(endS - startS)})`;
 }

@@ -13,7 +13,7 @@ import { Plot } from '../components/Plot';
 import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
-import { colorFor, dateTime, fmt } from '../lib/format';
+import { colorFor, dateTime, fmt, timeSpan } from '../lib/format';
 import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
@@ -177,15 +177,17 @@ function DatasetDetail({ id }: { id: number }) {
         <h2 id="dataset-title">
           Dataset #{ds.id} · {ds.name}
         </h2>
-        <ExportMenu subject="dataset" request={{ dataset_id: ds.id }} />
-        <button className="small" onClick={() => navigate('datasets')}>
-          All datasets
-        </button>
+        <div className="row">
+          <ExportMenu subject="dataset" request={{ dataset_id: ds.id }} />
+          <button onClick={() => navigate('datasets')}>
+            All datasets
+          </button>
+        </div>
       </header>
       <p className="muted" data-testid="dataset-facts">
         {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices ·{' '}
         {/* Profiles without a wall clock (NLR aggregated) are seconds from their start, not 1970. */}
-        {ds.report?.clock === 'relative' ? `${fmt(ds.t_start ?? 0, 1)} – ${fmt(ds.t_end ?? 0, 1)} s (no wall clock)` : `${dateTime(ds.t_start)} – ${dateTime(ds.t_end)} (${ds.timezone ?? 'zone unknown'})`} ·{' '}
+        {ds.report?.clock === 'relative' ? `${fmt(ds.t_start ?? 0, 1)} – ${fmt(ds.t_end ?? 0, 1)} s (no wall clock)` : `${timeSpan(ds.t_start, ds.t_end)}, ${ds.timezone ?? 'zone unknown'}`} ·{' '}
         {ds.files.length} file(s)
       </p>
       <div className="row">
