@@ -11,6 +11,18 @@ test('results: the drill-down scrolls into view with readable names; compare nam
   await app.goto(`${new URL(app.url()).origin}${new URL(app.url()).search}#/results/${a}`);
   await expect(app.getByTestId('best-cap')).toHaveText(/\d+ W/);
   const row = app.getByTestId('cap-table').locator('tbody tr').first();
+  // "300 W" stays on one line, even at 1024 px (it wrapped to "300 / W" at 1280 px with long flags): its text (two text nodes) lies on one line.
+  await app.setViewportSize({ width: 1024, height: 800 });
+  const capCell = row.locator('td').first();
+  await expect(capCell).toHaveText('300 W');
+  type Doc = { createRange(): { selectNodeContents(n: unknown): void; getClientRects(): ArrayLike<{ top: number }> } };
+  const lines = await capCell.evaluate((el) => {
+    const r = (globalThis as unknown as { document: Doc }).document.createRange();
+    r.selectNodeContents(el);
+    return new Set(Array.from(r.getClientRects(), (x) => Math.round(x.top))).size;
+  });
+  expect(lines).toBe(1);
+  await app.setViewportSize({ width: 1280, height: 800 });
   await row.getByRole('button', { name: 'r1' }).click();
   const drill = app.getByTestId('run-drilldown');
   await expect(drill).toBeInViewport();

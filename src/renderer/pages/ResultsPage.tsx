@@ -525,7 +525,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
         <tbody>
           {caps.map((c) => (
             <tr key={c.cap_w} className={`${c.flags.length ? 'flagged' : ''} ${c.cap_w === best ? 'best-row' : ''}`} data-cap={c.cap_w}>
-              <td>{c.cap_w} W</td>
+              <td className="nowrap">{c.cap_w} W</td>
               <td>{c.n_usable}</td>
               <td>
                 {sig(c.efficiency.mean, 4)} {c.efficiency.ci != null && <span className="muted">± {sig(c.efficiency.ci.half_width, 2)}</span>}
@@ -534,7 +534,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
                 {fmt(c.throughput.mean, 1)} {c.throughput.ci != null && <span className="muted">± {sig(c.throughput.ci.half_width, 2)}</span>}
               </td>
               <td>{fmt(c.power_w.mean, 0)}</td>
-              <td>{c.clocks.sm_mhz == null ? '–' : `${fmt(c.clocks.sm_mhz, 0)} MHz`}</td>
+              <td className="nowrap">{c.clocks.sm_mhz == null ? '–' : `${fmt(c.clocks.sm_mhz, 0)} MHz`}</td>
               <td>{c.clocks.power_cap_throttled_share == null ? '–' : `${Math.round(c.clocks.power_cap_throttled_share * 100)} %`}</td>
               <td className={c.enforcement.enforced === false ? 'error' : ''}>{c.enforcement.enforced == null ? '?' : c.enforcement.enforced ? 'yes' : 'no'}</td>
               <td data-testid="cap-flags">
