@@ -35,6 +35,8 @@ const LABELS: Record<string, string> = {
  */
 export function fieldLabel(path: string): string {
   if (LABELS[path]) return LABELS[path];
+  const param = /^workloads\.(\d+)\.params\.(\w+)/.exec(path);
+  if (param) return `Workloads[${param[1]}] parameter ${param[2]}`;
   const w = /^workloads\.(\d+)\.(\w+)/.exec(path);
   if (w) return `Workloads[${w[1]}] ${w[2] === 'id' ? 'name' : w[2]}`;
   const a = /^caps\.adaptive\.(\w+)/.exec(path);

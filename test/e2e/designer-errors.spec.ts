@@ -36,6 +36,15 @@ test('plan problems appear in words at their fields, all at once, and a blank fi
   await expect(app.getByTestId('repetitions-error')).toHaveCount(0);
   await expect(app.getByTestId('caps-error')).toHaveCount(0);
 
+  // One bad batch_size is one message (the CLI's too), shown while typing, without leaving the field.
+  const bs = app.getByLabel('parameter batch_size value');
+  await bs.fill('-5');
+  await expect(side).toContainText('batch_size');
+  await expect(bs).toBeFocused();
+  expect(((await side.textContent()) ?? '').match(/batch_size/g)).toHaveLength(1);
+  await bs.fill('128');
+  await expect(app.getByTestId('validation-ok')).toHaveText('Plan is valid.');
+
   // A YAML file with problems is not loaded, says so, and the side panel does not call the file valid.
   await app.getByTestId('load-yaml').setInputFiles({ name: 'broken.yaml', mimeType: 'application/yaml', buffer: Buffer.from('workloads: [{id: vit_l_16}]\ncaps: [300]\nrepetitions: 0\ncolour: blue\n') });
   const banner = app.getByTestId('yaml-errors');

@@ -34,6 +34,14 @@ describe('CLI messages', () => {
     expect(r.stderr).toContain('workloads.0.id: unknown workload "resnet5O" (did you mean "resnet50"?)');
   });
 
+  it('says a bad batch_size once (the definition message), not twice with the simulation one', async () => {
+    const plan = writePlan(tmp.dir, 'bs', 'name: bs\nbackend: sim\nworkloads: [{ id: vit_l_16, params: { batch_size: -5 } }]\ncaps: [300]\n');
+    const r = await runCli(['sweep', plan, '--check'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('workloads.0.params.batch_size: must be an integer between 1 and 8192, got -5');
+    expect(r.stderr.match(/batch_size/g)).toHaveLength(1);
+  });
+
   it('suggests the command meant by a mistyped one', async () => {
     const r = await runCli(['devics'], env);
     expect(r.code).toBe(2);

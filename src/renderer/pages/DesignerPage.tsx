@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CheckField, FieldMessage, NumberField, SelectField } from '../components/Fields';
-import { issuesAt, PlanIssuesContext } from './designer/field-errors';
+import { PlanIssuesContext } from './designer/field-errors';
+import { issuesAt } from '../lib/plan-issues';
 import { SimBadge } from '../components/Badges';
 import { api } from '../api/client';
 import { useCommand } from '../lib/commands';

@@ -56,20 +56,26 @@ export function checkWorkloadParams(plan: Plan, backend: GpuBackend, env: NodeJS
         if (problem) problems.push(at(`params.${key}: ${problem}`));
         delete given[key];
       }
-      const model = findWorkload(ref.id);
+    }
+    const def = catalog.definitions.find((w) => w.def.id === ref.id)?.def;
+    const before = problems.length;
+    if (def) {
       try {
-        if (model) resolveSimParams(model, Object.fromEntries(Object.entries(given).filter(([, v]) => !Array.isArray(v))) as Record<string, string | number | boolean>);
+        resolveParams(def, given);
+      } catch (e) {
+        if (e instanceof WorkloadParamError) problems.push(...e.problems.map((p) => at(p)));
+        else throw e;
+      }
+    }
+    // The simulation's own check (what it models) only where the definition found nothing: a bad batch_size is
+    // one message, the definition's, not two saying the same.
+    const model = backend.simulated && problems.length === before ? findWorkload(ref.id) : undefined;
+    if (model) {
+      try {
+        resolveSimParams(model, Object.fromEntries(Object.entries(given).filter(([, v]) => !Array.isArray(v))) as Record<string, string | number | boolean>);
       } catch (e) {
         problems.push(at(`params: ${(e as Error).message}`));
       }
-    }
-    const def = catalog.definitions.find((w) => w.def.id === ref.id)?.def;
-    if (!def) return;
-    try {
-      resolveParams(def, given);
-    } catch (e) {
-      if (e instanceof WorkloadParamError) problems.push(...e.problems.map((p) => at(p)));
-      else throw e;
     }
   });
   return problems;

@@ -1,6 +1,7 @@
 import { useContext } from 'react';
 import { CheckField, NumberField } from '../../components/Fields';
-import { issuesAt, PlanIssuesContext } from './field-errors';
+import { PlanIssuesContext } from './field-errors';
+import { issuesAt } from '../../lib/plan-issues';
 import type { PlanForm, StopEarlyForm } from '../../lib/plan-form';
 
 /** Plan `adaptive`: stop windows, cool-downs and repetitions once the answer is settled, within a budget. */

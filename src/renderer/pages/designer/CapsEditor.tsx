@@ -1,6 +1,7 @@
 import { useContext } from 'react';
 import { FieldMessage, NumberField } from '../../components/Fields';
-import { issuesAt, issuesExactly, PlanIssuesContext } from './field-errors';
+import { PlanIssuesContext } from './field-errors';
+import { issuesAt, issuesExactly } from '../../lib/plan-issues';
 import type { CapsMode, PlanForm } from '../../lib/plan-form';
 
 export function CapsEditor({ form, update }: { form: PlanForm; update(p: Partial<PlanForm>): void }) {

@@ -1,6 +1,7 @@
 import { useContext, useEffect, useState } from 'react';
 import { FieldMessage } from '../../components/Fields';
-import { issuesAt, issuesExactly, PlanIssuesContext } from './field-errors';
+import { PlanIssuesContext } from './field-errors';
+import { issuesAt, issuesExactly } from '../../lib/plan-issues';
 import type { MethodOutput } from '../../../shared/api';
 import { api } from '../../api/client';
 import type { WorkloadRow } from '../../lib/plan-form';
