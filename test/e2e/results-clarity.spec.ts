@@ -1,4 +1,4 @@
-import { test, expect, go } from './fixtures';
+import { test, expect, go, callApi } from './fixtures';
 import { quickPlan, startSweep, waitEnded } from './helpers';
 
 test('results: the drill-down scrolls into view with readable names; compare names its series in distinct colours', async ({ app }) => {
@@ -30,6 +30,14 @@ test('results: the drill-down scrolls into view with readable names; compare nam
   await expect(drill.locator('.legend')).toContainText('GPU 0');
   await expect(drill.locator('.legend')).not.toContainText('/sim:0/');
 
+  // A sweep cancelled before any run finished is listed with its status and cannot be picked.
+  const c = await startSweep(app, quickPlan('e2e clarity cancelled', [300, 500], 2));
+  await callApi(app, 'cancelSweep', { sweep_id: c });
+  expect(await waitEnded(app, c)).toBe('cancelled');
+  await app.reload();
+  const cancelled = app.getByTestId('results-compare').locator(`option[value="${c}"]`);
+  await expect(cancelled).toHaveText(`#${c} e2e clarity cancelled · cancelled, 0/4 runs`);
+  await expect(cancelled).toBeDisabled();
   await app.getByTestId('results-compare').selectOption(String(b));
   const eff = app.getByTestId('efficiency-plot');
   await expect(eff.locator('.legend')).toContainText(`#${a} · e2e clarity H100`);

@@ -137,8 +137,10 @@ export function ResultsPage({ param }: { param: string | null }) {
               {sweeps
                 .filter((s) => s.id !== id)
                 .map((s) => (
-                  <option key={s.id} value={s.id}>
+                  // A sweep that did not finish says so; one with no finished run has nothing to compare.
+                  <option key={s.id} value={s.id} disabled={s.runs_done === 0}>
                     #{s.id} {s.name}
+                    {s.status !== 'done' ? ` · ${s.status}, ${s.runs_done}/${s.run_count} runs` : ''}
                   </option>
                 ))}
               {datasets.length > 0 && (
