@@ -52,11 +52,13 @@ test('results: an imported dataset with cap + units segments is compared beside 
     expect(cli.sweeps).toHaveLength(2);
     expect(cli.sweeps[1]!.label).toMatch(new RegExp(`^dataset ${ds} `));
     const rows = card.locator('tbody tr');
+    // The CLI's null best cap is "no answer" on the page (it read "– W").
+    const words = (w: number | null | undefined) => (w == null ? 'no answer' : `${w} W`);
     for (const [selector, i] of [['max-efficiency', 1], ['min-energy-slowdown', 2], ['min-edp', 3], ['weighted', 4]] as const) {
       const row = rows.nth(i);
       await expect(row.locator('th')).toHaveText(`best cap, ${selector}`);
-      await expect(row.locator('td').nth(0)).toHaveText(`${cli.sweeps[0]!.best[selector] ?? '–'} W`);
-      await expect(row.locator('td').nth(1)).toHaveText(`${cli.sweeps[1]!.best[selector] ?? '–'} W`);
+      await expect(row.locator('td').nth(0)).toHaveText(words(cli.sweeps[0]!.best[selector]));
+      await expect(row.locator('td').nth(1)).toHaveText(words(cli.sweeps[1]!.best[selector]));
     }
     const [base, other] = [cli.sweeps[0]!.peak_efficiency!, cli.sweeps[1]!.peak_efficiency!];
     const peak = rows.nth(5);

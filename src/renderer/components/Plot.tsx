@@ -13,7 +13,8 @@ export function themeLayout(theme: Theme): Layout {
     margin: { l: 56, r: 16, t: 28, b: 40 },
     xaxis: { gridcolor: grid, zerolinecolor: grid },
     yaxis: { gridcolor: grid, zerolinecolor: grid },
-    legend: { orientation: 'h', y: -0.18 },
+    // Above the plot: below it, the legend sat on the x-axis title.
+    legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom' },
     hovermode: 'closest',
   };
 }

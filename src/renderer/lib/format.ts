@@ -16,3 +16,8 @@ export function timeSpan(startS: number | null | undefined, endS: number | null 
   const end = a.slice(0, 10) === b.slice(0, 10) ? b.slice(11, 19) : b.slice(0, 19);
   return `${a.slice(0, 19)} – ${end} (${formatDuration(endS - startS)})`;
 }
+
+/** A best cap in words: "300 W", or "no answer" where the analysis has none (never "– W"). */
+export function bestCapText(capW: number | null | undefined): string {
+  return capW == null ? 'no answer' : `${capW} W`;
+}

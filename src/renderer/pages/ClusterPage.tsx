@@ -4,7 +4,7 @@ import { api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ProgressBar, StatusBadge } from '../components/Badges';
 import { Plot } from '../components/Plot';
-import { dateTime, sig } from '../lib/format';
+import { bestCapText, dateTime, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { toast, toastError } from '../state/toasts';
 import { nodeEfficiencyTraces, spreadTraces } from './cluster/node-charts';
@@ -24,7 +24,7 @@ function NodeAnalysisView({ a }: { a: NodeAnalysis }) {
             {g.workload}: {g.nodes.length} node(s)
           </h3>
           <p>
-            Fleet best cap <strong data-testid="fleet-best">{g.fleet_best_cap.cap_w ?? '–'} W</strong> ({sig(g.fleet_best_cap.efficiency, 4)} units/J averaged over the nodes).
+            Fleet best cap <strong data-testid="fleet-best">{bestCapText(g.fleet_best_cap.cap_w)}</strong> ({sig(g.fleet_best_cap.efficiency, 4)} units/J averaged over the nodes).
             Outlier nodes: <strong data-testid="outlier-nodes">{g.outlier_nodes.join(', ') || 'none'}</strong>.
           </p>
           <div className="grid2">
@@ -43,7 +43,7 @@ function NodeAnalysisView({ a }: { a: NodeAnalysis }) {
               {g.best_cap_per_node.map((b) => (
                 <tr key={b.node} className={g.outlier_nodes.includes(b.node) ? 'warn-row' : ''}>
                   <td>{b.node}</td>
-                  <td>{b.cap_w ?? '–'} W</td>
+                  <td>{bestCapText(b.cap_w)}</td>
                   <td>{sig(b.efficiency, 4)}</td>
                 </tr>
               ))}

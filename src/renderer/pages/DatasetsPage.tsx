@@ -13,7 +13,7 @@ import { Plot } from '../components/Plot';
 import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
-import { colorFor, dateTime, fmt, timeSpan } from '../lib/format';
+import { bestCapText, colorFor, dateTime, fmt, timeSpan } from '../lib/format';
 import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
@@ -264,7 +264,7 @@ function GroupAnalysis({ g, name }: { g: AnalysisGroup; name: string }) {
     <>
       <p>
         <strong>{g.workload}</strong> on {g.device_model}: best cap{' '}
-        {Object.values(g.optima).map((o) => `${o.selector} ${o.cap_w ?? '–'} W`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
+        {Object.values(g.optima).map((o) => `${o.selector} ${bestCapText(o.cap_w)}`).join(' · ')}; Pareto {g.pareto.front.map((p) => `${p.cap_w} W`).join(', ') || '–'}
       </p>
       <div className="plots">
         <div className="card">

@@ -9,7 +9,7 @@ import { CheckField, NumberField, SelectField } from '../components/Fields';
 import { ExportMenu } from '../components/ExportMenu';
 import { ChartCard } from '../components/ChartCard';
 import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, noAnswerText, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
-import { dateTime, fmt, sig } from '../lib/format';
+import { bestCapText, dateTime, fmt, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
 import { useHistory } from '../state/history';
@@ -437,8 +437,8 @@ function ComparisonCard({ g, c, name, cname, units }: { g: AnalysisGroup; c: Ana
           {SELECTOR_ORDER.map((s) => (
             <tr key={s}>
               <th>best cap, {s}</th>
-              <td>{g.optima[s].cap_w ?? '–'} W</td>
-              <td>{c.optima[s].cap_w ?? '–'} W</td>
+              <td>{bestCapText(g.optima[s].cap_w)}</td>
+              <td>{bestCapText(c.optima[s].cap_w)}</td>
             </tr>
           ))}
           <tr>
