@@ -222,7 +222,8 @@ interface CompareWith {
 
 /** "#3 · H100 ViT sweep · H100 SXM" ("dataset #2 · ..." for a dataset): a series' legend entry (names shortened). */
 export function seriesLabel(id: number, name: string, model: string, kind: AnalysisKind = 'sweep'): string {
-  const short = name.length > 28 ? `${name.slice(0, 27)}…` : name;
+  // Long enough to tell two sweeps of one series apart by name (the legend sits above the plot and wraps).
+  const short = name.length > 56 ? `${name.slice(0, 55)}…` : name;
   return `${kind === 'dataset' ? 'dataset ' : ''}#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
 }
 
