@@ -216,6 +216,8 @@ export const methods = {
         format: z.union([z.literal('auto'), ImportFormat]).default('auto'),
         tz: z.string().max(64).optional(),
         name: z.string().max(200).optional(),
+        /** What the dataset's record calls a path: the browser host names an uploaded temp file as the file the user chose. */
+        display_names: z.record(z.string().max(4096), z.string().max(4096)).optional(),
       })
       .strict(),
     output: z.object({

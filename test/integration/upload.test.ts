@@ -116,8 +116,12 @@ describe('PUT /api/upload', () => {
     expect(existsSync(path)).toBe(true);
     const ok = await call('importDataset', { import_id: 'u2', paths: [path], format: 'auto' });
     expect(ok.status).toBe(200);
-    expect((ok.json as { dataset: { samples: number } }).dataset.samples).toBeGreaterThan(0);
+    const ds = (ok.json as { dataset: { samples: number; name: string; files: { path: string }[] } }).dataset;
+    expect(ds.samples).toBeGreaterThan(0);
     expect(existsSync(path)).toBe(false);
+    // The record names the file the user chose, not the removed temp file (`…/uploads/87a8…-dmon.txt`).
+    expect(ds.files.map((f) => f.path)).toEqual(['dmon.txt']);
+    expect(ds.name).toBe('dmon.txt');
 
     const bad = await put('semicolon.csv', [Buffer.from('timestamp; index; power.draw [W]\n2026/11/30 08:45:57.673; 0; 250.1\n')]);
     const badPath = bad.json.path as string;

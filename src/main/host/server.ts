@@ -285,7 +285,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const uploaded = uploadsNamed(dir, input);
     let result: CallResult;
     try {
-      result = await dispatch(engine, 'importDataset', input);
+      // The record names each upload as the file the user chose, not the temp file removed below.
+      const named = input && typeof input === 'object' && uploaded.length ? { ...input, display_names: Object.fromEntries(uploaded.map((p) => [p, uploadedAs(p)])) } : input;
+      result = await dispatch(engine, 'importDataset', named);
     } finally {
       removeUploads(uploaded);
     }

@@ -37,6 +37,8 @@ export interface ImportOptions {
   parse_thread?: 'auto' | 'worker' | 'inline' | 'shards';
   /** Chunk size of a sharded parse (SHARD_CHUNK_BYTES; tests make it small to cross many chunk edges). */
   shard_bytes?: number;
+  /** What the dataset's record calls a path (a staged or uploaded temp file as the file the user chose); else the path. */
+  shownAs?: (path: string) => string;
 }
 
 export interface ImportProgress {
@@ -190,7 +192,8 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
   const root = rootOf(paths);
   const bytesTotal = [...bundles, ...power].reduce((s, f) => s + f.bytes, 0);
   const formats = [...new Set(power.map((f) => f.format))];
-  const name = opts.name ?? basename(root.replace(/[/\\]+$/, ''));
+  const shown = opts.shownAs ?? ((p: string) => p);
+  const name = opts.name ?? basename(shown(root).replace(/[/\\]+$/, ''));
   const progress: ImportProgress = { file: '', files_done: 0, files_total: bundles.length + power.length, bytes_done: 0, bytes_total: bytesTotal, samples: 0 };
 
   const nlr = await nlrLayout(power, all);
@@ -216,7 +219,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       const made = only && !dup ? (datasetRecord(db, only.dataset_id) ?? null) : null;
       return { dataset: made, duplicate_of: dup, reports: made?.report ? [made.report] : [], ignored: all.filter((x) => x.format === null).map((x) => x.path), sweeps, datasets, archives };
     }
-    const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.join('\n') });
+    const datasetId = createDataset(db, { name, format: formats.join('+'), timezone: opts.zone, source: paths.map(shown).join('\n') });
     const sink = new DatasetSampleSink(db, datasetId);
     const deviceRows = new Map<string, number>();
     const reports: ImportReport[] = [];
@@ -283,7 +286,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       db.exec('RELEASE file');
       trace.merge(fileTrace);
       imported++;
-      insertDatasetFile(db, datasetId, { path: f.path, format: f.format, bytes: f.bytes, content_hash: parsed.hash });
+      insertDatasetFile(db, datasetId, { path: shown(f.path), format: f.format, bytes: f.bytes, content_hash: parsed.hash });
       const cap = capOf(f.path, root);
       for (const s of parsed.segments)
         structure.push({ label: s.name, origin: 'structure', start: s.start, end: s.end, cap_w: s.cap_w ?? cap?.cap_w ?? null, workload: s.workload ?? null });

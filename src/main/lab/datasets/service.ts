@@ -27,6 +27,7 @@ export async function importDataset(db: Db, input: MethodInput<'importDataset'>,
     throw new DatasetError(`unknown time zone "${cutText(String(input.tz))}"`);
   }
   const paths = [...(input.paths ?? [])];
+  const shown = new Map(Object.entries(input.display_names ?? {}));
   let tmp: string | null = null;
   if (input.files?.length) {
     // Files dropped on the browser host arrive as text: staged in a private temp dir under their own names.
@@ -35,11 +36,12 @@ export async function importDataset(db: Db, input: MethodInput<'importDataset'>,
       const p = join(tmp, basename(f.name) || 'upload');
       writeFileSync(p, f.text);
       paths.push(p);
+      shown.set(p, f.name);
     }
   }
   if (paths.length === 0) throw new DatasetError('nothing to import: give paths or files');
   try {
-    const out = await importPaths(db, paths, { format: input.format ?? 'auto', zone, name: input.name ?? (input.files?.length === 1 ? input.files[0]!.name : undefined), onProgress });
+    const out = await importPaths(db, paths, { format: input.format ?? 'auto', zone, name: input.name ?? (input.files?.length === 1 ? input.files[0]!.name : undefined), onProgress, shownAs: (p) => shown.get(p) ?? p });
     return { dataset: out.dataset, duplicate_of: out.duplicate_of, reports: out.reports, sweeps: out.sweeps, datasets: out.datasets };
   } finally {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
