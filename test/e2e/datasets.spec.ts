@@ -20,7 +20,7 @@ import { nvidiaSmiLog } from '../../bench/gen-power-logs';
 test('import a log by drop, zoom the trace, brush a segment, see it in History', async ({ app }) => {
   await go(app, 'datasets');
   await app.getByTestId('import-input').setInputFiles('test/fixtures/import/hpcai-tree/vit_l16/300Watts/gpu_power.csv');
-  await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 60 samples · 1 devices');
+  await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 60 samples · 1 device ·');
   // A minute-long log to the second, with its length (naive timestamps, read and shown in this machine's zone).
   await expect(app.getByTestId('dataset-facts')).toContainText('2026-11-30 09:00:00 – 09:00:59 (59s)');
   for (const [w, h] of [
@@ -58,7 +58,7 @@ test('a log dropped onto the drop zone is imported (a real drop event with the f
   await zone.dispatchEvent('dragover', { dataTransfer: dropped });
   await expect(zone).toHaveClass(/\bover\b/);
   await zone.dispatchEvent('drop', { dataTransfer: dropped });
-  await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 4 samples · 1 devices', { timeout: 60_000 });
+  await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 4 samples · 1 device ·', { timeout: 60_000 });
   await expect(app.locator('#dataset-title')).toContainText('dropped-nvidia-smi.csv');
 });
 

@@ -17,6 +17,11 @@ export function timeSpan(startS: number | null | undefined, endS: number | null 
   return `${a.slice(0, 19)} – ${end} (${formatDuration(endS - startS)})`;
 }
 
+/** "1 device", "8 devices", "160,000 samples". */
+export function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** A best cap in words: "300 W", or "no answer" where the analysis has none (never "– W"). */
 export function bestCapText(capW: number | null | undefined): string {
   return capW == null ? 'no answer' : `${capW} W`;

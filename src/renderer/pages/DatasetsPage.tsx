@@ -13,7 +13,7 @@ import { Plot } from '../components/Plot';
 import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
-import { bestCapText, colorFor, dateTime, fmt, timeSpan } from '../lib/format';
+import { bestCapText, colorFor, count, dateTime, fmt, timeSpan } from '../lib/format';
 import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
@@ -185,10 +185,10 @@ function DatasetDetail({ id }: { id: number }) {
         </div>
       </header>
       <p className="muted" data-testid="dataset-facts">
-        {ds.format} · {ds.samples.toLocaleString('en')} samples · {ds.devices.length} devices ·{' '}
+        {ds.format} · {count(ds.samples, 'sample')} · {count(ds.devices.length, 'device')} ·{' '}
         {/* Profiles without a wall clock (NLR aggregated) are seconds from their start, not 1970. */}
         {ds.report?.clock === 'relative' ? `${fmt(ds.t_start ?? 0, 1)} – ${fmt(ds.t_end ?? 0, 1)} s (no wall clock)` : `${timeSpan(ds.t_start, ds.t_end)}, ${ds.timezone ?? 'zone unknown'}`} ·{' '}
-        {ds.files.length} file(s)
+        {count(ds.files.length, 'file')}
       </p>
       <div className="row">
         <button className={brush ? 'primary small' : 'small'} onClick={() => setBrush((b) => !b)} data-testid="brush-toggle">
