@@ -6,7 +6,7 @@ import { BackendError } from '../../src/main/lab/gpu/backend';
 import { SimBackend } from '../../src/main/lab/gpu/sim';
 import { SimClock } from '../../src/main/lab/gpu/sim-clock';
 import { openLabBackend } from '../../src/main/lab/gpu/lab-backend';
-import { statePath, writeActivity } from '../../src/main/lab/gpu/sim-state';
+import { removeActivity, statePath, writeActivity } from '../../src/main/lab/gpu/sim-state';
 import { tempDir } from '../helpers/tmp';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -253,6 +253,32 @@ describe('SimBackend sample buffer (drainSamples)', () => {
     expect(edge).toBeGreaterThanOrEqual(before.energy_mj! - 1);
     expect(edge).toBeLessThanOrEqual(after.energy_mj! + 1);
     for (let i = 1; i < late.length; i++) expect(late[i]!.energy_mj!).toBeGreaterThan(late[i - 1]!.energy_mj!);
+  });
+});
+
+describe('SimBackend window-edge counter (readEnergyAt)', () => {
+  it('stays in order with the drained readings around it when the workload ends right after the read', async () => {
+    for (let trial = 0; trial < 4; trial++) {
+      // 2x: the backend rescans its view at most every 200 ms of real time, 0.4 s simulated here.
+      const clock = new SimClock(Date.now() / 1000, 2);
+      const path = writeActivity(tmp.dir, { pid: process.pid, devices: [0], workload: 'vit_l_16', params: {}, started_t: clock.now() - 600, clock: clock.toString() });
+      const b = new SimBackend({ stateDir: tmp.dir, clock, seed: 5 + trial });
+      const drained = [...b.drainSamples([0], 100)];
+      // Past a rescan, and ~60 ms (simulated) past a reading of the 100 ms grid: the next drain's last reading is
+      // then before the edge, and idle power from there (70 W) would not catch up with the 660 W edge value.
+      await sleep(280);
+      const edge = await b.readEnergyAt(0);
+      // The workload ends at once (the window's end) and the sampler drains within the same reading interval: the
+      // idle view it sees then must not apply from before the edge value already handed out.
+      removeActivity(path);
+      drained.push(...b.drainSamples([0], 100));
+      await sleep(250);
+      drained.push(...b.drainSamples([0], 100));
+      const series = [...drained.filter((x) => x.energy_mj !== null).map((x) => ({ t: x.t, e: x.energy_mj! })), { t: edge.t, e: edge.energy_mj }].sort((x, y) => x.t - y.t);
+      expect(series.filter((x) => x.t > edge.t).length).toBeGreaterThan(3);
+      for (let i = 1; i < series.length; i++) expect(series[i]!.e, `trial ${trial}, ${(series[i]!.t - edge.t).toFixed(3)} s from the edge`).toBeGreaterThanOrEqual(series[i - 1]!.e);
+      await b.close();
+    }
   });
 });
 

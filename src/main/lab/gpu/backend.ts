@@ -23,6 +23,12 @@ export interface GpuBackend {
   drainSamples?(indexes: number[], intervalMs: number): Sample[];
   /** Exact energy counter in mJ for window boundaries, or null where the device has none. May be slow (NVML: ~4 ms). */
   readEnergyMj(index: number): Promise<number | null>;
+  /**
+   * Optional: the counter together with the time (on now()'s clock) its value belongs to. A backend whose reading
+   * has an exact time of its own (the simulated one: the instant it integrated to) implements it, so the caller
+   * need not guess the time from the clock around the call; a sped-up clock moves far in a short stall.
+   */
+  readEnergyAt?(index: number): Promise<{ t: number; energy_mj: number | null }>;
   getPowerLimit(index: number): Promise<number>;
   /** Sets the limit; resolves once the device accepted it. Callers verify with getPowerLimit/enforced limit. */
   setPowerLimit(index: number, watts: number): Promise<void>;

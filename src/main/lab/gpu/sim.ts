@@ -89,6 +89,8 @@ export class SimBackend implements GpuBackend {
   private sampledUntil = new Map<number, number>();
   /** Simulated time of the last reading drainSamples returned; null before the first drain. */
   private drainedUntil: number | null = null;
+  /** Simulated time of the last counter value readEnergyAt handed out while draining (integrated, not yet committed). */
+  private counterReadUntil = -Infinity;
 
   constructor(opts: SimBackendOptions) {
     this.dir = opts.stateDir;
@@ -180,7 +182,9 @@ export class SimBackend implements GpuBackend {
     }
     // A changed view (limits, workloads) applies from the last reading on: integrating further now would leave the
     // next drain's first readings behind the integrated state, without counter values.
-    this.rescan(false, this.drainedUntil ?? now);
+    // ... but not before a counter value already handed out (readEnergyAt): that value was integrated under the old
+    // view, so the old view holds up to its time; readings at or before it then carry no counter value.
+    this.rescan(false, Math.max(this.drainedUntil ?? now, this.counterReadUntil));
     return out;
   }
 
@@ -189,14 +193,20 @@ export class SimBackend implements GpuBackend {
    * (integrating here would leave the next drained readings behind it, without counter values).
    */
   async readEnergyMj(index: number): Promise<number> {
+    return (await this.readEnergyAt(index)).energy_mj;
+  }
+
+  /** The counter and the simulated instant it holds: a caller stamping it by the clock around the call would be off. */
+  async readEnergyAt(index: number): Promise<{ t: number; energy_mj: number }> {
     const now = this.clock.now();
     if (this.drainedUntil === null) {
       this.rescan(false);
       this.advance(now);
-      return this.device(index).energy_mj;
+      return { t: now, energy_mj: Math.round(this.device(index).energy_mj) };
     }
     const d = this.device(index);
-    return this.integrate(index, d.energy_mj, d.temp_c, d.t, now).energy_mj;
+    this.counterReadUntil = Math.max(this.counterReadUntil, now);
+    return { t: now, energy_mj: Math.round(this.integrate(index, d.energy_mj, d.temp_c, d.t, now).energy_mj) };
   }
 
   async getPowerLimit(index: number): Promise<number> {

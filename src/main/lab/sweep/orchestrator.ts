@@ -28,6 +28,7 @@ import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
 import type { EventName, EventPayload } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
 import type { SoftwareRecord } from '../../../shared/export';
+import { counterReading } from '../gpu/counter-reading';
 
 export interface WorkloadCommand {
   argv: string[];
@@ -410,13 +411,11 @@ export class SweepOrchestrator {
     let timeBoxed = false;
     // Energy-counter readings at the window edges, stored as samples of their own: exact window boundaries for
     // every later analysis, while the sampler need not read the (slow, ~4 ms on NVML) counter every tick.
-    // Each reading is stamped at the middle of its call (an NVML counter read takes ~4 ms; a simulated one can take
-    // seconds of simulated time), not after it.
+    // Each reading is stamped with the time its value belongs to (counterReading: the backend's own, else the
+    // middle of the call; an NVML counter read takes ~4 ms), not after it.
     const readCounters = async () => {
       for (const d of this.deps.devices) {
-        const before = backend.now();
-        const energy_mj = await backend.readEnergyMj(d.index);
-        const t = (before + backend.now()) / 2;
+        const { t, energy_mj } = await counterReading(backend, d.index);
         if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
       }
     };

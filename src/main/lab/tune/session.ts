@@ -28,6 +28,7 @@ import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
 import type { Selector } from '../../../shared/analysis';
 import type { CapRestore } from '../../../shared/records';
+import { counterReading } from '../gpu/counter-reading';
 
 export interface TuneOptions {
   argv: string[];
@@ -210,9 +211,7 @@ export class TuneSession {
   private async readCounters(): Promise<void> {
     const { backend } = this.deps;
     for (const d of this.deps.devices) {
-      const before = backend.now();
-      const energy_mj = await backend.readEnergyMj(d.index);
-      const t = (before + backend.now()) / 2;
+      const { t, energy_mj } = await counterReading(backend, d.index);
       if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
     }
   }
