@@ -24,11 +24,13 @@ export interface WorkloadTiming {
   source: string;
 }
 
-/**
- * Wall seconds to start a workload process where no earlier run measured it: CapLab's own CLI (which runs the
- * simulated workloads) took 1.8-2.1 s to print its version on the 2-core dev VM under load.
- */
+/** Wall seconds to start a real workload's process where no earlier run measured it (an interpreter and its imports). */
 export const DEFAULT_BOOT_WALL_S = 2;
+/**
+ * The same for a simulated workload, CapLab's own CLI from its bundle: 0.7 s wall a start on the 2-core dev VM
+ * (`bench/results/local-2026-12-03-startup.md`; 1.8-2.1 s before the bundle, through tsx).
+ */
+export const SIM_BOOT_WALL_S = 1;
 
 /** The simulator's model of a workload (init, ramp to within 1 %, step time on the reference GPU); null if it has none. */
 export function simTiming(ref: WorkloadRef): WorkloadTiming | null {
@@ -180,10 +182,11 @@ export function estimatePlanWall(plan: Plan, timings: ReadonlyMap<string, Worklo
   let seconds = estimatePlanSeconds(plan, step) / timeScale;
   let boots = 0;
   let assumed = false;
+  const simulated = plan.backend === 'sim' || timeScale !== 1;
   for (const run of runs) {
     const t = timings.get(run.workload) ?? null;
     if (t?.boot_wall_s == null) assumed = true;
-    const boot = t?.boot_wall_s ?? DEFAULT_BOOT_WALL_S;
+    const boot = t?.boot_wall_s ?? (simulated ? SIM_BOOT_WALL_S : DEFAULT_BOOT_WALL_S);
     boots += boot;
     seconds += (t?.init_s ?? 0) / timeScale + boot;
   }

@@ -22,7 +22,7 @@ describe('plan warnings before Start', () => {
       expect(v.issues).toEqual([]);
       expect(v.warnings.map((w) => w.path)).toEqual(['warmup.seconds']);
       expect(v.warnings[0]!.message).toMatch(/^vit_l_16 is still ramping up for about 19 s after its first step \(the simulator's model\): .* use at least 20 s$/);
-      expect(v.estimate_basis).toMatch(/process start ~2 s a run \(assumed/);
+      expect(v.estimate_basis).toMatch(/process start ~1 s a run \(assumed/);
       const longer = await engine.validatePlan({ plan: { ...short, warmup: { seconds: 20 } } });
       expect(longer.warnings).toEqual([]);
 

@@ -105,9 +105,9 @@ describe('plan time estimate', () => {
     // The sweep: 3 caps, 5 s warm-up, 10 s window, 5 s cool-down at 60x. The old estimate said ~1 s.
     const p = plan();
     const e = estimatePlanWall(p, timings(p), 60);
-    // 3 x (2 s process start + (4 s init + 5 + 10 + 2 teardown + 5 cool-down) / 60)
-    expect(e.seconds).toBeCloseTo(3 * (2 + 26 / 60), 5);
-    expect(e.basis).toBe('3 runs: start-up, warm-up, window and 5 s cool-down each; process start ~2 s a run (assumed where no earlier run measured it); simulated time 60x faster, process start not');
+    // 3 x (1 s process start of a simulated workload + (4 s init + 5 + 10 + 2 teardown + 5 cool-down) / 60)
+    expect(e.seconds).toBeCloseTo(3 * (1 + 26 / 60), 5);
+    expect(e.basis).toBe('3 runs: start-up, warm-up, window and 5 s cool-down each; process start ~1 s a run (assumed where no earlier run measured it); simulated time 60x faster, process start not');
     // A measured process start replaces the assumption.
     const measured = new Map([['vit_l_16', { ...simTiming(p.workloads[0]!)!, boot_wall_s: 0.5 }]]);
     expect(estimatePlanWall(p, measured, 60).seconds).toBeCloseTo(3 * (0.5 + 26 / 60), 5);
