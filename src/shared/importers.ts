@@ -9,6 +9,7 @@ export const importerList = [
   { id: 'nvidia-smi', label: 'nvidia-smi CSV' },
   { id: 'wattameter', label: 'WattAMeter' },
   { id: 'dcgm-dmon', label: 'dcgmi dmon' },
+  { id: 'hpcai-rocm-smi', label: 'hpc-ai-perf-bench AMD sampler (rocm_smi.py)' },
   { id: 'prometheus', label: 'Prometheus JSON' },
   { id: 'zeus', label: 'Zeus' },
   { id: 'codecarbon', label: 'CodeCarbon' },

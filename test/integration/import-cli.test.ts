@@ -1,5 +1,5 @@
 // caplab import / datasets / energy --dataset / analyze --dataset, through the real CLI on real SQLite files.
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ describe('caplab import', () => {
   it.each([
     ['nvidia-smi-seed.csv', 6, 2],
     ['nvidia-smi-units.csv', 4, 1],
+    ['rocm_smi_gpu_usage.csv', 120, 4],
     ['wattameter-node.log', 10, 2],
     ['wattameter-rapl.log', 6, 2],
     ['dcgmi-dmon.txt', 6, 2],
@@ -35,6 +36,43 @@ describe('caplab import', () => {
     expect(o.dataset!.devices).toHaveLength(devices);
     const list = await runCli(['datasets', '--json'], env);
     expect(json<{ id: number; samples: number }[]>(list.stdout)).toEqual([expect.objectContaining({ id: o.dataset!.id, samples })]);
+  });
+
+  it('imports an hpc-ai-perf-bench MI300X per-cap AMD sampler log named with --format hpcai-rocm-smi: the cap from its directory, the readings as stored', async () => {
+    const env = freshDb();
+    // As powercap_training_mi300x_4x.sh leaves it: <job>_logs/<W>Watts/rocm_smi_gpu_usage.csv.
+    const job = join(tmp.dir, 'llama_benchmark_4xmi300x_logs');
+    mkdirSync(join(job, '700Watts'), { recursive: true });
+    copyFileSync(fx('rocm_smi_gpu_usage.csv'), join(job, '700Watts', 'rocm_smi_gpu_usage.csv'));
+    const r = await runCli(['import', job, '--format', 'hpcai-rocm-smi', '--tz', 'Europe/Berlin', '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    type Shown = { id: number; samples: number; format: string; devices: { key: string; index: number; name: string }[]; segments: { id: number; origin: string; cap_w: number | null }[] };
+    type Report = { rows_read: number; rows_skipped: number; skipped: { reason: string; lines: number[] }[]; devices: { key: string; pci_bus_id: string }[]; columns: { source: string; sensor_kind: string | null }[] };
+    const o = json<{ dataset: Shown; reports: Report[] }>(r.stdout);
+    expect(o.dataset).toMatchObject({ samples: 120, format: 'hpcai-rocm-smi' });
+    // The DRM card numbers are the devices' indices.
+    expect(o.dataset.devices.map((d) => [d.key.split('/').at(-1), d.index, d.name])).toEqual([
+      ['gpu:1', 1, 'GPU 1'],
+      ['gpu:2', 2, 'GPU 2'],
+      ['gpu:3', 3, 'GPU 3'],
+      ['gpu:4', 4, 'GPU 4'],
+    ]);
+    expect(o.reports[0]!.devices.map((d) => d.pci_bus_id)).toEqual(['0000:05:00.0', '0000:26:00.0', '0000:46:00.0', '0000:65:00.0']);
+    expect(o.reports[0]).toMatchObject({ rows_read: 120, rows_skipped: 1, skipped: [{ reason: 'truncated row: 4 of 8 fields', lines: [122] }] });
+    expect(o.reports[0]!.columns.find((c) => c.source === 'power.draw')!.sensor_kind).toBe('instant');
+    const seg = o.dataset.segments.find((s) => s.origin === 'structure')!;
+    expect(seg.cap_w).toBe(700);
+    // What the engine reads back: card 1's first tick (09:00:00.013 CET) and its first tick under load, power to the
+    // store's quantum (1 mW) of the sampler's 145.606221 and 408.471021 W.
+    const page = await runCli(['samples', '--segment', String(seg.id), '--limit', '200', '--json'], env);
+    expect(page.code, page.stderr).toBe(0);
+    type Sample = { device_key: string; t: number; power_kind: string; power_w: number; sm_clock_mhz: number; mem_clock_mhz: number; util_gpu: number; temp_c: number | null };
+    const samples = json<{ samples: Sample[] }>(page.stdout).samples;
+    expect(samples).toHaveLength(120);
+    const card1 = samples.filter((x) => x.device_key.endsWith('/gpu:1'));
+    expect(card1[0]).toMatchObject({ t: Date.parse('2026-11-30T08:00:00.013Z') / 1000, power_kind: 'instant', power_w: 145.606, sm_clock_mhz: 132, mem_clock_mhz: 900, util_gpu: 0, temp_c: 39 });
+    expect(card1[15]).toMatchObject({ t: Date.parse('2026-11-30T08:00:01.512Z') / 1000, power_w: 408.471, sm_clock_mhz: 2100, mem_clock_mhz: 1300, util_gpu: 74 });
+    expect(samples.filter((x) => x.device_key.endsWith('/gpu:3'))[7]!.temp_c).toBeNull();
   });
 
   it('detects the same file imported twice and writes nothing the second time', async () => {

@@ -80,6 +80,7 @@ describe('physically impossible readings are skipped by reason with their lines'
 
   it.each<[string, ImportFormat, string, string, number]>([
     ['WattAMeter utilisation over 100 %', 'wattameter', fx('wattameter-node.log').replace(' 41 87 ', ' 41 870 '), 'impossible utilisation: above 100 %', 3],
+    ['rocm_smi.py junction temperature over 500 °C', 'hpcai-rocm-smi', fx('rocm_smi_gpu_usage.csv').replace(',0,41.000', ',0,541.000').replace(/[^\n]+$/, ''), 'impossible temperature: above 500 °C', 3],
     ['dcgmi dmon negative SM clock', 'dcgm-dmon', fx('dcgmi-dmon.txt').replace('1965   100', '-1965  100'), 'impossible SM clock: below 0 MHz', 6],
     ['Zeus negative window energy', 'zeus', fx('zeus-windows.csv').replace('3060.0', '-3060.0'), 'impossible power (from an energy counter): below 0 W', 4],
     ['CodeCarbon negative GPU power', 'codecarbon', fx('codecarbon-emissions.csv').replace(',601.4,', ',-601.4,'), 'impossible power (from an energy counter): below 0 W', 3],

@@ -28,6 +28,7 @@ afterAll(() => {
 
 const FIXTURES: [ImportFormat, string][] = [
   ['nvidia-smi', 'nvidia-smi-seed.csv'],
+  ['hpcai-rocm-smi', 'rocm_smi_gpu_usage.csv'],
   ['wattameter', 'wattameter-node.log'],
   ['dcgm-dmon', 'dcgmi-dmon.txt'],
   ['zeus', 'zeus-windows.csv'],

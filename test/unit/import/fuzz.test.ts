@@ -21,6 +21,7 @@ const FIXTURES: [ImportFormat, string, { fields?: string[]; interval_s?: number 
   ['nvidia-smi', 'nvidia-smi-seed.csv', {}],
   ['nvidia-smi', 'nvidia-smi-units.csv', {}],
   ['nvidia-smi', 'nvidia-smi-noheader.csv', { fields: ['timestamp', 'index', 'power.draw', 'clocks.sm', 'temperature.gpu'] }],
+  ['hpcai-rocm-smi', 'rocm_smi_gpu_usage.csv', {}],
   ['wattameter', 'wattameter-node.log', {}],
   ['wattameter', 'wattameter-rapl.log', {}],
   ['dcgm-dmon', 'dcgmi-dmon.txt', { interval_s: 0.1 }],

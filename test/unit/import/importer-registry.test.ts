@@ -20,6 +20,10 @@ const heads: [string, string, string | null][] = [
   ['nvidia-smi-units.csv', fx('nvidia-smi-units.csv'), 'nvidia-smi'],
   ['nvidia-smi-noheader.csv', fx('nvidia-smi-noheader.csv'), 'nvidia-smi'],
   ['gpu_power.csv', fx('hpcai-tree/vit_l16/300Watts/gpu_power.csv'), 'nvidia-smi'],
+  // The AMD sampler's header is nvidia-smi-like (`timestamp,index,pci.bus_id,power.draw [W],...`) and its file name
+  // matches nvidia-smi's `gpu*.csv` rule; nvidia-smi's own logs, also written without blanks, stay nvidia-smi's.
+  ['rocm_smi_gpu_usage.csv', fx('rocm_smi_gpu_usage.csv'), 'hpcai-rocm-smi'],
+  ['gpu_usage.csv', 'timestamp,index,pci.bus_id,power.draw [W],clocks.gr [MHz],clocks.mem [MHz],utilization.gpu [%],temperature.gpu\n2026/11/30 09:00:00.013,0,00000000:18:00.0,412.34,1980,2619,100,61\n', 'nvidia-smi'],
   ['wattameter-node.log', fx('wattameter-node.log'), 'wattameter'],
   ['wattameter-rapl.log', fx('wattameter-rapl.log'), 'wattameter'],
   ['dcgmi-dmon.txt', fx('dcgmi-dmon.txt'), 'dcgm-dmon'],
@@ -103,7 +107,7 @@ describe('importer registry', () => {
       for (const [name, head, want] of heads) expect(detectWith(order, head, name), name).toBe(want);
     // These heads match more than one format's rules: the order is what picks the right one.
     const overlapping = heads.filter(([name, head]) => matches(head, name).length > 1).map(([name]) => name);
-    expect(overlapping).toEqual(expect.arrayContaining(['codecarbon-emissions.csv', 'facility-profile.csv', 'sweep.json', 'query.json']));
+    expect(overlapping).toEqual(expect.arrayContaining(['codecarbon-emissions.csv', 'facility-profile.csv', 'rocm_smi_gpu_usage.csv', 'sweep.json', 'query.json']));
     // nvidia-smi's header rule, moved first, would take CodeCarbon's log: the priority is what prevents it.
     const smi = importerModules['nvidia-smi'];
     const eager = { ...smi, detect: smi.detect.map((r) => ({ ...r, priority: 1 })) } as FormatModule;

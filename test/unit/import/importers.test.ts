@@ -71,6 +71,107 @@ describe('nvidia-smi CSV importer', () => {
   });
 });
 
+describe('hpc-ai-perf-bench rocm_smi.py importer (AMD sysfs sampler CSV)', () => {
+  const log = fx('rocm_smi_gpu_usage.csv');
+  const HEADER = 'timestamp,index,pci.bus_id,power.draw [W],clocks.gfx [MHz],clocks.mem [MHz],utilization.gpu [%],temperature.gpu [C]';
+
+  it('reads 4 MI300X cards x 3 s at 100 ms: devices by DRM card number with bus ids, every reading, naive times in the zone', () => {
+    const r = parseAll('hpcai-rocm-smi', log, { file: 'rocm_smi_gpu_usage.csv', zone: 'Europe/Berlin' });
+    expect(r.rows).toHaveLength(120);
+    // The index column is the card number (/sys/class/drm/card1..4), not a 0-based device index.
+    expect(r.report.devices.map((d) => [d.key, d.kind, d.index, d.pci_bus_id, d.rows])).toEqual([
+      ['gpu:1', 'gpu', 1, '0000:05:00.0', 30],
+      ['gpu:2', 'gpu', 2, '0000:26:00.0', 30],
+      ['gpu:3', 'gpu', 3, '0000:46:00.0', 30],
+      ['gpu:4', 'gpu', 4, '0000:65:00.0', 30],
+    ]);
+    // 2026-11-30 09:00:00.013 in Berlin (CET, UTC+1); all cards of a tick share its timestamp.
+    expect(r.rows[0]).toEqual({ t: utc('2026-11-30T08:00:00.013Z'), device: 0, values: { power_instant_w: 145.606221, sm_clock_mhz: 132, mem_clock_mhz: 900, util_gpu: 0, temp_c: 39 } });
+    expect(r.rows.slice(0, 4).map((x) => [x.t, x.device])).toEqual([0, 1, 2, 3].map((d) => [utc('2026-11-30T08:00:00.013Z'), d]));
+    // Line 64, the first tick under load: 2026-11-30 09:00:01.512,3,0000:46:00.0,408.931992,2100,1300,61,38.000
+    expect(r.rows[62]).toEqual({ t: utc('2026-11-30T08:00:01.512Z'), device: 2, values: { power_instant_w: 408.931992, sm_clock_mhz: 2100, mem_clock_mhz: 1300, util_gpu: 61, temp_c: 38 } });
+    expect(r.report.t_end! - r.report.t_start!).toBeCloseTo(2.9, 6);
+    expect(r.report.columns.map((c) => [c.source, c.channel, c.unit, c.sensor_kind])).toEqual([
+      ['power.draw', 'power_instant_w', 'W', 'instant'],
+      ['clocks.gfx', 'sm_clock_mhz', 'MHz', null],
+      ['clocks.mem', 'mem_clock_mhz', 'MHz', null],
+      ['utilization.gpu', 'util_gpu', '%', null],
+      ['temperature.gpu', 'temp_c', 'C', null],
+    ]);
+    // Card 3's temperature read failed once (an empty cell): missing, the rest of its row kept.
+    expect(r.rows[30]!.values).toEqual({ power_instant_w: 145.166761, sm_clock_mhz: 133, mem_clock_mhz: 900, util_gpu: 0 });
+    expect(r.report.warnings).toEqual(['1 empty cell(s) in column "temperature.gpu" (a sensor the sampler could not read) are stored as missing']);
+    // The sampler was killed mid-line (as its Slurm scripts stop it): the cut last line is skipped, not the file.
+    expect(r.report.skipped).toEqual([{ reason: 'truncated row: 4 of 8 fields', count: 1, lines: [122] }]);
+  });
+
+  it('shows the idle-to-load step of every card: power, gfx and memory clocks, utilisation, then temperature rise', () => {
+    const r = parseAll('hpcai-rocm-smi', log, { file: 'l.csv', zone: 'UTC' });
+    const step = utc('2026-11-30T09:00:01.5Z');
+    for (let d = 0; d < 4; d++) {
+      const idle = r.rows.filter((x) => x.device === d && x.t < step).map((x) => x.values);
+      const load = r.rows.filter((x) => x.device === d && x.t > step + 0.1).map((x) => x.values);
+      expect([idle.length, load.length]).toEqual([15, 14]);
+      expect(Math.max(...idle.map((v) => v.power_instant_w!))).toBeLessThan(150);
+      expect(Math.min(...load.map((v) => v.power_instant_w!))).toBeGreaterThan(690);
+      expect(new Set(idle.map((v) => v.mem_clock_mhz))).toEqual(new Set([900]));
+      expect(new Set(load.map((v) => v.mem_clock_mhz))).toEqual(new Set([1300]));
+      expect(Math.max(...idle.map((v) => v.sm_clock_mhz!))).toBeLessThanOrEqual(133);
+      expect(Math.min(...load.map((v) => v.sm_clock_mhz!))).toBeGreaterThanOrEqual(1890);
+      expect(idle.every((v) => v.util_gpu === 0) && load.every((v) => v.util_gpu! >= 99)).toBe(true);
+      expect(load.at(-1)!.temp_c! - idle[0]!.temp_c!).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('gives the same rows whatever the chunking (CRLF lines split across chunks)', () => {
+    const whole = parseAll('hpcai-rocm-smi', log, { file: 'a', zone: 'UTC' }).rows;
+    expect(parseAll('hpcai-rocm-smi', log.match(/[\s\S]{1,7}/g)!, { file: 'a', zone: 'UTC' }).rows).toEqual(whole);
+  });
+
+  it('skips bad rows by reason and line, as the import report counts them; keeps the good ones', () => {
+    const row = (cells: string) => `2026-11-30 09:00:00.113,${cells}`;
+    const text = [
+      HEADER,
+      row('1,0000:05:00.0,412.345678,2100,1300,100,61.000'),
+      row('1,0000:05:00.0,N/A,2100,1300,100,61.000'),
+      row('1,0000:05:00.0,412.3 W,2100,1300,100,61.000'),
+      row('x,0000:05:00.0,412.345678,2100,1300,100,61.000'),
+      row('1.5,0000:05:00.0,412.345678,2100,1300,100,61.000'),
+      '30/11/2026 09:00:00,1,0000:05:00.0,412.345678,2100,1300,100,61.000',
+      row('1,0000:05:00.0,412.345678,2100,1300,100,61.000,7'),
+      row('1,0000:05:00.0,-3.000000,2100,1300,100,61.000'),
+      row('2,0000:26:00.0,,,,,'),
+      row('2,0000:26:00.0,,,,'),
+      HEADER,
+      row('2,0000:26:00.0,398.000001,2098,1300,100,58.000'),
+    ].join('\n');
+    const r = parseAll('hpcai-rocm-smi', text, { file: 'bad.csv', zone: 'UTC' });
+    expect(r.rows.map((x) => [x.device, x.values])).toEqual([
+      [0, { power_instant_w: 412.345678, sm_clock_mhz: 2100, mem_clock_mhz: 1300, util_gpu: 100, temp_c: 61 }],
+      [1, { power_instant_w: 398.000001, sm_clock_mhz: 2098, mem_clock_mhz: 1300, util_gpu: 100, temp_c: 58 }],
+    ]);
+    expect(r.report.rows_read).toBe(2);
+    expect(r.report.rows_skipped).toBe(9);
+    expect(r.report.skipped).toEqual([
+      { reason: 'not a number in column 4', count: 2, lines: [3, 4] },
+      { reason: 'index is not a card number (column 2)', count: 2, lines: [5, 6] },
+      { reason: 'unreadable timestamp', count: 1, lines: [7] },
+      { reason: 'too many fields: more than 8', count: 1, lines: [8] },
+      { reason: 'impossible power: below 0 W', count: 1, lines: [9] },
+      { reason: 'no reading: every cell empty', count: 1, lines: [10] },
+      { reason: 'truncated row: 7 of 8 fields', count: 1, lines: [11] },
+    ]);
+    expect(r.report.warnings).toEqual([]);
+  });
+
+  it('names file and line for what it cannot read: wrong delimiter, a unit other than the sampler’s, no header, empty file', () => {
+    expect(() => parseAll('hpcai-rocm-smi', HEADER.replaceAll(',', ';'), { file: 'semi.csv', zone: 'UTC' })).toThrow(/^semi\.csv:1: wrong delimiter/);
+    expect(() => parseAll('hpcai-rocm-smi', HEADER.replace('[W]', '[mW]'), { file: 'mw.csv', zone: 'UTC' })).toThrow('mw.csv:1: column "power.draw" has unit [mW], expected [W]');
+    expect(() => parseAll('hpcai-rocm-smi', log.split('\n').slice(1).join('\n'), { file: 'nohead.csv', zone: 'UTC' })).toThrow(/^nohead\.csv:1: not an hpc-ai-perf-bench rocm_smi\.py log/);
+    expect(() => parseAll('hpcai-rocm-smi', '\n\n', { file: 'empty.csv', zone: 'UTC' })).toThrow('empty.csv: empty file: no header line');
+  });
+});
+
 describe('WattAMeter importer', () => {
   it('reads NVML columns: mW -> W, mJ counter kept, C, %gpu; naive timestamps in the given zone; flush gaps', () => {
     const r = parseAll('wattameter', fx('wattameter-node.log'), { file: 'w.log', zone: 'America/Denver' });
@@ -158,6 +259,7 @@ describe('format detection', () => {
     ['nvidia-smi-seed.csv', 'nvidia-smi'],
     ['nvidia-smi-units.csv', 'nvidia-smi'],
     ['nvidia-smi-noheader.csv', 'nvidia-smi'],
+    ['rocm_smi_gpu_usage.csv', 'hpcai-rocm-smi'],
     ['wattameter-node.log', 'wattameter'],
     ['wattameter-rapl.log', 'wattameter'],
     ['dcgmi-dmon.txt', 'dcgm-dmon'],

@@ -6,6 +6,7 @@ import { caplabJsonFormat } from './caplab-json';
 import { codecarbonFormat } from './codecarbon';
 import { dcgmDmonFormat } from './dcgm-dmon';
 import { facilityFormat } from './facility';
+import { hpcaiRocmSmiFormat } from './hpcai-rocm-smi';
 import { nlrParquetFormat } from './nlr-parquet';
 import { nvidiaSmiFormat } from './nvidia-smi';
 import { prometheusFormat } from './prometheus';
@@ -16,6 +17,7 @@ export const importerModules: { readonly [F in ImportFormat]: FormatModule<F> } 
   'nvidia-smi': nvidiaSmiFormat,
   wattameter: wattameterFormat,
   'dcgm-dmon': dcgmDmonFormat,
+  'hpcai-rocm-smi': hpcaiRocmSmiFormat,
   prometheus: prometheusFormat,
   zeus: zeusFormat,
   codecarbon: codecarbonFormat,
