@@ -96,16 +96,17 @@ echo "shim nvidia-smi: unexpected arguments: $*" >&2; exit 9`,
 
 /**
  * sudo: SHIM_SUDO=nopass (default) runs the command; =password prompts (CapLab's -p prompt) and checks
- * SHIM_SUDO_PASSWORD, or fails at once under -n; =refuse says the user is not in sudoers.
+ * SHIM_SUDO_PASSWORD, or fails at once under -n; =refuse says the user is not in sudoers. With -l (list) it runs
+ * nothing: nopass prints the command's path and arguments and exits 0, as sudo does for an allowed command.
  */
 export function installSudo(s: ShimDir): void {
   installShim(
     s,
     'sudo',
-    `nonint=0; prompt="Password: "
-while [ $# -gt 0 ]; do case "$1" in -n) nonint=1; shift;; -p) prompt="$2"; shift 2;; --) shift; break;; *) break;; esac; done
+    `nonint=0; list=0; prompt="Password: "
+while [ $# -gt 0 ]; do case "$1" in -n) nonint=1; shift;; -l) list=1; shift;; -p) prompt="$2"; shift 2;; --) shift; break;; *) break;; esac; done
 case "\${SHIM_SUDO:-nopass}" in
-  nopass) exec "$@";;
+  nopass) if [ $list = 1 ]; then echo "$(command -v "$1") \${*:2}"; exit 0; fi; exec "$@";;
   password)
     if [ $nonint = 1 ]; then echo "sudo: a password is required" >&2; exit 1; fi
     printf '%s' "\${prompt//%u/tester}"; read -rs pw; echo

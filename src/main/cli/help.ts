@@ -81,6 +81,10 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
     hold: { value: 'W', text: 'Profile nothing: hold this cap from the job\'s steady state to its end (a cap found before, or the default limit as a baseline), with the same journal, restore and report.', default: 'off (profile)', example: '--hold 350' },
     wait: { text: 'When another sweep or session holds one of the devices, wait until it is free instead of refusing.', default: 'off (refuse, naming the owner)' },
   },
+  doctor: {
+    backend: { value: 'NAME', text: `Every backend is probed anyway; this one is the backend whose devices the energy-counter and power-limit checks look at. ${backendHelp()}`, default: 'auto', example: '--backend nvml' },
+    db: { value: 'FILE', text: 'The lab database whose file and folder are checked (writable, free space); it is not opened or created.', default: COMMON.db!.default, example: '--db ./lab.db' },
+  },
   runs: {
     sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' },
     ...paging('With --sweep: one page of at most N runs (1 to 1000); JSON: {sweep_id, runs, next}.', 'every run at once', 100),
@@ -195,6 +199,7 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
 
 const EXAMPLES: Record<string, string[]> = {
   devices: ['caplab devices', 'caplab devices --backend sim --json'],
+  doctor: ['caplab doctor', 'caplab doctor --json', 'caplab doctor --backend nvml --db /scratch/lab.db'],
   sweep: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
   tune: ['caplab tune -- python3 train.py --epochs 3', 'caplab tune --devices 0,1,2,3 --selector min-energy-slowdown --job-seconds 86400 -- torchrun --nproc-per-node 4 train.py', 'caplab tune --adapter litgpt --file out/metrics.csv --json -- litgpt pretrain --config cfg.yaml'],
   runs: ['caplab runs', 'caplab runs --sweep 3 --json', 'caplab runs --sweep 3 --limit 100 --json'],

@@ -6,6 +6,7 @@ import type { CliCommand } from '../command';
  */
 export const commandLoaders: Record<string, () => Promise<CliCommand>> = {
   devices: () => import('./devices').then((m) => m.devicesCommand),
+  doctor: () => import('./doctor').then((m) => m.doctorCommand),
   sweep: () => import('./sweep').then((m) => m.sweepCommand),
   tune: () => import('./tune').then((m) => m.tuneCommand),
   runs: () => import('./runs').then((m) => m.runsCommand),

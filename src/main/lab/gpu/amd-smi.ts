@@ -306,7 +306,7 @@ export class AmdSmiBackend extends ToolBackend<AmdSmiOptions> implements GpuBack
     this.name = tool;
   }
 
-  protected capArgv(index: number, watts: number): string[] {
+  capArgv(index: number, watts: number): string[] {
     return amdCapArgv(this.tool, index, watts);
   }
 
@@ -339,7 +339,7 @@ export class AmdSmiBackend extends ToolBackend<AmdSmiOptions> implements GpuBack
     throw new BackendError(reasons.join('; '), 'amd-smi', noDevice ? 'no-device' : 'unavailable');
   }
 
-  private async json(args: string[], timeoutMs = 30_000): Promise<Json> {
+  private async json(args: string[], timeoutMs = this.opts.toolTimeoutMs ?? 30_000): Promise<Json> {
     const r = await runTool([this.toolPath, ...args], { env: this.env, timeoutMs });
     if (r.code !== 0) throw new BackendError(`${this.tool} ${args.join(' ')}: ${tail(`${r.stdout}\n${r.stderr}\n${r.error ?? ''}`) || `exit code ${r.code}`}`, this.tool, 'failed');
     try {
@@ -502,7 +502,7 @@ export const amdSmiBackend: BackendModule = {
   id: 'amd-smi',
   auto: true,
   vendor: 'amd',
-  open: async (ctx) => ({ backend: await AmdSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs }) }),
+  open: async (ctx) => ({ backend: await AmdSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs, toolTimeoutMs: ctx.toolTimeoutMs }) }),
   chosen: amdChosen,
 };
 
@@ -511,6 +511,6 @@ export const rocmSmiBackend: BackendModule = {
   id: 'rocm-smi',
   auto: false,
   vendor: 'amd',
-  open: async (ctx) => ({ backend: await AmdSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs, tool: 'rocm-smi' }) }),
+  open: async (ctx) => ({ backend: await AmdSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs, toolTimeoutMs: ctx.toolTimeoutMs, tool: 'rocm-smi' }) }),
   chosen: amdChosen,
 };

@@ -30,6 +30,11 @@ export interface GpuBackend {
    */
   readEnergyAt?(index: number): Promise<{ t: number; energy_mj: number | null }>;
   getPowerLimit(index: number): Promise<number>;
+  /**
+   * Optional: the vendor tool's argv that sets `watts` on device `index`, run through sudo by a normal user (so
+   * `caplab doctor` can ask sudo whether it would run it). Absent where no tool sets limits (simulated, RAPL).
+   */
+  capArgv?(index: number, watts: number): string[];
   /** Sets the limit; resolves once the device accepted it. Callers verify with getPowerLimit/enforced limit. */
   setPowerLimit(index: number, watts: number): Promise<void>;
   /** Current time in epoch seconds as this backend's samples count it (simulated time for the simulated backend). */
@@ -72,6 +77,8 @@ export interface OpenContext {
   checkSensors?: boolean;
   /** Tool poll or stream interval, ms. */
   intervalMs?: number;
+  /** Time limit of each vendor-tool call that reads (caplab doctor: its probe limit, so a hung tool is ended). */
+  toolTimeoutMs?: number;
 }
 
 /** A backend as opened, with what a sweep needs to know about it beyond the backend itself. */

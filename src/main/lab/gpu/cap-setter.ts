@@ -55,6 +55,20 @@ export function sudoArgv(argv: string[], interactive: boolean): string[] {
   return ['sudo', ...(interactive ? [] : ['-n']), '-p', SUDO_PROMPT, '--', ...argv];
 }
 
+/**
+ * `sudo -n -l -- ARGV`: asks sudo whether this user may run `argv` without a password. It runs nothing and changes
+ * nothing (with the sudoers rule of docs/gpu-permissions.md it prints the command and exits 0).
+ */
+export function sudoListArgv(argv: string[]): string[] {
+  return ['sudo', '-n', '-l', '--', ...argv];
+}
+
+/** What `sudo -n -l -- ARGV` answered: allowed without a password, allowed only with one, or not allowed. */
+export function sudoListVerdict(code: number | null, output: string): 'allowed' | 'password' | 'refused' {
+  if (code === 0) return 'allowed';
+  return /a password is required/i.test(output) ? 'password' : 'refused';
+}
+
 /** Throws an out-of-range BackendError naming the allowed range. */
 export function validateCap(watts: number, c: CapConstraints, backend: BackendName, label = 'device'): void {
   if (!Number.isFinite(watts) || watts <= 0) {

@@ -2,7 +2,7 @@ import type { IPty } from 'node-pty';
 import type { BackendChoice } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
 import { simStateDir } from '../paths';
-import type { GpuBackend } from './backend';
+import type { GpuBackend, OpenContext } from './backend';
 import type { SimClock } from './sim-clock';
 import { openBackend } from './select';
 import { findBackend } from './registry';
@@ -26,16 +26,21 @@ export interface LabBackend {
 }
 
 /** How limits are set: CAPLAB_PRIVILEGE=sudo forces the sudo path even as root; default auto (direct as root). */
-function privilegeOf(env: NodeJS.ProcessEnv): 'auto' | 'root' | 'sudo' {
+export function privilegeOf(env: NodeJS.ProcessEnv): 'auto' | 'root' | 'sudo' {
   const v = env.CAPLAB_PRIVILEGE;
   if (v === undefined || v === '' || v === 'auto') return 'auto';
   if (v === 'root' || v === 'sudo') return v;
   throw new Error(`CAPLAB_PRIVILEGE must be auto, root or sudo; got "${v}"`);
 }
 
+/** What the engine opens every backend with: the environment, the simulated GPUs' folder, how limits are set. */
+export function labOpenContext(env: NodeJS.ProcessEnv, more: Partial<OpenContext> = {}): OpenContext {
+  return { env, simStateDir: simStateDir(env), ...more, privilege: more.privilege ?? privilegeOf(env) };
+}
+
 /** Opens the backend a plan or a flag asks for. A plan's `sim` options apply when the simulated backend is used. */
 export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler; lookOnly?: boolean }): Promise<LabBackend> {
-  const o = await openBackend(choice, { env: opts.env, plan: opts.plan, simStateDir: simStateDir(opts.env), onPty: opts.onPty, privilege: privilegeOf(opts.env), lookOnly: opts.lookOnly });
+  const o = await openBackend(choice, labOpenContext(opts.env, { plan: opts.plan, onPty: opts.onPty, lookOnly: opts.lookOnly }));
   return { backend: o.backend, reason: o.reason, timeScale: o.timeScale ?? 1, reopenOpts: o.reopenOpts ?? {}, sim: o.sim ?? null };
 }
 
@@ -43,7 +48,7 @@ export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.
 export async function reopenBackend(name: string, opts: Record<string, unknown>, env: NodeJS.ProcessEnv, onPty?: PtyHandler): Promise<GpuBackend> {
   const b = findBackend(name);
   if (!b) throw new Error(`cannot reopen backend "${name}" to restore its limits`);
-  return (await b.open({ env, reopen: opts, simStateDir: simStateDir(env), onPty, privilege: privilegeOf(env) })).backend;
+  return (await b.open(labOpenContext(env, { reopen: opts, onPty }))).backend;
 }
 
 /** CPU packages (RAPL) for device listings, with why there are none. */

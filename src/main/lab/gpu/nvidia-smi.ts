@@ -213,7 +213,7 @@ export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements G
     super(opts);
   }
 
-  protected capArgv(index: number, watts: number): string[] {
+  capArgv(index: number, watts: number): string[] {
     return nvidiaSmiCapArgv(index, watts);
   }
 
@@ -225,7 +225,7 @@ export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements G
     const b = new NvidiaSmiBackend(tool, opts);
     await b.refreshDevices();
     if (b.devices.length === 0) throw new BackendError('nvidia-smi: lists no GPU', 'nvidia-smi', 'no-device');
-    const help = await runTool([tool, '--help-query-gpu'], { env, timeoutMs: 10_000 });
+    const help = await runTool([tool, '--help-query-gpu'], { env, timeoutMs: opts.toolTimeoutMs ?? 10_000 });
     const known = help.code === 0 ? parseHelpQueryGpu(help.stdout) : null;
     b.layout = streamLayout(known && known.size > 10 ? known : null);
     for (const d of b.devices) b.applySensorFacts(d);
@@ -246,7 +246,7 @@ export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements G
   }
 
   private async refreshDevices(): Promise<void> {
-    const r = await runTool([this.toolPath, `--query-gpu=${LIST_FIELDS.join(',')}`, '--format=csv,noheader,nounits'], { env: this.env, timeoutMs: 15_000 });
+    const r = await runTool([this.toolPath, `--query-gpu=${LIST_FIELDS.join(',')}`, '--format=csv,noheader,nounits'], { env: this.env, timeoutMs: this.opts.toolTimeoutMs ?? 15_000 });
     if (r.code !== 0) {
       const text = `${r.stdout}\n${r.stderr}\n${r.error ?? ''}`;
       throw new BackendError(`nvidia-smi: ${tail(text) || `exit code ${r.code}`}`, 'nvidia-smi', classifyFailure(text));
@@ -339,7 +339,7 @@ export class NvidiaSmiBackend extends ToolBackend<NvidiaSmiOptions> implements G
   }
 
   private async query(index: number, field: string): Promise<number | null> {
-    const r = await runTool([this.toolPath, '-i', String(index), `--query-gpu=${field}`, '--format=csv,noheader,nounits'], { env: this.env, timeoutMs: 15_000 });
+    const r = await runTool([this.toolPath, '-i', String(index), `--query-gpu=${field}`, '--format=csv,noheader,nounits'], { env: this.env, timeoutMs: this.opts.toolTimeoutMs ?? 15_000 });
     if (r.code !== 0) throw new BackendError(`nvidia-smi: reading ${field} of GPU ${index}: ${tail(`${r.stdout}\n${r.stderr}\n${r.error ?? ''}`)}`, 'nvidia-smi', 'failed');
     return parseNumber(r.stdout.split('\n')[0], field).value;
   }
@@ -383,6 +383,6 @@ export const nvidiaSmiBackend: BackendModule = {
   id: 'nvidia-smi',
   auto: true,
   vendor: 'nvidia',
-  open: async (ctx) => ({ backend: await NvidiaSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs }) }),
+  open: async (ctx) => ({ backend: await NvidiaSmiBackend.open({ env: ctx.env, onWarning: ctx.onWarning, onPty: ctx.onPty, privilege: ctx.privilege, intervalMs: ctx.intervalMs, toolTimeoutMs: ctx.toolTimeoutMs }) }),
   chosen: (b, requested) => `${requested ? 'requested; using ' : 'using nvidia-smi at '}${(b as NvidiaSmiBackend).toolPath}`,
 };

@@ -544,6 +544,11 @@ export class NvmlBackend implements GpuBackend {
     await this.setPowerLimitVerified(index, watts);
   }
 
+  /** As a normal user a limit is set through sudo and nvidia-smi (GpuBackend.capArgv). */
+  capArgv(index: number, watts: number): string[] {
+    return nvidiaSmiCapArgv(index, watts);
+  }
+
   /**
    * Sets and verifies the limit: NVML (mW) when root, else `sudo nvidia-smi -i N -pl W` in a pty.
    * Either way the enforced limit must read back within 1 W.
@@ -574,7 +579,7 @@ export class NvmlBackend implements GpuBackend {
       g.slow = null;
       return { requested_w: watts, enforced_w: enforced, via: 'direct', argv: ['nvmlDeviceSetPowerManagementLimit', String(index), String(Math.round(watts * 1000))], output: '' };
     }
-    const res = await setCap({ backend: 'nvml', argv: nvidiaSmiCapArgv(index, watts), index, watts, constraints: g.info, readBack, privilege: 'sudo', onPty: this.opts.onPty, env: this.opts.env, label });
+    const res = await setCap({ backend: 'nvml', argv: this.capArgv(index, watts), index, watts, constraints: g.info, readBack, privilege: 'sudo', onPty: this.opts.onPty, env: this.opts.env, label });
     g.info.limit_w = watts;
     g.slow = null;
     return res;

@@ -16,7 +16,7 @@ export interface OpenedBackend extends OpenedGpus {
 }
 
 /** A failure's words, prefixed with the backend's id unless they already name it ("amd-smi: …; rocm-smi: …"). */
-function failure(id: string, e: unknown): string {
+export function failureReason(id: string, e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
   return m.startsWith(id) ? m : `${id}: ${m}`;
 }
@@ -37,7 +37,7 @@ export async function openBackend(choice: BackendChoice, opts: OpenBackendOption
     } catch (e) {
       // A plan the backend refuses (unknown simulated presets) is the plan's fault, not a reason to try the next.
       if (e instanceof PlanError) throw e;
-      why.push(failure(b.id, e));
+      why.push(failureReason(b.id, e));
     }
   }
   throw new BackendError(`no backend could be opened: ${why.join('; ')}`, 'sim', 'unavailable');

@@ -13,6 +13,8 @@ export interface ToolBackendOptions {
   onWarning?: (message: string) => void;
   onPty?: (p: IPty) => void;
   privilege?: 'auto' | 'root' | 'sudo';
+  /** Time limit of each tool call that reads (default: each call's own, 10 to 30 s). */
+  toolTimeoutMs?: number;
 }
 
 export abstract class ToolBackend<O extends ToolBackendOptions> {
@@ -28,8 +30,8 @@ export abstract class ToolBackend<O extends ToolBackendOptions> {
   /** The limit GPU `index` enforces after a cap was set (W), or null where it cannot be read. */
   protected abstract enforcedLimit(index: number): Promise<number | null>;
 
-  /** The tool's own argv setting `watts` on GPU `index`. */
-  protected abstract capArgv(index: number, watts: number): string[];
+  /** The tool's own argv setting `watts` on GPU `index` (GpuBackend.capArgv). */
+  abstract capArgv(index: number, watts: number): string[];
 
   protected get env(): NodeJS.ProcessEnv {
     return this.opts.env ?? process.env;

@@ -1,0 +1,23 @@
+import { runDoctor } from '../../lab/doctor';
+import { dbPath } from '../../lab/paths';
+import { printJson, stringOpt, type CliCommand } from '../command';
+import { table } from '../format';
+import { backendOpt, backendOption, dbOption, jsonOption } from '../open-engine';
+
+export const doctorCommand: CliCommand = {
+  name: 'doctor',
+  summary: 'What this machine offers CapLab: GPU backends, permission to set limits, energy counter, RAPL, Slurm, Chromium, disk',
+  usage: 'doctor [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--json]',
+  options: { ...backendOption, ...dbOption, ...jsonOption },
+  async run(args, io) {
+    const report = await runDoctor({ env: io.env, dbFile: dbPath(stringOpt(args, 'db'), io.env), choice: backendOpt(args) });
+    if (args.values.json) {
+      printJson(io, report);
+      return 0;
+    }
+    io.stdout.write(table(['check', 'status', 'detail'], report.checks.map((c) => [c.id, c.status, c.detail])) + '\n\n');
+    const s = report.summary;
+    io.stdout.write(`${s.ok} ok, ${s.warning} warning${s.warning === 1 ? '' : 's'}, ${s.unavailable} unavailable, in ${(report.wall_ms / 1000).toFixed(1)} s (each probe within ${report.timeout_ms / 1000} s; nothing was changed)\n`);
+    return 0;
+  },
+};
