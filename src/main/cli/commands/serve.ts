@@ -156,7 +156,7 @@ export const serveCommand: CliCommand = {
     // Its own sweeps restore their limits as they end; a sweep of another process (a CLI sweep) is not touched.
     const finished: EventPayload<'sweep.finished'>[] = [];
     engine.subscribe((name, payload) => {
-      if (name === 'sweep.finished') finished.push(payload as EventPayload<'sweep.finished'>);
+      if (name === 'sweep.finished') finished.push(payload);
     });
     await engine.cancelAll();
     await server.close();

@@ -2,7 +2,6 @@
 // engine in-process, so the run's phase (warm-up, measure, cool-down) is exact rather than 'running'.
 import { hostname } from 'node:os';
 import type { Engine } from '../engine';
-import type { EventPayload } from '../../../shared/api';
 import type { DeviceInfo } from '../../../shared/device';
 import type { Sample } from '../../../shared/sample';
 import { CapLabMetrics, type ActiveRun } from './exporter';
@@ -18,9 +17,8 @@ export function attachMetrics(engine: Engine, intervalMs: number, onError: (e: E
   let devices: DeviceInfo[] = [];
   let samples: Sample[] = [];
   let run: ActiveRun | null = null;
-  const unsubscribe = engine.subscribe((name, payload) => {
+  const unsubscribe = engine.subscribe((name, p) => {
     if (name === 'sweep.progress') {
-      const p = payload as EventPayload<'sweep.progress'>;
       run =
         p.run_id !== null && p.workload !== null && p.cap_w !== null && p.phase !== 'idle'
           ? { sweep_id: p.sweep_id, run_id: p.run_id, workload: p.workload, cap_w: p.cap_w, repetition: p.repetition ?? 0, phase: p.phase }

@@ -116,7 +116,7 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   let restored: CapRestore[] = [];
   const unsubscribe = engine.subscribe((name, payload) => {
     if (name === 'run.finished') snapshot();
-    if (name === 'sweep.finished') restored = (payload as { restored: CapRestore[] }).restored;
+    if (name === 'sweep.finished') restored = payload.restored;
   });
   let sweep;
   try {
