@@ -10,9 +10,10 @@ import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease'
 import { deviceLeaseKey } from './lease/host-journal';
 import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { parsePlan, planFromYaml, planToYaml } from './sweep/plan-file';
+import { NotFoundError, PlanError } from './input/errors';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
-import { issueLines } from './sweep/plan-issues';
+import { issueLines } from './input/issues';
 import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';

@@ -1,4 +1,5 @@
-import { readPlanValue, PlanError } from '../../lab/sweep/plan-file';
+import { readPlanValue } from '../../lab/sweep/plan-file';
+import { PlanError } from '../../lab/input/errors';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { formatDuration } from '../../../shared/units';
