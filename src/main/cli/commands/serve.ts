@@ -8,7 +8,7 @@ import { backendOption, dbOption, describeRestores, openEngine } from '../open-e
 import { isLoopbackHost, startServer } from '../../host/server';
 import { readPlanFile } from '../../lab/sweep/plan-file';
 import { resourcesDir } from '../../lab/runner/workloads';
-import { attachMetrics, type HostMetrics } from '../../lab/cluster/host-metrics';
+import { attachMetrics, type HostMetrics } from '../serve-metrics';
 import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 

@@ -1,10 +1,11 @@
 // The browser host's opt-in /metrics (`caplab serve --metrics`): the same metrics as `caplab exporter`, fed by the
 // engine in-process, so the run's phase (warm-up, measure, cool-down) is exact rather than 'running'.
+// A face of the engine (it subscribes to it), so it lives beside the CLI rather than in lab/cluster.
 import { hostname } from 'node:os';
-import type { Engine } from '../engine';
-import type { DeviceInfo } from '../../../shared/device';
-import type { Sample } from '../../../shared/sample';
-import { CapLabMetrics, type ActiveRun } from './exporter';
+import type { Engine } from '../lab/engine';
+import type { DeviceInfo } from '../../shared/device';
+import type { Sample } from '../../shared/sample';
+import { CapLabMetrics, type ActiveRun } from '../lab/cluster/exporter';
 
 export interface HostMetrics {
   metrics: CapLabMetrics;
