@@ -3,7 +3,7 @@ import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import type { Db } from '../src/main/lab/store/db';
 import { ALL_SAMPLE_COLUMNS, iterateSampleChunks, valueAt } from '../src/main/lab/store/sample-stream';
 import { readSamples, streamsOf } from '../src/main/lab/store/sample-blocks';
-import { openAtomicStream } from '../src/main/lab/exporters/atomic';
+import { openAtomicStream } from '../src/main/lab/files/atomic';
 
 /** The store's own row reads (readSamples, the analysis' read path) joined row by row, each stream read whole. */
 export async function baselineCsv(db: Db, out: string): Promise<number> {

@@ -338,6 +338,13 @@ export type MethodInput<M extends MethodName> = z.input<(typeof methods)[M]['inp
 export type MethodOutput<M extends MethodName> = z.infer<(typeof methods)[M]['output']>;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+/**
+ * One event as the engine hands it out, name then payload, a union over the contract's events, so a
+ * LabEventListener `(name, payload) => …` narrows the payload by testing the name, without casts. A listener that
+ * wants the name alone destructures it, `(...[name]) => …`: TypeScript refuses a one-parameter function here.
+ */
+export type EventArgs = { [E in EventName]: [name: E, payload: EventPayload<E>] }[EventName];
+export type LabEventListener = (...e: EventArgs) => void;
 
 /** What every face implements or calls. */
 export type LabApi = { [M in MethodName]: (input: MethodInput<M>) => Promise<MethodOutput<M>> };

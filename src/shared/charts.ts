@@ -1,5 +1,5 @@
 // Chart specs: what each results chart shows (series, axes with units, CI bars, markers, bands), built straight
-// from the analysis. Pure data: the app draws them with Plotly (renderer/pages/results/charts.ts), the report with
+// from the analysis. Pure data: the app draws them with Plotly (renderer/lib/plotly-figure.ts), the report with
 // inline SVG (core/report/svg.ts), so both show the same numbers.
 import type { AnalysisGroup, CapPoint, Optimum, Stat } from './analysis';
 import { capSeverity, FLAG_INFO, SELECTOR_ORDER, sortedFlags } from './analysis-view';

@@ -11,7 +11,7 @@ describe('adaptive caps (engine API, simulated H100)', () => {
     const env = { ...process.env, CAPLAB_SIM_STATE_DIR: join(tmp.dir, 'sim'), CAPLAB_DATA_DIR: tmp.dir };
     const engine = await Engine.open({ dbPath: join(tmp.dir, 'lab.db'), env });
     const events: string[] = [];
-    engine.subscribe((name) => events.push(name));
+    engine.subscribe((...[name]) => events.push(name));
     try {
       const sweep = await engine.beginSweep({
         backend: 'sim',

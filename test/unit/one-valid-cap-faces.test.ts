@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../src/core/analysis/analyze';
 import { noAnswerText, optimumValue, SELECTOR_ORDER, slowdownText } from '../../src/shared/analysis-view';
 import { efficiencyChart, fitAxis, paretoChart, sensitivityChart, throughputChart } from '../../src/shared/charts';
-import { plotlyFigure } from '../../src/renderer/pages/results/charts';
+import { plotlyFigure } from '../../src/renderer/lib/plotly-figure';
 import { chartSvg } from '../../src/core/report/svg';
 import { answerSection } from '../../src/core/report/sections';
 import { paperSweep, rampRun, shortSweep } from './analysis/synth';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../src/core/analysis/analyze';
 import type { AnalysisInputRaw, AnalysisRunInput, CapPoint } from '../../src/shared/analysis';
 import { capSeverity, cardNote, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/shared/analysis-view';
-import { plotlyFigure } from '../../src/renderer/pages/results/charts';
+import { plotlyFigure } from '../../src/renderer/lib/plotly-figure';
 import { clockChart, efficiencyChart, paretoChart, throughputChart, type ChartInput } from '../../src/shared/charts';
 
 const traces = (spec: Parameters<typeof plotlyFigure>[0]) => plotlyFigure(spec).data;

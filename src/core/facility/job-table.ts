@@ -1,5 +1,16 @@
-import { aliasTable, type AliasTable } from './rng';
-import type { ResolvedJobType } from './training';
+import type { StepProfile } from './profile';
+import { aliasTable, type AliasTable, type Sampler } from './rng';
+
+/** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
+export interface ResolvedJobType {
+  name: string;
+  share: number;
+  nodes: Sampler;
+  durationH: Sampler;
+  profile: StepProfile;
+  /** Duration multiplier (1 / relative throughput at the fleet cap). */
+  stretch: number;
+}
 
 /**
  * A job's type, node count and duration in steps as one weighted choice over (type, node count, duration) triples,

@@ -5,7 +5,8 @@ import { rateCurve, type InferenceModel, type ResolvedService } from './inferenc
 import { climate, perStep, type YearSeries } from './overheads';
 import { checkProfile, FacilityInputError, toSteps, type NodeProfile } from './profile';
 import { sampler } from './rng';
-import type { ResolvedJobType, TrainingModel } from './training';
+import type { ResolvedJobType } from './job-table';
+import type { TrainingModel } from './training';
 import { capHull, type CapPoint, type GridModel } from './grid';
 
 /** One scenario ready to simulate: a config whose profiles are built-in or inline, and the CSV series it names. */

@@ -1,17 +1,6 @@
-import { PLAY_BLOCK, ProfilePlayer, type StepProfile } from './profile';
-import { durationScale, jobTable, type JobTable, wholeNodes, wholeSteps } from './job-table';
+import { PLAY_BLOCK, ProfilePlayer } from './profile';
+import { durationScale, jobTable, type JobTable, type ResolvedJobType, wholeNodes, wholeSteps } from './job-table';
 import { PoissonDraws, Rng, type Sampler } from './rng';
-
-/** One job type, resolved for a time step: samplers, the step profile, and the stretch a fleet cap imposes. */
-export interface ResolvedJobType {
-  name: string;
-  share: number;
-  nodes: Sampler;
-  durationH: Sampler;
-  profile: StepProfile;
-  /** Duration multiplier (1 / relative throughput at the fleet cap). */
-  stretch: number;
-}
 
 export interface TrainingModel {
   nodes: number;

@@ -2,7 +2,7 @@
 // hardened window, the native menu and the IPC transport; everything else lives in the engine.
 import { app, BrowserWindow, Menu, Notification, ipcMain, session, shell, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { eventNames, methodNames } from '../../shared/api';
+import { eventNames, methodNames, type EventPayload } from '../../shared/api';
 import { Engine } from '../lab/engine';
 import { dbPath } from '../lab/paths';
 import type { EngineHandle } from '../host/engine-handle';
@@ -61,7 +61,7 @@ function wireIpc(eng: EngineHandle): () => void {
     for (const b of BrowserWindow.getAllWindows()) {
       if (!b.isDestroyed()) b.webContents.send(IPC_EVENT, name, payload);
     }
-    if (name === 'sweep.finished') notifySweepEnd(payload as { sweep_id: number; status: string; error: string | null; restored: unknown[] });
+    if (name === 'sweep.finished') notifySweepEnd(payload);
   });
   return () => {
     unsubscribe();
@@ -69,7 +69,7 @@ function wireIpc(eng: EngineHandle): () => void {
   };
 }
 
-function notifySweepEnd(p: { sweep_id: number; status: string; error: string | null; restored: unknown[] }): void {
+function notifySweepEnd(p: EventPayload<'sweep.finished'>): void {
   if (!Notification.isSupported()) return;
   const body =
     p.status === 'done'

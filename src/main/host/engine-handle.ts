@@ -1,4 +1,4 @@
-import type { EventName, LabApi } from '../../shared/api';
+import type { LabApi, LabEventListener } from '../../shared/api';
 
 /**
  * What the transports (browser host, Electron IPC) need from the engine: the contract's methods plus a way to
@@ -6,5 +6,5 @@ import type { EventName, LabApi } from '../../shared/api';
  */
 export interface EngineHandle extends LabApi {
   /** Calls cb for every engine event; returns the unsubscribe function. */
-  subscribe(cb: (name: EventName, payload: unknown) => void): () => void;
+  subscribe(cb: LabEventListener): () => void;
 }

@@ -10,9 +10,10 @@ import { describeOwner, LeaseHeldError, probeLease } from './lease/device-lease'
 import { deviceLeaseKey } from './lease/host-journal';
 import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
-import { NotFoundError, parsePlan, planFromYaml, planToYaml, PlanError } from './sweep/plan-file';
+import { parsePlan, planFromYaml, planToYaml } from './sweep/plan-file';
+import { NotFoundError, PlanError } from './input/errors';
 import { validatePlanAgainstDevices } from './sweep/plan-check';
-import { issueLines } from './sweep/plan-issues';
+import { issueLines } from './input/issues';
 import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
 import type { IPty } from 'node-pty';
@@ -44,7 +45,7 @@ import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
 import { adaptiveEstimate } from '../../core/sweep/adaptive-summary';
 import { scheduleRuns } from '../../core/schedule';
-import type { EventName, EventPayload, LabApi, MethodInput, MethodOutput } from '../../shared/api';
+import type { EventArgs, LabApi, LabEventListener, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
 import { listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile } from './facility/engine-facility';
@@ -78,12 +79,10 @@ export interface BeginOptions {
   onWait?: (message: string) => void;
 }
 
-type Listener = (name: EventName, payload: unknown) => void;
-
 /** The engine behind every face: the contract's methods over one lab database. Plain Node, no Electron. */
 export class Engine implements LabApi {
   readonly host = hostname();
-  private listeners = new Set<Listener>();
+  private listeners = new Set<LabEventListener>();
   private active = new Map<number, SweepOrchestrator>();
   private bestCapCache = new BestCapCache();
   /** Facility runs in progress, each cancellable (cancelFacility). */
@@ -126,15 +125,15 @@ export class Engine implements LabApi {
     return this.opts.env ?? process.env;
   }
 
-  subscribe(cb: Listener): () => void {
+  subscribe(cb: LabEventListener): () => void {
     this.listeners.add(cb);
     return () => this.listeners.delete(cb);
   }
 
-  private emit<E extends EventName>(name: E, payload: EventPayload<E>): void {
+  private emit(...e: EventArgs): void {
     for (const l of this.listeners) {
       try {
-        l(name, payload);
+        l(...e);
       } catch {
         // A listener's failure must not stop a sweep.
       }
@@ -243,7 +242,7 @@ export class Engine implements LabApi {
           cpu,
           workloadCommand: (ref, idx, run) => workloadCommandFor(lab, ref, idx, run, this.env),
           software: (p) => workloadSoftware(lab, p, this.env),
-          emit: (name, payload) => this.emit(name, payload),
+          emit: (...e) => this.emit(...e),
         },
         plan,
       );

@@ -10,7 +10,7 @@ import type { RunRecord } from '../../shared/records';
 import { streamRanges, type StreamRange } from './store/sample-stream';
 import { readSamplePage } from './store/sample-page';
 import { segmentFacts } from './analysis/sources';
-import { NotFoundError } from './sweep/plan-file';
+import { NotFoundError } from './input/errors';
 import { LabError } from '../../shared/errors';
 import { methods, type MethodInput, type MethodOutput } from '../../shared/api';
 import type { Source } from '../../shared/source';

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ChartSpec } from '../../shared/charts';
-import { plotlyFigure } from '../pages/results/charts';
+import { plotlyFigure } from '../lib/plotly-figure';
 import { Plot } from './Plot';
 
 /** A chart spec's title and its Plotly figure (the same specs the printed report draws as SVG). */

@@ -1,7 +1,15 @@
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
 import type { RingSeries, XY } from '../../core/decimate';
-import type { PhaseMark } from '../state/live';
+import type { EventPayload } from '../../shared/api';
 import { colorFor } from './format';
+
+/** A phase change (cap set, warm-up, measure, cool-down) as the live figure marks it on the time axis. */
+export interface PhaseMark {
+  t: number;
+  phase: EventPayload<'sweep.progress'>['phase'];
+  run_id: number | null;
+  cap_w: number | null;
+}
 
 /** What the live figure is drawn from (the live store, or the bench's synthetic feed). */
 export interface LiveSource {

@@ -8,7 +8,7 @@ import { SelectField } from '../components/Fields';
 import { useDevices } from '../state/devices';
 import { live, type LiveMetric } from '../state/live';
 import { idle, pollSamples, type ExtraMetric } from '../state/idle';
-import { useLiveTick } from '../lib/use-live';
+import { useLiveTick } from '../state/use-live';
 import { formatWatts } from '../lib/format';
 import { useSweep, isRunning } from '../state/sweep';
 import { api } from '../api/client';

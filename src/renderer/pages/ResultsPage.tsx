@@ -14,7 +14,7 @@ import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
 import { useHistory } from '../state/history';
 import { useSweep } from '../state/sweep';
-import { plotlyFigure } from './results/charts';
+import { plotlyFigure } from '../lib/plotly-figure';
 import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputChart, type ChartInput } from '../../shared/charts';
 import { RunDrilldown } from './results/RunDrilldown';
 import { NoSweepsYet, NotStored } from '../components/EmptyState';

@@ -4,7 +4,8 @@ import { ApiCallError } from '../api/transport';
 import type { LabApi } from '../../shared/api';
 import { toastError } from './toasts';
 import { liveDeviceId } from '../lib/device-label';
-import { live, LIVE_METRICS, type LiveMetric, type PhaseMark, type SweepHistory } from './live';
+import { live, LIVE_METRICS, type LiveMetric, type SweepHistory } from './live';
+import type { PhaseMark } from '../lib/live-figure';
 
 /** Points per run and metric fetched for a replay: enough for the console's window, cheap for long sweeps. */
 const REPLAY_POINTS = 800;

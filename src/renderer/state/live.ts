@@ -1,18 +1,12 @@
 import { RingSeries, type XY } from '../../core/decimate';
 import type { EventPayload } from '../../shared/api';
 import type { Sample } from '../../shared/device';
+import type { PhaseMark } from '../lib/live-figure';
 
 /** Live metrics per device kept in bounded rings (an hour at 10 Hz fits), outside React state for speed. */
 const LIVE_CAPACITY = 36_000;
 export type LiveMetric = 'power_w' | 'sm_clock_mhz' | 'temp_c' | 'limit_w';
 export const LIVE_METRICS: LiveMetric[] = ['power_w', 'sm_clock_mhz', 'temp_c', 'limit_w'];
-
-export interface PhaseMark {
-  t: number;
-  phase: EventPayload<'sweep.progress'>['phase'];
-  run_id: number | null;
-  cap_w: number | null;
-}
 
 type Listener = () => void;
 

@@ -15,7 +15,7 @@ import { scheduleRuns } from '../../../src/core/schedule';
 import type { DeviceInfo, Sample } from '../../../src/shared/device';
 import { tempDir } from '../../helpers/tmp';
 import { smallTraining } from './helpers';
-import { issueLines, planIssuesOf } from '../../../src/main/lab/sweep/plan-issues';
+import { issueLines, planIssuesOf } from '../../../src/main/lab/input/issues';
 
 const simGpu = (index: number): DeviceInfo => ({
   id: `sim:${index}`, index, backend: 'sim', kind: 'gpu', name: 'H100 SXM (simulated)', vendor: 'sim', simulated: true, uuid: `u${index}`, pci_bus_id: null, driver: null,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { jobTable } from '../../../src/core/facility/job-table';
+import { jobTable, type ResolvedJobType } from '../../../src/core/facility/job-table';
 import { aliasTable, drawAlias, Rng, sampler } from '../../../src/core/facility/rng';
 import { toSteps } from '../../../src/core/facility/profile';
-import type { ResolvedJobType } from '../../../src/core/facility/training';
 
 const profile = toSteps({ t_s: [0, 60], power_w: [1000, 2000] }, 60);
 const type = (name: string, share: number, nodes: Parameters<typeof sampler>[0], durationH: Parameters<typeof sampler>[0] = { dist: 'fixed', value: 1 }, stretch = 1): ResolvedJobType => ({

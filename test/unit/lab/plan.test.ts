@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readPlanFile, planFromYaml, planToYaml, PlanError } from '../../../src/main/lab/sweep/plan-file';
+import { readPlanFile, planFromYaml, planToYaml } from '../../../src/main/lab/sweep/plan-file';
+import { PlanError } from '../../../src/main/lab/input/errors';
 import { validatePlanAgainstDevices } from '../../../src/main/lab/sweep/plan-check';
 import { planCaps, Plan } from '../../../src/shared/plan';
 import { scheduleRuns, estimatePlanSeconds } from '../../../src/core/schedule';

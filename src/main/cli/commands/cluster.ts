@@ -4,7 +4,7 @@ import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
 import { planFromYaml, readPlanFile } from '../../lab/sweep/plan-file';
 import { prepareJob } from '../../lab/cluster/submit';
-import { startClusterTask } from '../../lab/cluster/task';
+import { startClusterTask } from '../cluster-task';
 import type { Engine } from '../../lab/engine';
 import type { NodeAnalysis } from '../../../shared/cluster';
 

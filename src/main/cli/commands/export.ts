@@ -13,7 +13,7 @@ import { exportSamplesCsv, exportSamplesParquet, type TimeFormat } from '../../l
 import { analysisTables, runsTable } from '../../lab/exporters/tables';
 import { writeCsvTables } from '../../lab/exporters/csv';
 import { datasetBundle, sweepBundle } from '../../lab/exporters/bundle';
-import { ExportError, writeFileAtomic } from '../../lab/exporters/atomic';
+import { ExportError, writeFileAtomic } from '../../lab/files/atomic';
 import { SampleColumnName, type SampleExportColumn, type WrittenFile } from '../../../shared/export';
 
 const KINDS = ['samples', 'runs', 'analysis', 'json'] as const;

@@ -8,7 +8,7 @@ import { LoadError } from '../../lab/analysis/load';
 import { listSweeps } from '../../lab/store/sweeps';
 import { buildReport, type ReportSubject } from '../../lab/report/build';
 import { PrintError, writeReport, type PdfPrinter } from '../../lab/report/write';
-import { ExportError } from '../../lab/exporters/atomic';
+import { ExportError } from '../../lab/files/atomic';
 import { findBrowser, NoBrowserError, printPdfWithChromium } from '../../lab/exporters/chromium';
 import type { Paper } from '../../../core/report/model';
 import type { WrittenFile } from '../../../shared/export';

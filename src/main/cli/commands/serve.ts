@@ -8,7 +8,7 @@ import { backendOption, dbOption, describeRestores, openEngine } from '../open-e
 import { isLoopbackHost, startServer } from '../../host/server';
 import { readPlanFile } from '../../lab/sweep/plan-file';
 import { resourcesDir } from '../../lab/runner/workloads';
-import { attachMetrics, type HostMetrics } from '../../lab/cluster/host-metrics';
+import { attachMetrics, type HostMetrics } from '../serve-metrics';
 import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 
@@ -156,7 +156,7 @@ export const serveCommand: CliCommand = {
     // Its own sweeps restore their limits as they end; a sweep of another process (a CLI sweep) is not touched.
     const finished: EventPayload<'sweep.finished'>[] = [];
     engine.subscribe((name, payload) => {
-      if (name === 'sweep.finished') finished.push(payload as EventPayload<'sweep.finished'>);
+      if (name === 'sweep.finished') finished.push(payload);
     });
     await engine.cancelAll();
     await server.close();

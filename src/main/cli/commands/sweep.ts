@@ -1,11 +1,12 @@
-import { readPlanValue, PlanError } from '../../lab/sweep/plan-file';
+import { readPlanValue } from '../../lab/sweep/plan-file';
+import { PlanError } from '../../lab/input/errors';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { formatDuration } from '../../../shared/units';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { checkPlan } from '../../lab/sweep/plan-verdict';
 import { fixed, printable, progressBar, table } from '../format';
-import type { EventName, EventPayload } from '../../../shared/api';
+import type { EventPayload, LabEventListener } from '../../../shared/api';
 import type { RunRecord } from '../../../shared/records';
 
 /** The per-run JSON entry of `caplab sweep --json`: a public scripting interface (add fields, never rename). */
@@ -32,12 +33,11 @@ function runJson(r: RunRecord) {
   };
 }
 
-function progressPrinter(io: CliIO) {
+function progressPrinter(io: CliIO): LabEventListener {
   const tty = io.stderr.isTTY === true;
   let lastDraw = 0;
-  return <E extends EventName>(name: E, payload: EventPayload<E>) => {
+  return (name, p) => {
     if (name === 'sweep.progress') {
-      const p = payload as EventPayload<'sweep.progress'>;
       // Why each run is done (first pass, refinement, a sequential repetition), once per run, also without a terminal.
       if (p.reason && p.phase === 'setting-cap') io.stderr.write(`${tty ? '\r\x1b[2K' : ''}cap ${p.cap_w} W: ${p.reason}\n`);
       if (!tty || Date.now() - lastDraw < 100) return;
@@ -46,7 +46,7 @@ function progressPrinter(io: CliIO) {
       const width = Math.max(10, Math.min(40, (io.stderr.columns ?? 80) - label.length - 10));
       io.stderr.write(`\r\x1b[2K${progressBar(p.fraction, width, label)}`);
     } else if (name === 'run.finished') {
-      const { run } = payload as EventPayload<'run.finished'>;
+      const { run } = p;
       const line =
         run.status === 'done'
           ? `${run.workload} @ ${run.cap_w} W rep ${run.repetition}: ${fixed(run.throughput, 2)} ${run.units ?? 'units'}/s per GPU, ${fixed(run.mean_power_w, 1)} W, ${fixed(run.efficiency, 4)} units/J`
@@ -92,7 +92,7 @@ export const sweepCommand: CliCommand = {
     if (verdict.issues.length) throw new CliError(PlanError.of(file, verdict.issues).message);
     if (args.values.check) return checkOnly(plan, file, args, io);
     const engine = await openEngine(args, io, { restoreOnOpen: true });
-    const unsubscribe = engine.subscribe(progressPrinter(io) as (n: EventName, p: unknown) => void);
+    const unsubscribe = engine.subscribe(progressPrinter(io));
     let signalled: NodeJS.Signals | null = null;
     const onSignal = (sig: NodeJS.Signals) => {
       if (signalled) return;
@@ -119,7 +119,7 @@ export const sweepCommand: CliCommand = {
       for (const notice of sweep.notices) io.stderr.write(`caplab: ${notice}\n`);
       let restored: EventPayload<'sweep.finished'>['restored'] = [];
       engine.subscribe((name, payload) => {
-        if (name === 'sweep.finished') restored = (payload as EventPayload<'sweep.finished'>).restored;
+        if (name === 'sweep.finished') restored = payload.restored;
       });
       const status = await sweep.done;
       const { sweep: record, runs } = await engine.getSweep({ sweep_id: sweep.sweepId });

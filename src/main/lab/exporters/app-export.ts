@@ -5,7 +5,7 @@ import { getSweep } from '../store/sweeps';
 import { LoadError } from '../analysis/load';
 import type { ReportSubject } from '../report/build';
 import { loadDataset } from '../datasets/analysis';
-import { ExportError } from './atomic';
+import { ExportError } from '../files/atomic';
 import { exportWriters } from './formats';
 import { sweepsOf } from './formats/writer';
 import { ExportRequest, type ExportedFile, type ExportFormat } from '../../../shared/export';

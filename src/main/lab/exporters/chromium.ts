@@ -2,7 +2,7 @@
 // one named (--browser / CAPLAB_BROWSER), else a system Chromium or Chrome, else Playwright's own Chromium.
 import { existsSync } from 'node:fs';
 import type { Paper } from '../../../core/report/model';
-import { ExportError } from './atomic';
+import { ExportError } from '../files/atomic';
 
 export class NoBrowserError extends ExportError {
   constructor(message: string) {

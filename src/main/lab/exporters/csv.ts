@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { WrittenFile } from '../../../shared/export';
-import { writeFileAtomic } from './atomic';
+import { writeFileAtomic } from '../files/atomic';
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; null is empty. */
 export function csvCell(v: string | number | boolean | null | undefined): string {

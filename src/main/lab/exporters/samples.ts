@@ -5,7 +5,7 @@ import type { Db } from '../store/db';
 import { alwaysPresent, countSamples, iterateSampleBlocks, iterateSampleChunks, type SampleSelection } from '../store/sample-stream';
 import { SAMPLE_EXPORT_COLUMNS, type SampleExportColumn } from '../../../shared/export';
 import { VERSION } from '../version';
-import { checkWritable, ExportError, openAtomicStream } from './atomic';
+import { checkWritable, ExportError, openAtomicStream } from '../files/atomic';
 import { csvCell } from './csv';
 import { RowGroup } from './parquet-columns';
 import type { GatheredGroup } from './parquet-group';

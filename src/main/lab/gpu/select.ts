@@ -7,7 +7,7 @@
 import type { BackendChoice } from '../../../shared/device';
 import { BackendError, type BackendModule, type OpenContext, type OpenedGpus } from './backend';
 import { backendRegistry, findBackend } from './registry';
-import { PlanError } from '../sweep/plan-file';
+import { PlanError } from '../input/errors';
 
 export type OpenBackendOptions = Partial<OpenContext>;
 

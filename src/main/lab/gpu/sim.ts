@@ -9,7 +9,7 @@ import { operatingPoint, type OperatingPoint, type SimLoad } from '../../../core
 import { advanceTempC, steadyTempC } from '../../../core/sim/thermal';
 import { gaussian } from '../../../core/sim/random';
 import { BackendError, type BackendModule, type GpuBackend, type OpenContext, type OpenedGpus } from './backend';
-import { PlanError } from '../sweep/plan-file';
+import { PlanError } from '../input/errors';
 import { SimClock } from './sim-clock';
 import { recordSimTime, simTimeFloor } from './sim-time';
 import { loadOrInitState, readLiveActivities, readState, wantedState, writeState, type SimActivity, type SimGpuState } from './sim-state';

@@ -3,7 +3,7 @@
 import { renderReport } from '../../../core/report/html';
 import type { Paper, ReportInput } from '../../../core/report/model';
 import type { WrittenFile } from '../../../shared/export';
-import { checkWritable, writeFileAtomic } from '../exporters/atomic';
+import { checkWritable, writeFileAtomic } from '../files/atomic';
 
 /** Turns report HTML into PDF bytes. */
 export type PdfPrinter = (html: string, opts: { paper: Paper; footer: string }) => Promise<Uint8Array>;

@@ -4,8 +4,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations';
 import { diskFullOf } from './disk-full';
+import type { Db } from './connection';
 
-export type Db = Database.Database;
+export type { Db };
 
 /** The database given cannot be opened or used (no such file, not a database, a newer schema). */
 export class StoreError extends LabError {

@@ -1,4 +1,4 @@
-import type { Db } from './db';
+import type { Db } from './connection';
 import { sampleBlocksDdl, SampleWriter, BLOCK_SAMPLES, streamFor } from './sample-blocks';
 import { readingFields, SensorKind, type Sample } from '../../../shared/sample';
 

@@ -2,7 +2,7 @@
 // one imported dataset), the samples packed by block-codec, with min/max/sum summaries of the plotted fields so that
 // decimating millions of samples reads the summaries only. See docs/architecture.md, "Storage".
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db';
+import type { Db } from './connection';
 import { decodeBlock, encodeBlock, type EncodedBlock } from './block-codec';
 import { columnsOf, readingFields, sensorKindAt, sensorKindIndex, summaryFields, type ReadingField, type Sample, type SampleColumns, type SensorKind } from '../../../shared/sample';
 import { decimateMinMax, type XY } from '../../../core/decimate';

@@ -25,7 +25,7 @@ import { analyzeSweep } from '../../../core/analysis/analyze';
 import { loadSweepInput } from '../analysis/load';
 import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan, PlannedRun, WorkloadRef } from '../../../shared/plan';
-import type { EventName, EventPayload } from '../../../shared/api';
+import type { EventPayload, LabEventListener } from '../../../shared/api';
 import type { CapRestore, RunStatus, SweepStatus } from '../../../shared/records';
 import type { SoftwareRecord } from '../../../shared/export';
 import { counterReading } from '../gpu/counter-reading';
@@ -56,7 +56,7 @@ export interface SweepDeps {
   software?: (plan: Plan) => Promise<SoftwareRecord>;
   /** The leases and journal of the devices' limits; null for observe-only sweeps, which never set one. */
   caps: CapOwnership | null;
-  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+  emit: LabEventListener;
 }
 
 interface RunOutcome {

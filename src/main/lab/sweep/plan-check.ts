@@ -1,7 +1,7 @@
 import { CapsSpec, PLAN_LIMITS, planCaps, rangeCount, type Plan } from '../../../shared/plan';
 import type { DeviceInfo } from '../../../shared/device';
-import { PlanError } from './plan-file';
-import { issueLines, issuesOfLines, type PlanIssue } from './plan-issues';
+import { PlanError } from '../input/errors';
+import { issueLines, issuesOfLines, type PlanIssue } from '../input/issues';
 import { didYouMean } from '../../../shared/suggest';
 
 /** The parts of a plan the device check reads; taken from a plan, or from whatever parses of a malformed one. */

@@ -7,7 +7,7 @@ import type { Db } from '../store/db';
 import { pastRunsOf } from '../store/run-history';
 import { schemaIssues } from './plan-file';
 import { deviceIssues, partsOf, rawParts } from './plan-check';
-import { issuesOfLines, shapeIssue, type PlanIssue } from './plan-issues';
+import { issuesOfLines, shapeIssue, type PlanIssue } from '../input/issues';
 import { checkWorkloadParams, knownWorkloads } from './workload-command';
 
 export interface PlanVerdict {

@@ -3,7 +3,7 @@ import { analyzeStoredSweep } from '../../analysis/analyze-stored';
 import { analyzeDataset } from '../../datasets/analysis';
 import { capsTable, withSweepColumn } from '../tables';
 import { csvText } from '../csv';
-import { ExportError } from '../atomic';
+import { ExportError } from '../../files/atomic';
 import { sweepsOf, type ExportWriter } from './writer';
 
 export const capsCsv: ExportWriter = ({ db, subject, opts }) => {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportSamplesCsv, exportSamplesParquet } from '../samples';
-import { ExportError } from '../atomic';
+import { ExportError } from '../../files/atomic';
 import { ALL_SAMPLE_COLUMNS, type SampleSelection } from '../../store/sample-stream';
 import type { ExportJob, ExportWriter } from './writer';
 

@@ -2,7 +2,7 @@
 import { analyzeDataset } from '../../datasets/analysis';
 import { segmentsTable } from '../tables';
 import { csvText } from '../csv';
-import { ExportError } from '../atomic';
+import { ExportError } from '../../files/atomic';
 import type { ExportWriter } from './writer';
 
 export const segmentsCsv: ExportWriter = ({ db, subject, opts }) => {

@@ -1,60 +1,14 @@
 // One Slurm array task: CapLab's own sweep of one shard on this node's GPUs (node-local database and journal),
 // its results rewritten to a per-task file on shared storage after every run, so `collect` sees partial results.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Driven from `caplab cluster task`: a face of the engine, so it lives beside the CLI, not in lab/cluster.
 import { hostname } from 'node:os';
-import type { Engine } from '../engine';
-import type { Db } from '../store/db';
-import { runsOfSweep } from '../store/sweeps';
-import { samplesOfRun } from '../store/samples';
-import type { Plan } from '../../../shared/plan';
-import type { DeviceInfo } from '../../../shared/device';
-import type { CapRestore, RunRecord } from '../../../shared/records';
-import type { TaskResult, TaskRun } from '../../../shared/cluster';
-
-const TERMINAL = new Set(['done', 'failed', 'cancelled']);
-
-interface RunDeviceRow {
-  device_id: number;
-  idx: number;
-  energy_j: number | null;
-  mean_power_w: number | null;
-  energy_sensor: string | null;
-  enforced_limit_w: number | null;
-}
-
-function runDevices(db: Db, runId: number): RunDeviceRow[] {
-  return db
-    .prepare(
-      `SELECT rd.device_id, d.idx, rd.energy_j, rd.mean_power_w, rd.energy_sensor, rd.enforced_limit_w
-       FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = ? ORDER BY d.idx`,
-    )
-    .all(runId) as RunDeviceRow[];
-}
-
-function runMetrics(db: Db, runId: number): { t: number; name: string; value: number }[] {
-  return db.prepare('SELECT t, name, value FROM metrics WHERE run_id = ? ORDER BY id').all(runId) as { t: number; name: string; value: number }[];
-}
-
-/** A run with its per-GPU figures, and, once it has ended, its samples and throughput metrics. */
-function taskRun(db: Db, run: RunRecord): TaskRun {
-  const devs = runDevices(db, run.id);
-  const finished = TERMINAL.has(run.status);
-  return {
-    run,
-    devices: devs.map((d) => ({ index: d.idx, energy_j: d.energy_j, mean_power_w: d.mean_power_w, energy_sensor: d.energy_sensor, enforced_limit_w: d.enforced_limit_w })),
-    samples: finished ? devs.flatMap((d) => samplesOfRun(db, run.id, d.device_id).map((s) => ({ ...s, device_id: `${d.idx}`, index: d.idx }))) : [],
-    metrics: finished ? runMetrics(db, run.id) : [],
-  };
-}
-
-/** Written to a temp file and renamed: a reader on shared storage never sees half a file. */
-function writeResult(file: string, result: TaskResult): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(result) + '\n');
-  renameSync(tmp, file);
-}
+import type { Engine } from '../lab/engine';
+import { taskRuns, writeTaskResult } from '../lab/cluster/task-result';
+import { getSweep } from '../lab/store/sweeps';
+import type { Plan } from '../../shared/plan';
+import type { DeviceInfo } from '../../shared/device';
+import type { CapRestore } from '../../shared/records';
+import type { TaskResult } from '../../shared/cluster';
 
 export interface TaskOptions {
   engine: Engine;
@@ -107,8 +61,8 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   let sweepId: number | null = null;
   const snapshot = () => {
     result.updated_at = Date.now() / 1000;
-    if (sweepId !== null) result.runs = runsOfSweep(engine.db, sweepId).map((r) => taskRun(engine.db, r));
-    writeResult(o.out, result);
+    if (sweepId !== null) result.runs = taskRuns(engine.db, sweepId);
+    writeTaskResult(o.out, result);
   };
   snapshot();
   for (const r of engine.restoredAtOpen) o.log(`restored ${r.device_name} to ${r.before_w} W, left at ${r.was_w ?? '?'} W by an earlier task that was killed`);
@@ -116,7 +70,7 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   let restored: CapRestore[] = [];
   const unsubscribe = engine.subscribe((name, payload) => {
     if (name === 'run.finished') snapshot();
-    if (name === 'sweep.finished') restored = (payload as { restored: CapRestore[] }).restored;
+    if (name === 'sweep.finished') restored = payload.restored;
   });
   let sweep;
   try {
@@ -135,9 +89,8 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   snapshot();
   const done = sweep.done.then((status) => {
     unsubscribe();
-    const record = engine.db.prepare('SELECT error FROM sweeps WHERE id = ?').get(sweepId) as { error: string | null } | undefined;
     result.status = status;
-    result.error = record?.error ?? null;
+    result.error = getSweep(engine.db, sweep.sweepId)?.error ?? null;
     result.restored = restored;
     snapshot();
     return result.status;

@@ -1,7 +1,7 @@
-// Plotly figures for the results page, drawn from the shared chart specs (src/shared/charts.ts), which the PDF report
+// Plotly figures for the results page and the chart cards, drawn from the shared chart specs (src/shared/charts.ts), which the PDF report
 // draws as SVG: the app and the report show the same series, CI bars and markers.
 import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
-import { axisTitle, type ChartAxis, type ChartSeries, type ChartSpec } from '../../../shared/charts';
+import { axisTitle, type ChartAxis, type ChartSeries, type ChartSpec } from '../../shared/charts';
 
 const STATE_COLOR = { error: '#e15759', warn: '#f28e2b' } as const;
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { live } from '../state/live';
+import { live } from './live';
 
 /** Re-renders the caller at most every `ms` while the source's data changes (the live store by default). */
 export function useLiveTick(ms = 1000, source: { readonly version: number } = live): number {

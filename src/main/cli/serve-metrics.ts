@@ -1,11 +1,11 @@
 // The browser host's opt-in /metrics (`caplab serve --metrics`): the same metrics as `caplab exporter`, fed by the
 // engine in-process, so the run's phase (warm-up, measure, cool-down) is exact rather than 'running'.
+// A face of the engine (it subscribes to it), so it lives beside the CLI rather than in lab/cluster.
 import { hostname } from 'node:os';
-import type { Engine } from '../engine';
-import type { EventPayload } from '../../../shared/api';
-import type { DeviceInfo } from '../../../shared/device';
-import type { Sample } from '../../../shared/sample';
-import { CapLabMetrics, type ActiveRun } from './exporter';
+import type { Engine } from '../lab/engine';
+import type { DeviceInfo } from '../../shared/device';
+import type { Sample } from '../../shared/sample';
+import { CapLabMetrics, type ActiveRun } from '../lab/cluster/exporter';
 
 export interface HostMetrics {
   metrics: CapLabMetrics;
@@ -18,9 +18,8 @@ export function attachMetrics(engine: Engine, intervalMs: number, onError: (e: E
   let devices: DeviceInfo[] = [];
   let samples: Sample[] = [];
   let run: ActiveRun | null = null;
-  const unsubscribe = engine.subscribe((name, payload) => {
+  const unsubscribe = engine.subscribe((name, p) => {
     if (name === 'sweep.progress') {
-      const p = payload as EventPayload<'sweep.progress'>;
       run =
         p.run_id !== null && p.workload !== null && p.cap_w !== null && p.phase !== 'idle'
           ? { sweep_id: p.sweep_id, run_id: p.run_id, workload: p.workload, cap_w: p.cap_w, repetition: p.repetition ?? 0, phase: p.phase }

@@ -1,3 +1,5 @@
+// Writing a file so that readers never see half of it, and the error naming a file that cannot be written. Used by
+// the exporters, the report writer and the CLI alike, so it belongs to none of them.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { access, constants, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
