@@ -23,10 +23,10 @@ describe('sweep tags and notes', () => {
     const db = openDb(path);
     const { sweepId } = createSweep(db, { name: 'old', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan));
     db.close();
-    // Make it what the previous release wrote: no tags/notes columns, schema one step back.
+    // Make it what the release before v11 wrote: no tags/notes columns, schema v10.
     const raw = new Database(path);
     raw.exec('ALTER TABLE sweeps DROP COLUMN tags; ALTER TABLE sweeps DROP COLUMN notes;');
-    raw.pragma(`user_version = ${migrations.length - 1}`);
+    raw.pragma(`user_version = 10`);
     raw.close();
     const again = openDb(path);
     expect(again.pragma('user_version', { simple: true })).toBe(migrations.length);

@@ -1,10 +1,11 @@
 import { LabError } from '../../../shared/errors';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations';
 import { diskFullOf } from './disk-full';
 import type { Db } from './connection';
+import { staleReserveFile } from './reserve';
 
 export type { Db };
 
@@ -34,6 +35,8 @@ export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, file);
+    // Space an older CapLab held beside the database for a sweep's end: the reserve is now in the WAL.
+    if (file !== ':memory:') rmSync(staleReserveFile(file), { force: true });
   } catch (e) {
     db.close();
     throw diskFullOf(e, file) ?? new StoreError(`cannot use database ${file}: ${(e as Error).message}`);

@@ -244,4 +244,9 @@ export const migrations: Migration[] = [
   ALTER TABLE sweeps ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE sweeps ADD COLUMN notes TEXT NOT NULL DEFAULT '';
   `,
+  // v11 -> v12: one row a sweep rewrites at its start, commit after commit, so that the WAL grows and holds room for
+  // the sweep's end record on a full disk (store/reserve.ts).
+  `
+  CREATE TABLE IF NOT EXISTS space_reserve (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+  `,
 ];

@@ -3,7 +3,7 @@ import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
 import { collectEnvironment } from '../environment';
-import { reserveSpace } from '../store/reserve';
+import { reserveSpace, type SpaceReserve } from '../store/reserve';
 import { diskFullOf } from '../store/disk-full';
 import { closeSweepJournal } from '../store/journal';
 import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunAdaptive, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
@@ -91,7 +91,7 @@ export class SweepOrchestrator {
   readonly notices: string[] = [];
   /** The sweep's final error, also when it could not be written to the database. */
   error: string | null = null;
-  private reserve: { release(): void } | null = null;
+  private reserve: SpaceReserve | null = null;
   /** Tag in every workload's environment: what the run leaves behind is found by it (tagged-processes). */
   private readonly tag: string;
   private current: PtyRun | null = null;
@@ -163,7 +163,7 @@ export class SweepOrchestrator {
 
   /**
    * A store error: the sweep cannot keep its record, so it stops and fails with the error. No more samples are
-   * written: the space held back is for the end record (released just before it, in execute).
+   * written: the room the WAL holds is for the end record (store/reserve.ts).
    */
   private fail(e: unknown): void {
     this.failure ??= `could not write to the database: ${diskFullOf(e, this.deps.db.name)?.message ?? (e as Error).message}`;
@@ -174,6 +174,7 @@ export class SweepOrchestrator {
   private flushSamples(): void {
     try {
       this.recorder.flush();
+      this.reserve?.check();
     } catch (e) {
       this.fail(e);
     }
@@ -250,7 +251,7 @@ export class SweepOrchestrator {
     let error: string | null = null;
     let restored: CapRestore[] = [];
     const caps = this.deps.caps;
-    this.reserve = reserveSpace(db.name, this.planned.length);
+    this.reserve = reserveSpace(db, this.planned.length);
     try {
       await caps?.journal(this.sweepId);
       sampler.start();
@@ -300,11 +301,11 @@ export class SweepOrchestrator {
       const failed = restored.filter((r) => !r.ok);
       error = [...new Set([error, ...failed.map((f) => `could not restore ${f.device_name} to ${f.before_w} W: ${f.error}`)].filter(Boolean))].join('; ') || null;
       this.error = error;
-      // Nothing else writes now: the space held back goes to the end record, the sweep's row and its journal close
+      // Nothing else writes now: the room the WAL holds goes to the end record, the sweep's row and its journal close
       // first (small, so that it fits), then the runs left open (one row each).
-      this.reserve?.release();
       const unrecorded: string[] = [];
       try {
+        this.reserve?.release();
         db.transaction(() => {
           finishSweep(db, this.sweepId, status, error);
           for (const r of restored) if (r.ok && r.restored_w !== null) closeSweepJournal(db, this.sweepId, r.device_id, r.restored_w);

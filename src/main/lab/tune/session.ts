@@ -255,7 +255,7 @@ export class TuneSession {
 
   private async execute(): Promise<TuneReport> {
     const { db, backend, caps } = this.deps;
-    const reserve = reserveSpace(db.name);
+    const reserve = reserveSpace(db);
     let status: TuneReport['status'] = 'done';
     let error: string | null = null;
     let exit: PtyExit | null = null;
@@ -271,6 +271,7 @@ export class TuneSession {
     const flusher = setInterval(() => {
       try {
         this.recorder.flush();
+        reserve?.check();
       } catch (e) {
         this.cancel(`could not write to the database: ${(e as Error).message}`);
       }
@@ -610,11 +611,11 @@ export class TuneSession {
       }
     }
     try {
+      reserve?.release();
       finishSweep(db, this.sweepId, status === 'refused' ? 'failed' : status, error);
     } catch (e) {
       report.error = `${report.error ? `${report.error}; ` : ''}could not record the session's end: ${(e as Error).message}`;
     }
-    reserve?.release();
     return report;
   }
 
