@@ -7,8 +7,13 @@ PyTorch training loops on random inputs, nothing downloaded), four loggers run b
   smi-seed.csv     nvidia-smi with the seed paper's query (power.draw, the 1 s average) at -lms 100
   smi-inst.csv     nvidia-smi power.draw.instant and power.draw.average at -lms 100
   wattameter.log   a WattAMeter-style log at 100 ms: NVML power usage (mW), the energy counter (mJ), temperature
-  marks.json       the NVML energy counter read by this process exactly at every phase edge (and every 10 s of
-                   load), with epoch times; the ground truth.
+  exact.log        the energy counter polled every ~0.5 ms by a separate process, one line per update it saw: the
+                   last read before the update, the first read after it (epoch s) and the new value (mJ)
+  marks.json       the phase edges, each placed on one of NVML's ~100 ms updates (the ground truth): an idle ->
+                   load edge starts the load right after an update is seen; a load -> idle edge runs short matmuls
+                   after the last training step until an update is seen, then stops. A mark's `t` is that update's
+                   instant (midpoint of the last read before it and the first after it), `energy_mj` the value the
+                   update brought: the counter's energy at `t`, not a reading up to one update stale.
 Everything lands in OUT/signal.tar.gz (+ the run log); bench/gpu/signal-table.ts turns it into the table."""
 import argparse
 import json
@@ -27,13 +32,14 @@ ap.add_argument("--out", required=True)
 ap.add_argument("--wattameter", action="store_true", help="run as the WattAMeter-style logger (internal)")
 ap.add_argument("--log", help="wattameter: file to write")
 ap.add_argument("--stop", help="wattameter: stop once this file exists")
+ap.add_argument("--exact", action="store_true", help="run as the counter-update logger (internal)")
 ap.add_argument("--dry", action="store_true", help="no PyTorch: sleep instead of training (plumbing test)")
 a = ap.parse_args()
 
 SEED_QUERY = "timestamp,index,name,uuid,pci.bus_id,power.draw,clocks.sm,clocks.mem,utilization.gpu,temperature.gpu"
 INST_QUERY = "timestamp,index,power.draw.instant,power.draw.average"
 # (workload, load seconds, idle seconds after it): idle phases of 8-12 s after each load, as issue #25 asks.
-SCHEDULE = [("resnet50", 30, 10), ("vit_l_16", 30, 8), ("llm", 30, 12), ("resnet50", 20, 9), ("vit_l_16", 20, 11), ("llm", 20, 10)]
+SCHEDULE = [("resnet50", 30, 10), ("vit_l_16", 30, 8), ("llm", 30, 12), ("resnet50", 20, 9), ("vit_l_16", 20, 11), ("llm", 20, 10), ("resnet50", 20, 8), ("llm", 20, 12)]
 
 
 def wattameter(path, stop):
@@ -54,8 +60,31 @@ def wattameter(path, stop):
             time.sleep(max(0, nxt - time.time()))
 
 
+def exact(path, stop):
+    """Every counter update with its instant to ~0.5 ms: the truth for any window whose edges sit on updates."""
+    nv.init()
+    h = nv.handle(0)
+    with open(path, "w") as f:
+        f.write("# t_before t_after energy_mj (epoch s: last read with the old value, first read with the new)\n")
+        prev_t, prev_e = time.time(), nv.energy_mj(h)
+        n = 0
+        while True:
+            t, e = time.time(), nv.energy_mj(h)
+            if e != prev_e:
+                f.write(f"{prev_t:.6f} {t:.6f} {e}\n")
+                prev_e = e
+            prev_t = t
+            n += 1
+            if n % 2000 == 0 and os.path.exists(stop):
+                break
+            time.sleep(0.0005)
+
+
 if a.wattameter:
     wattameter(a.log, a.stop)
+    sys.exit(0)
+if a.exact:
+    exact(a.log, a.stop)
     sys.exit(0)
 
 WORK = "/tmp/signal"
@@ -68,11 +97,20 @@ def log(msg):
     print(f"[{time.time() - T0:7.1f}s] {msg}", flush=True)
 
 
-def mark(h, name):
+def mark(h, name, between=None):
+    """Waits for the counter's next update (calling between() after each unchanged read: the load -> idle edge's
+    short kernels) and records it: the edge is then on an update, and the value is the energy at that instant."""
+    e0 = nv.energy_mj(h)
     t0 = time.time()
-    e = nv.energy_mj(h)
-    t1 = time.time()
-    marks["marks"].append({"name": name, "t": (t0 + t1) / 2, "t_before": t0, "t_after": t1, "energy_mj": e})
+    while True:
+        if between:
+            between()
+        t1 = time.time()
+        e = nv.energy_mj(h)
+        if e != e0:
+            break
+        t0 = t1
+    marks["marks"].append({"name": name, "t": (t0 + t1) / 2, "t_before": t0, "t_after": t1, "energy_mj": e, "on_update": True})
 
 
 def build(name):
@@ -154,6 +192,9 @@ try:
 
         def sync():
             pass
+
+        def tail():
+            time.sleep(0.001)
     else:
         import torch
 
@@ -168,6 +209,13 @@ try:
                 steps[n]()
             torch.cuda.synchronize()
         sync = torch.cuda.synchronize
+        mm = torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16)
+
+        def tail():
+            """About 1 ms of matmuls: the load goes on in steps this short until the counter updates."""
+            for _ in range(4):
+                torch.mm(mm, mm)
+            torch.cuda.synchronize()
     log("models built and warmed up; letting the GPU settle for 8 s")
     time.sleep(8)
 
@@ -175,6 +223,7 @@ try:
     procs["smi-seed"] = subprocess.Popen(["nvidia-smi", f"--query-gpu={SEED_QUERY}", "--format=csv,nounits", "-lms", "100"], stdout=open(os.path.join(WORK, "smi-seed.csv"), "w"), stderr=subprocess.STDOUT)
     procs["smi-inst"] = subprocess.Popen(["nvidia-smi", f"--query-gpu={INST_QUERY}", "--format=csv,nounits", "-lms", "100"], stdout=open(os.path.join(WORK, "smi-inst.csv"), "w"), stderr=subprocess.STDOUT)
     procs["wattameter"] = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--out", WORK, "--wattameter", "--log", os.path.join(WORK, "wattameter.log"), "--stop", stop])
+    procs["exact"] = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--out", WORK, "--exact", "--log", os.path.join(WORK, "exact.log"), "--stop", stop])
     marks["meta"]["argv"] = {k: p.args for k, p in procs.items()}
     time.sleep(2)
 
@@ -182,20 +231,20 @@ try:
     sleep_until(time.time() + 12)
     for i, (name, load_s, idle_s) in enumerate(SCHEDULE):
         tag = f"{i + 1}_{name}"
-        mark(h, f"{tag}_start")
+        if i == 0:
+            mark(h, f"{tag}_start")
+        else:
+            # The idle's end is this load's start: one update, the load launched right after it.
+            marks["marks"].append({**marks["marks"][-1], "name": f"{tag}_start"})
         t = time.time()
-        nxt = t + 10
         n = 0
         while time.time() < t + load_s:
             steps[name]()
             n += 1
             if n % 4 == 0:
                 sync()
-                if time.time() >= nxt and time.time() < t + load_s - 2:
-                    mark(h, f"{tag}_{int(round(nxt - t))}")
-                    nxt += 10
         sync()
-        mark(h, f"{tag}_end")
+        mark(h, f"{tag}_end", between=tail)
         marks["phases"].append({"name": tag, "workload": name, "steps": n, "start": t, "end": time.time()})
         log(f"{tag}: {n} steps in {time.time() - t:.1f} s")
         sleep_until(time.time() + idle_s)

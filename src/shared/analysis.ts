@@ -33,6 +33,8 @@ export const DeviceSeries = z.object({
   samples: z.array(SeriesSample).default([]),
   /** Counter wrap value in mJ (RAPL: max_energy_range_uj / 1000). null: a decreasing counter is a reset. */
   counter_wrap_mj: z.number().positive().nullable().default(null),
+  /** Seconds a counter reading's stamp runs after the energy it holds (an imported NVML log's read lag); 0: none. */
+  counter_lag_s: z.number().min(0).max(1).default(0),
 });
 export type DeviceSeries = z.infer<typeof DeviceSeries>;
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PowerSample } from '../../src/core/analysis/series';
 
-const dir = (f: string) => fileURLToPath(new URL(`../fixtures/h200-signal/${f}`, import.meta.url));
+const fixture = (name: string, f: string) => fileURLToPath(new URL(`../fixtures/${name}/${f}`, import.meta.url));
 
 export interface SignalMark {
   name: string;
@@ -43,7 +43,7 @@ export interface H200Signal {
 const smiTime = (s: string) => Date.parse(`${s.trim().replace(/\//g, '-').replace(' ', 'T')}Z`) / 1000;
 const wattTime = (s: string) => Date.parse(`${s.replace('_', 'T').slice(0, 23)}Z`) / 1000 + Number(`0.000${s.slice(23)}`);
 
-function csv(file: string): string[][] {
+function csv(dir: (f: string) => string, file: string): string[][] {
   return readFileSync(dir(file), 'utf8')
     .split('\n')
     .slice(1)
@@ -51,7 +51,12 @@ function csv(file: string): string[][] {
     .map((l) => l.split(',').map((f) => f.trim()));
 }
 
-export function loadH200Signal(): H200Signal {
+/**
+ * `h200-signal` (2026-12-03: edges read at arbitrary instants, each mark up to one ~100 ms update stale) or
+ * `h200-signal-edges` (2026-12-04: every edge on an update, the marks exact, and `exact.log`).
+ */
+export function loadH200Signal(name: 'h200-signal' | 'h200-signal-edges' = 'h200-signal'): H200Signal {
+  const dir = (f: string) => fixture(name, f);
   const m = JSON.parse(readFileSync(dir('marks.json'), 'utf8')) as { marks: SignalMark[] };
   const marks = m.marks;
   const at = (name: string) => marks.find((x) => x.name === name)!;
@@ -70,8 +75,8 @@ export function loadH200Signal(): H200Signal {
     phases.push(window(l, 'load', at(`${l}_start`), at(`${l}_end`), false));
     phases.push(window(`idle${i + 1}`, 'idle', at(`${l}_end`), at(`idle${i + 1}_end`), true));
   });
-  const seed = csv('smi-seed.csv').map((r) => ({ t: smiTime(r[0]!), power_w: Number(r[5]), power_kind: 'average' as const }));
-  const inst = csv('smi-inst.csv');
+  const seed = csv(dir, 'smi-seed.csv').map((r) => ({ t: smiTime(r[0]!), power_w: Number(r[5]), power_kind: 'average' as const }));
+  const inst = csv(dir, 'smi-inst.csv');
   const instant = inst.map((r) => ({ t: smiTime(r[0]!), power_w: Number(r[2]), power_kind: 'instant' as const }));
   const average = inst.map((r) => ({ t: smiTime(r[0]!), power_w: Number(r[3]), power_kind: 'average' as const }));
   const watt = readFileSync(dir('wattameter.log'), 'utf8')

@@ -182,6 +182,13 @@ function chainEnergy(points: readonly Point[], w: TimeWindow, T: number, maxDept
  */
 export const NVML_UPDATE_S = 0.1;
 export const edgeBoundJ = (stepW: number) => (stepW * NVML_UPDATE_S) / 2;
+/**
+ * How old, on average, a reading of NVML's energy counter is when a logger reads it on a clock of its own (another
+ * tool's log: WattAMeter): it holds the value of the last update, and the logger's phase against the ~100 ms updates
+ * is arbitrary, so half an update. On the 2026-12-04 H200 capture (bench/results/h200-signal-edges-2026-12-04.md) a
+ * steady 100 ms logger read every value 57-61 ms after its update (median 59.6 ms over 2,856 readings).
+ */
+export const COUNTER_READ_LAG_S = NVML_UPDATE_S / 2;
 
 /**
  * Alignment for 1 s averages read ten times a second or more by another tool (nvidia-smi power.draw at -lms 100):

@@ -36,6 +36,8 @@ export interface EnergyOptions {
   edge_tolerance_s?: number;
   /** Counter wrap value (mJ); null: a decreasing counter is treated as a reset. */
   counter_wrap_mj?: number | null;
+  /** A counter reading stamped t holds the energy at t - counter_lag_s (another tool's NVML log: see COUNTER_READ_LAG_S). Default 0. */
+  counter_lag_s?: number;
   /** Relative disagreement between counter and instant energy that gets a warning. Default 0.05. */
   cross_check_tolerance?: number;
 }
@@ -210,6 +212,14 @@ function counterEnergy(readings: Point[], w: TimeWindow, opts: EnergyOptions, in
     // Just outside the readings (within tolerance): extrapolate with instant power, else the edge segment's power.
     const [ref, nb] = x < first ? [cum[0]!, cum[1]!] : [cum[cum.length - 1]!, cum[cum.length - 2]!];
     const span = Math.abs(x - ref.t);
+    if (span <= (opts.counter_lag_s ?? 0) + 1e-9) {
+      // Inside the log's own stamps, only its read lag away from a reading: the edge interval's power over the lag.
+      const k = x < first ? 0 : cum.length - 2;
+      const edgeW = intervalPower(cum, k)!;
+      const nextW = intervalPower(cum, x < first ? 1 : k - 1) ?? edgeW;
+      edgeBound += edgeBoundJ(Math.abs(edgeW - nextW));
+      return x < first ? ref.v - edgeW * span : ref.v + edgeW * span;
+    }
     const near = instant.filter((p) => p.t >= Math.min(x, ref.t) - 0.5 && p.t <= Math.max(x, ref.t) + 0.5);
     const pw = near.length ? near.reduce((s, p) => s + p.v, 0) / near.length : (ref.v - nb.v) / (ref.t - nb.t);
     warnings.push(`energy counter extrapolated ${fmt(span, 2)} s at the window ${edge}`);
@@ -291,6 +301,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
   const average: Point[] = [];
   const boxcar = (opts.average_method ?? 'boxcar') === 'boxcar';
   const lag = boxcar ? 0 : (opts.average_lag_s ?? 0.5);
+  const counterLag = opts.counter_lag_s ?? 0;
   let bad = 0;
   const present = (v: unknown) => v !== null && v !== undefined;
   for (const s of samples) {
@@ -302,7 +313,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
     let invalid = false;
     if (present(s.energy_mj)) {
       if (isReading(s.energy_mj)) {
-        counter.push({ t: s.t, v: s.energy_mj });
+        counter.push({ t: s.t - counterLag, v: s.energy_mj });
         usable = true;
       } else invalid = true;
     }

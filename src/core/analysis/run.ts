@@ -215,7 +215,7 @@ export function measureRun(run: AnalysisRun, opts: RunOptions): RunAnalysis {
   }
   const duration = valid ? w.end - w.start : null;
 
-  const devices: EnergyResult[] = run.devices.map((d) => windowEnergy(d.samples, w, { device_id: d.device_id, counter_wrap_mj: d.counter_wrap_mj }));
+  const devices: EnergyResult[] = run.devices.map((d) => windowEnergy(d.samples, w, { device_id: d.device_id, counter_wrap_mj: d.counter_wrap_mj, counter_lag_s: d.counter_lag_s }));
   const cpu: EnergyResult[] = run.cpu.map((d) => windowEnergy(d.samples, w, { device_id: d.device_id, counter_wrap_mj: d.counter_wrap_mj }));
   for (const e of [...devices, ...cpu]) {
     for (const f of e.flags) if (f !== 'no-window' && f !== 'empty-window') flag(f);

@@ -51,5 +51,7 @@ export interface FormatModule<F extends ImportFormat = ImportFormat> {
   detect: readonly DetectRule[];
   /** `#` lines that are this format's header rather than comments (for `DetectHead.first`). */
   commentHeader?: RegExp;
+  /** Seconds a counter reading's stamp runs after the energy it holds (COUNTER_READ_LAG_S for NVML read by another tool); 0 when absent. */
+  counterLagS?: number;
   reader: FormatReader;
 }

@@ -5,7 +5,7 @@ import { formatModule } from './formats';
 
 export { detectFormat } from './detect';
 export { ImportError, MAX_SKIP_EXAMPLES, noSampleReason, reorderWarning } from './report';
-export { formatModule } from './formats';
+export { counterLagOf, formatModule } from './formats';
 export type { FormatModule, FormatReader } from './format-module';
 export type { ColumnBatch, Channel } from './batch';
 export { CHANNELS, batchBuffers } from './batch';

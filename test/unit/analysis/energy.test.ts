@@ -246,3 +246,29 @@ describe('coverage of the window by the power series (issue #14, finding 7)', ()
     expect(r.warnings.join()).toMatch(/covers 7\d % of the window/);
   });
 });
+
+describe('a counter log that runs behind the energy (counter_lag_s)', () => {
+  // 100 W, a step to 600 W at t = 10, back to 100 W at t = 20; NVML updates every 100 ms at 0.00, 0.10, ... and a
+  // logger reads each value 60 ms after its update, stamping its own read time.
+  const P = (t: number) => (t >= 10 && t < 20 ? 600 : 100);
+  const E = (t: number) => 100 * t + 500 * Math.min(Math.max(t - 10, 0), 10);
+  const log: PowerSample[] = [];
+  for (let k = 0; k <= 300; k++) log.push({ t: k * 0.1 + 0.06, energy_mj: E(k * 0.1) * 1000 });
+  const idle = { start: 20, end: 28 };
+
+  it('read as fresh, the idle window after the load takes 60 ms of the load: 30 J on 800 J', () => {
+    expect(P(19.99) - P(20)).toBe(500);
+    const r = windowEnergy(log, idle);
+    expect(r.energy_j! - 800).toBeCloseTo(30, 0);
+  });
+
+  it('taken as 50 ms old, only the 10 ms the lag misses remain (5 J), and the edge bound covers it', () => {
+    const r = windowEnergy(log, idle, { counter_lag_s: 0.05 });
+    expect(Math.abs(r.energy_j! - 800)).toBeLessThan(6);
+    expect(r.edge_uncertainty_j!).toBeGreaterThanOrEqual(Math.abs(r.energy_j! - 800));
+  });
+
+  it('with the true lag the window is exact', () => {
+    expect(windowEnergy(log, idle, { counter_lag_s: 0.06 }).energy_j).toBeCloseTo(800, 6);
+  });
+});

@@ -29,3 +29,8 @@ export const importerModules: { readonly [F in ImportFormat]: FormatModule<F> } 
 export function formatModule(format: ImportFormat): FormatModule {
   return importerModules[format];
 }
+
+/** The counter lag of an imported device's format (its `backend`), 0 for anything that is no import format. */
+export function counterLagOf(format: string): number {
+  return Object.hasOwn(importerModules, format) ? (importerModules[format as ImportFormat].counterLagS ?? 0) : 0;
+}

@@ -9,6 +9,7 @@ import { ImportError, noHeaderReason, ReportBuilder } from '../report';
 import { LineSplitter, lastFieldEnd, scanField, trimEnd, trimStart } from '../scan';
 import { WallClock } from '../time';
 import type { FormatModule } from '../format-module';
+import { COUNTER_READ_LAG_S } from '../../analysis/average-power';
 
 const TAG = /^(gpu|cpu)-(\d+)\[([^\]]+)\]$/;
 
@@ -152,5 +153,7 @@ export const wattameterFormat: FormatModule<'wattameter'> = {
   // Its header may follow other comment lines, so any line may carry it.
   detect: [{ content: 'text', priority: 10, test: ({ lines }) => lines.some((l) => WATTAMETER_HEADER.test(l)) }],
   commentHeader: WATTAMETER_HEADER,
+  // gpu-i[mJ] is nvmlDeviceGetTotalEnergyConsumption read on WattAMeter's own clock: half an update old on average.
+  counterLagS: COUNTER_READ_LAG_S,
   reader: { kind: 'stream', parser: wattameterParser, encoding: 'latin1' },
 };

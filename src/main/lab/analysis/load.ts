@@ -136,14 +136,14 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
 }
 
 /** Energy over [from, to] of the given devices (those without samples there are left out unless keepEmpty). */
-export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string }[], from: number, to: number, keepEmpty = false): RangeEnergy {
+export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string; counter_lag_s?: number }[], from: number, to: number, keepEmpty = false): RangeEnergy {
   const pad = 5;
   const devices: RangeEnergy['devices'] = [];
   const warnings: string[] = [];
   for (const d of devs) {
     const rows = samplesInRange(db, d.row, from - pad, to + pad);
     if (rows.length === 0 && !keepEmpty) continue;
-    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key });
+    const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key, counter_lag_s: d.counter_lag_s });
     devices.push({ ...e, index: d.index, name: d.name, device_key: d.key });
     // Simulated clocks of two sweeps can overlap: a range over both would add their readings together.
     const recordings = recordingsInRange(db, d.row, from, to);

@@ -2,6 +2,7 @@
 // its window, its devices' series from the dataset's streams, its cap (given, else the limit the samples report),
 // its work units (given, else the dataset's 'units' metrics in the window).
 import type { Db } from '../store/db';
+import { counterLagOf } from '../../../core/import';
 import { getDevice, devicesOfRun, type StoredDevice } from '../store/devices';
 import { getRun, getSweep } from '../store/sweeps';
 import { datasetMetrics, getDataset, getSegment } from '../store/datasets';
@@ -52,6 +53,7 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
     device_id: s.device.device_key,
     name: s.device.name,
     samples: readSamples(db, s.stream_id, f.start - PAD_S, f.end + PAD_S),
+    counter_lag_s: counterLagOf(s.device.backend),
   });
   const gpus = chosen.filter((s) => s.device.kind === 'gpu').map(series).filter((d) => d.samples.length > 0);
   const cpu = chosen.filter((s) => s.device.kind === 'cpu').map(series).filter((d) => d.samples.length > 0);

@@ -1,6 +1,7 @@
 // Offline analysis of an imported dataset: energy over any range or segment, and the sweep analysis of its
 // segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
 import { analyzeSweep } from '../../../core/analysis/analyze';
+import { counterLagOf } from '../../../core/import';
 import type { AnalysisOptionsInput, AnalysisResult, RangeEnergy } from '../../../shared/analysis';
 import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } from '../../../shared/dataset';
 import { energyOverDevices, LoadError } from '../analysis/load';
@@ -31,7 +32,7 @@ export function datasetEnergy(db: Db, datasetId: number, from: number, to: numbe
   const all = devicesOfDataset(db, datasetId);
   const kind = deviceIndex === undefined ? energyKindOf(all.map((d) => d.kind)) : null;
   const devs = all.filter((d) => (deviceIndex === undefined ? d.kind === kind : d.index === deviceIndex));
-  const r: RangeEnergy = energyOverDevices(db, devs, from, to);
+  const r: RangeEnergy = energyOverDevices(db, devs.map((d) => ({ ...d, counter_lag_s: counterLagOf(d.format) })), from, to);
   const power = DatasetDeviceKind.safeParse(deviceIndex === undefined ? kind : devs[0]?.kind);
   if (power.success) r.power_of = power.data;
   if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);

@@ -52,10 +52,12 @@ export interface DatasetDeviceRow {
   kind: string;
   name: string;
   index: number;
+  /** The import format its samples came from (devices.backend). */
+  format: string;
 }
 
 export function devicesOfDataset(db: Db, datasetId: number): DatasetDeviceRow[] {
-  return db.prepare("SELECT id AS row, device_key AS key, kind, name, idx AS 'index' FROM devices WHERE host = ? ORDER BY idx, id").all(`dataset:${datasetId}`) as DatasetDeviceRow[];
+  return db.prepare("SELECT id AS row, device_key AS key, kind, name, idx AS 'index', backend AS format FROM devices WHERE host = ? ORDER BY idx, id").all(`dataset:${datasetId}`) as DatasetDeviceRow[];
 }
 
 export function insertSegment(db: Db, datasetId: number, s: SegmentInput): number {
@@ -109,7 +111,7 @@ function record(db: Db, r: DatasetRow, full: boolean): DatasetRecord {
     }
   }
   const { report: _raw, ...rest } = r;
-  return { ...rest, files, devices: devicesOfDataset(db, r.id).map(({ row, ...d }) => ({ id: row, ...d })), segments: datasetSegments(db, r.id), report };
+  return { ...rest, files, devices: devicesOfDataset(db, r.id).map(({ row, format: _format, ...d }) => ({ id: row, ...d })), segments: datasetSegments(db, r.id), report };
 }
 
 const datasetColumns = 'id, name, format, timezone, content_hash, imported_at, samples, t_start, t_end, report';
