@@ -19,3 +19,5 @@ export type ChoosableId = Extract<Entry, { choosable: true }>['id'];
 
 export const backendIds = backendList.map((b) => b.id) as [BackendId, ...BackendId[]];
 export const backendChoices = ['auto', ...backendList.filter((b) => b.choosable).map((b) => b.id as ChoosableId)] as ['auto', ...ChoosableId[]];
+/** `--backend`'s choices as a usage string shows them: `auto|sim|nvml|...`. */
+export const backendUsage = backendChoices.join('|');

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { backendUsage } from '../../shared/backends';
 import { CliError, type CliIO } from './command';
 import { labErrorCode } from '../lab/errors';
 import { exitCodeOf } from '../../shared/errors';
@@ -20,7 +21,7 @@ async function helpText(): Promise<string> {
     ...visible.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `caplab <command> --help` for what each option does, its default and examples.',
-    'Common: --db FILE (or CAPLAB_DB), --backend auto|sim|nvml|nvidia-smi|amd-smi, --json (before or after the command).',
+    `Common: --db FILE (or CAPLAB_DB), --backend ${backendUsage}, --json (before or after the command).`,
     'First time? `caplab devices`, then `caplab sweep resources/plans/demo-sim.yaml`, then `caplab analyze 1`.',
   ].join('\n');
 }

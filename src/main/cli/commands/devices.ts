@@ -1,4 +1,5 @@
 import { listCpuPackages, openLabBackend } from '../../lab/gpu/lab-backend';
+import { backendUsage } from '../../../shared/backends';
 import { printJson, type CliCommand } from '../command';
 import { backendOpt, backendOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
@@ -6,7 +7,7 @@ import { fixed, table } from '../format';
 export const devicesCommand: CliCommand = {
   name: 'devices',
   summary: 'List GPUs (and CPU packages) with their power limits and sensor facts',
-  usage: 'devices [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--json]',
+  usage: `devices [--backend ${backendUsage}] [--json]`,
   options: { ...backendOption, ...jsonOption },
   async run(args, io) {
     const lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });

@@ -1,4 +1,5 @@
 import { runDoctor } from '../../lab/doctor';
+import { backendUsage } from '../../../shared/backends';
 import { dbPath } from '../../lab/paths';
 import { printJson, stringOpt, type CliCommand } from '../command';
 import { table } from '../format';
@@ -7,7 +8,7 @@ import { backendOpt, backendOption, dbOption, jsonOption } from '../open-engine'
 export const doctorCommand: CliCommand = {
   name: 'doctor',
   summary: 'What this machine offers CapLab: GPU backends, permission to set limits, energy counter, RAPL, Slurm, Chromium, disk',
-  usage: 'doctor [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--json]',
+  usage: `doctor [--backend ${backendUsage}] [--db FILE] [--json]`,
   options: { ...backendOption, ...dbOption, ...jsonOption },
   async run(args, io) {
     const report = await runDoctor({ env: io.env, dbFile: dbPath(stringOpt(args, 'db'), io.env), choice: backendOpt(args) });

@@ -1,4 +1,5 @@
 import { readPlanValue } from '../../lab/sweep/plan-file';
+import { backendUsage } from '../../../shared/backends';
 import { PlanError } from '../../lab/input/errors';
 import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliArgs, type CliCommand, type CliIO } from '../command';
@@ -75,7 +76,7 @@ async function checkOnly(plan: unknown, file: string, args: CliArgs, io: CliIO):
 export const sweepCommand: CliCommand = {
   name: 'sweep',
   summary: 'Run a power-cap sweep from a plan file (workloads x caps x repetitions)',
-  usage: 'sweep PLAN.yaml [--backend auto|sim|nvml|nvidia-smi|amd-smi] [--db FILE] [--wait] [--check] [--json]',
+  usage: `sweep PLAN.yaml [--backend ${backendUsage}] [--db FILE] [--wait] [--check] [--json]`,
   options: { ...backendOption, ...dbOption, ...jsonOption, wait: { type: 'boolean' }, check: { type: 'boolean' } },
   async run(args, io) {
     const file = args.positionals[0];
