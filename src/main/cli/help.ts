@@ -1,4 +1,5 @@
 import type { CliCommand } from './command';
+import type { commandLoaders } from './commands';
 import { backendList } from '../../shared/backends';
 import { selectorList } from '../../shared/selectors';
 import { BackendChoice } from '../../shared/device';
@@ -56,7 +57,10 @@ function paging(limit: string, all: string, example: number): Record<string, Fla
 }
 
 /** Per command: its own flags. */
-const FLAGS: Record<string, Record<string, FlagDoc>> = {
+/** A command's name: keys of the command registry, so a typo or a command removed is a type error here. */
+type CommandName = keyof typeof commandLoaders;
+/** Commands with flags of their own (the rest take only the common ones). */
+const FLAGS: Partial<Record<CommandName, Record<string, FlagDoc>>> = {
   sweep: {
     wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' },
     check: { text: 'Only check the plan: print its problems, warnings (with what earlier runs in the database and the simulator know of each workload) and estimated duration, run nothing, write nothing. Exit 2 for problems, 0 otherwise; --json prints what the API\'s validatePlan returns.', default: 'off (run the sweep)' },
@@ -197,7 +201,8 @@ const FLAGS: Record<string, Record<string, FlagDoc>> = {
   },
 };
 
-const EXAMPLES: Record<string, string[]> = {
+/** Every user-facing command's examples: a new command without them is a type error (sim-workload is internal). */
+const EXAMPLES: Record<Exclude<CommandName, 'sim-workload'>, string[]> = {
   devices: ['caplab devices', 'caplab devices --backend sim --json'],
   doctor: ['caplab doctor', 'caplab doctor --json', 'caplab doctor --backend nvml --db /scratch/lab.db'],
   sweep: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
@@ -222,11 +227,11 @@ const EXAMPLES: Record<string, string[]> = {
 
 /** The doc of one flag of a command (its own, else the shared one); undefined when it has none. */
 export function flagDoc(command: string, flag: string): FlagDoc | undefined {
-  return FLAGS[command]?.[flag] ?? COMMON[flag];
+  return FLAGS[command as CommandName]?.[flag] ?? COMMON[flag];
 }
 
 export function examplesOf(command: string): string[] {
-  return EXAMPLES[command] ?? [];
+  return EXAMPLES[command as keyof typeof EXAMPLES] ?? [];
 }
 
 /** `caplab NAME --help`: usage, summary, every flag with what it does, its default and an example, then examples. */
