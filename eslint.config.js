@@ -1,5 +1,6 @@
 // Layer rules (docs/architecture.md): renderer -> shared (+ core/decimate); cli -> host -> lab -> core -> shared;
-// electron -> host, lab; only src/main/electron imports electron.
+// electron -> host, lab; only src/main/electron imports electron. SQL only in src/main/lab/store (better-sqlite3 and
+// the connection's prepare/exec/pragma/transaction): everything else calls store functions.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -7,9 +8,27 @@ import globals from 'globals';
 const nodeModules = ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'worker_threads', 'url', 'events', 'stream', 'util', 'better-sqlite3', 'node-pty', 'koffi', 'ws'];
 const noElectron = { name: 'electron', message: 'Only src/main/electron/ may import electron.' };
 const banned = (names, message) => names.map((name) => ({ name, message }));
+// src/shared, src/core and the renderer already ban it with the rest of nodeModules.
+const noSqlite = { name: 'better-sqlite3', message: 'Only src/main/lab/store/ opens SQLite: call a store function instead.' };
+
+const sqlMessage = 'SQL lives in src/main/lab/store/: move this query or transaction into a store function and call that.';
+/**
+ * The connection's SQL entry points. exec is matched on the receiver's name (db, this.db, ctx.db, fooDb): without type
+ * information a syntax rule cannot tell a database from a RegExp, whose exec is everywhere.
+ */
+const sqlOutsideStore = [
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|pragma|transaction)$/]", message: sqlMessage },
+  { selector: "CallExpression[callee.property.name='exec'][callee.object.name=/^(db|database|\\w+Db)$/]", message: sqlMessage },
+  { selector: "CallExpression[callee.property.name='exec'][callee.object.property.name=/^(db|database|\\w+Db)$/]", message: sqlMessage },
+];
 
 /** no-restricted-imports for one layer: exact module names plus path patterns. */
 const layer = (paths, patterns) => ['error', { paths: [noElectron, ...paths], patterns }];
+
+const labPatterns = [
+  { group: ['**/host/**', '**/cli/**'], message: 'src/main/lab is the engine: it imports neither the browser host nor the CLI (they import it).' },
+  { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The engine does not depend on the UI or the Electron shell.' },
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'resources/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', '.device/**', '.device-*/**'] },
@@ -62,18 +81,17 @@ export default tseslint.config(
   {
     // The engine: imports shared and core; never its faces (host, CLI, Electron) or the UI.
     files: ['src/main/lab/**/*.ts'],
-    rules: {
-      'no-restricted-imports': layer([], [
-        { group: ['**/host/**', '**/cli/**'], message: 'src/main/lab is the engine: it imports neither the browser host nor the CLI (they import it).' },
-        { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The engine does not depend on the UI or the Electron shell.' },
-      ]),
-    },
+    rules: { 'no-restricted-imports': layer([noSqlite], labPatterns) },
+  },
+  {
+    files: ['src/main/lab/store/**/*.ts'],
+    rules: { 'no-restricted-imports': layer([], labPatterns) },
   },
   {
     // The browser host and IPC transport: the engine through its contract; never the CLI (the CLI's serve imports it).
     files: ['src/main/host/**/*.ts'],
     rules: {
-      'no-restricted-imports': layer([], [
+      'no-restricted-imports': layer([noSqlite], [
         { group: ['**/cli/**'], message: 'src/main/host does not import the CLI: `caplab serve` (src/main/cli) imports the host.' },
         { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The host does not depend on the UI or the Electron shell.' },
       ]),
@@ -82,13 +100,18 @@ export default tseslint.config(
   {
     files: ['src/main/cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': layer([], [
+      'no-restricted-imports': layer([noSqlite], [
         { group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The CLI does not depend on the UI or the Electron shell.' },
       ]),
     },
   },
   {
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': ['error', { paths: [noSqlite] }] },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/main/lab/store/**'],
+    rules: { 'no-restricted-syntax': ['error', ...sqlOutsideStore] },
   },
 );

@@ -1,13 +1,17 @@
-// The layer map is enforced by the real ESLint config: planted imports across a layer boundary fail lint.
+// The layer map is enforced by the real ESLint config: planted imports across a layer boundary fail lint, and so does
+// SQL planted outside src/main/lab/store.
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 
 const eslint = new ESLint({ cwd: process.cwd() });
 
-async function layerErrors(filePath: string, code: string): Promise<string[]> {
+async function errorsOf(rule: string, filePath: string, code: string): Promise<string[]> {
   const [r] = await eslint.lintText(code, { filePath });
-  return r!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return r!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
+
+const layerErrors = (filePath: string, code: string) => errorsOf('no-restricted-imports', filePath, code);
+const sqlErrors = (filePath: string, code: string) => errorsOf('no-restricted-syntax', filePath, code);
 
 describe('layer map', { timeout: 60_000 }, () => {
   it('fails a planted lab -> host import, and lab -> cli', async () => {
@@ -24,5 +28,51 @@ describe('layer map', { timeout: 60_000 }, () => {
     expect(await layerErrors('src/renderer/planted.ts', "import { decimateMinMax } from '../core/decimate';\nexport const x = decimateMinMax;\n")).toEqual([]);
     expect(await layerErrors('src/main/cli/planted.ts', "import { startServer } from '../host/server';\nexport const x = startServer;\n")).toEqual([]);
     expect(await layerErrors('src/main/host/planted.ts', "import { Engine } from '../lab/engine';\nexport const x = Engine;\n")).toEqual([]);
+  });
+
+  it('fails better-sqlite3 outside src/main/lab/store (engine, host, CLI, Electron); allows it in the store', async () => {
+    const code = "import Database from 'better-sqlite3';\nexport const open = (f: string) => new Database(f);\n";
+    for (const file of ['src/main/lab/sweep/planted.ts', 'src/main/host/planted.ts', 'src/main/cli/planted.ts', 'src/main/electron/planted.ts']) {
+      expect(await layerErrors(file, code), file).toEqual([expect.stringMatching(/Only src\/main\/lab\/store\/ opens SQLite/)]);
+    }
+    expect(await layerErrors('src/main/lab/store/planted.ts', code)).toEqual([]);
+    // The store is still engine code: it does not import the host.
+    expect(await layerErrors('src/main/lab/store/planted.ts', "import { startServer } from '../../host/server';\nexport const x = startServer;\n")).toHaveLength(1);
+  });
+});
+
+describe('SQL only in src/main/lab/store', { timeout: 60_000 }, () => {
+  const prepare = "import type { Db } from '../store/db';\nexport const one = (db: Db) => db.prepare('SELECT 1').get();\n";
+
+  it('fails a planted .prepare( outside the store and allows it inside', async () => {
+    expect(await sqlErrors('src/main/lab/cluster/x.ts', prepare)).toEqual([expect.stringMatching(/SQL lives in src\/main\/lab\/store\//)]);
+    expect(await sqlErrors('src/main/cli/commands/x.ts', prepare)).toHaveLength(1);
+    expect(await sqlErrors('src/main/lab/store/x.ts', prepare.replace('../store/db', './db'))).toEqual([]);
+  });
+
+  it('fails the connection\'s exec, pragma and transaction outside the store, however the connection is reached', async () => {
+    const code = [
+      "import type { Db } from '../store/db';",
+      'export function f(db: Db, ctx: { db: Db }, labDb: Db): void {',
+      "  db.exec('BEGIN IMMEDIATE');",
+      "  ctx.db.exec('COMMIT');",
+      "  labDb.exec('ROLLBACK');",
+      "  db.pragma('busy_timeout = 2000');",
+      '  db.transaction(() => undefined)();',
+      '}',
+      'export class C {',
+      '  constructor(private readonly db: Db) {}',
+      "  g(): void { this.db.exec('VACUUM'); }",
+      '}',
+      '',
+    ].join('\n');
+    expect(await sqlErrors('src/main/lab/sweep/x.ts', code)).toHaveLength(6);
+    expect(await sqlErrors('src/main/lab/store/x.ts', code.replace('../store/db', './db'))).toEqual([]);
+  });
+
+  it('allows RegExp exec outside the store', async () => {
+    const code = "const RE = /^(\\d+)W$/;\nexport const watts = (s: string) => RE.exec(s)?.[1] ?? /cap=(\\d+)/.exec(s)?.[1];\nexport function all(re: RegExp, s: string) {\n  for (let m = re.exec(s); m; m = re.exec(s)) void m;\n}\n";
+    expect(await sqlErrors('src/main/lab/cluster/x.ts', code)).toEqual([]);
+    expect(await sqlErrors('src/renderer/lib/x.ts', code)).toEqual([]);
   });
 });

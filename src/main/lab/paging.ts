@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from './store/db';
 import { getRun, getSweep, runsOfSweepAfter } from './store/sweeps';
-import { nodeOfRuns } from './cluster/jobs-store';
+import { nodeOfRuns } from './store/cluster-jobs';
 import type { RunRecord } from '../../shared/records';
 import { streamRanges, type StreamRange } from './store/sample-stream';
 import { readSamplePage } from './store/sample-page';

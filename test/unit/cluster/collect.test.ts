@@ -6,7 +6,7 @@ import { openDb, type Db } from '../../../src/main/lab/store/db';
 import { runsOfSweep } from '../../../src/main/lab/store/sweeps';
 import { CollectError, collectJob, readManifest } from '../../../src/main/lab/cluster/collect';
 import { prepareJob } from '../../../src/main/lab/cluster/submit';
-import { getJob, nodeOfRuns, registerJob } from '../../../src/main/lab/cluster/jobs-store';
+import { getJob, nodeOfRuns, registerJob } from '../../../src/main/lab/store/cluster-jobs';
 import { devicesOfRun } from '../../../src/main/lab/store/devices';
 import { samplesOfRun } from '../../../src/main/lab/store/samples';
 import { streamExtent, streamsOf } from '../../../src/main/lab/store/sample-blocks';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openDb, type Db } from '../../../src/main/lab/store/db';
 import { createSweep, getSweep, markInterruptedSweeps, updateRun } from '../../../src/main/lab/store/sweeps';
 import { runningRun } from '../../../src/main/lab/cluster/exporter-source';
-import { nodeOfRuns } from '../../../src/main/lab/cluster/jobs-store';
+import { nodeOfRuns } from '../../../src/main/lab/store/cluster-jobs';
 import { Plan } from '../../../src/shared/plan';
 import { tempDir } from '../../helpers/tmp';
 

@@ -6,6 +6,7 @@ import { openReadOnly } from '../read-db';
 import { parseTimeArg } from './energy';
 import type { Db } from '../../lab/store/db';
 import { getRun, getSweep, runsOfSweep } from '../../lab/store/sweeps';
+import { datasetExists } from '../../lab/store/datasets';
 import { LoadError } from '../../lab/analysis/load';
 import { analyzeStoredSweep } from '../../lab/analysis/analyze-stored';
 import { ALL_SAMPLE_COLUMNS, type SampleSelection } from '../../lab/store/sample-stream';
@@ -54,7 +55,7 @@ async function exportSamples(args: CliArgs, io: CliIO, db: Db): Promise<WrittenF
   }
   if (sel.runId !== undefined && !getRun(db, sel.runId)) throw new CliError(`no run ${sel.runId} in this database`);
   if (sel.sweepId !== undefined && !getSweep(db, sel.sweepId)) throw new CliError(`no sweep ${sel.sweepId} in this database`);
-  if (sel.datasetId !== undefined && !db.prepare('SELECT 1 FROM datasets WHERE id = ?').get(sel.datasetId)) throw new CliError(`no dataset ${sel.datasetId} in this database`);
+  if (sel.datasetId !== undefined && !datasetExists(db, sel.datasetId)) throw new CliError(`no dataset ${sel.datasetId} in this database`);
   if (stringOpt(args, 'from') !== undefined) sel.from = parseTimeArg('from', stringOpt(args, 'from'));
   if (stringOpt(args, 'to') !== undefined) sel.to = parseTimeArg('to', stringOpt(args, 'to'));
   const device = numberOpt(args, 'device');
@@ -110,7 +111,7 @@ export const exportCommand: CliCommand = {
       else if (kind === 'json' && args.values.dataset !== undefined) {
         if (args.positionals.length > 1) throw new CliError('give either SWEEP_ID or --dataset ID, not both');
         const id = idOpt(args, 'dataset')!;
-        if (!db.prepare('SELECT 1 FROM datasets WHERE id = ?').get(id)) throw new CliError(`no dataset ${id} in this database (see \`caplab datasets\`)`);
+        if (!datasetExists(db, id)) throw new CliError(`no dataset ${id} in this database (see \`caplab datasets\`)`);
         const out = required(args, 'out', 'where to write the JSON');
         io.stderr.write(`caplab export: collecting dataset ${id}…\n`);
         written = [{ kind: 'json', path: resolve(out), bytes: await writeFileAtomic(out, JSON.stringify(datasetBundle(db, id))), rows: null, source: `dataset ${id}` }];

@@ -5,11 +5,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
-import { insertMetrics, writeSamples } from '../store/samples';
-import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, updateRun } from '../store/sweeps';
+import { deleteRunMetrics, insertMetrics, writeSamples } from '../store/samples';
+import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, reopenSweep, runCount, runTally, sweepExists, sweepStatusOf, updateRun } from '../store/sweeps';
+import { withTransaction } from '../store/transaction';
 import { ClusterManifest, TaskResult, type ClusterJob, type CollectResult, type TaskRun } from '../../../shared/cluster';
 import type { SweepStatus } from '../../../shared/records';
-import { linkRun, runLinks, saveNode, setJobSweep } from './jobs-store';
+import { linkRun, runLinks, saveNode, setJobSweep } from '../store/cluster-jobs';
 import { LabError } from '../../../shared/errors';
 
 export class CollectError extends LabError {
@@ -96,7 +97,7 @@ function mergeRun(db: Db, sweepId: number, runId: number, tr: TaskRun, deviceIds
   }
   // A run reaches here once in a final state (later collects skip it), so its samples are written once; they
   // become its sweep's stream of the node's device, read back through the run's window.
-  db.prepare('DELETE FROM metrics WHERE run_id = ?').run(runId);
+  deleteRunMetrics(db, runId);
   for (const [index, row] of deviceIds) {
     const rows = tr.samples.filter((x) => x.device_id === index).map(({ device_id: _d, index: _i, ...x }) => x);
     if (rows.length) writeSamples(db, { sweep_id: sweepId }, row, rows);
@@ -113,15 +114,15 @@ export function collectJob(db: Db, job: ClusterJob, jobActive: boolean): Collect
   const { results, warnings } = readTaskResults(job.dir);
   const offsets = new Map(manifest.shards.map((s) => [s.index, s.repetition_offset]));
   let changed = 0;
-  const sweepId = db.transaction(() => {
+  const sweepId = withTransaction(db, () => {
     let id = job.sweep_id;
-    if (id === null || !db.prepare('SELECT 1 FROM sweeps WHERE id = ?').get(id)) {
+    if (id === null || !sweepExists(db, id)) {
       const first = results[0];
       id = createSweep(db, { name: manifest.name, plan: manifest.plan, host: `slurm:${job.job_id}`, backend: first?.backend ?? manifest.plan.backend, simulated: first?.simulated ?? manifest.plan.backend === 'sim' }, []).sweepId;
       setJobSweep(db, job.job_id, id);
     }
     const links = new Map(runLinks(db, id).map((l) => [`${l.task}:${l.task_run_id}`, l.run_id]));
-    let order = (db.prepare('SELECT COUNT(*) AS n FROM runs WHERE sweep_id = ?').get(id) as { n: number }).n;
+    let order = runCount(db, id);
     for (const res of results) {
       const deviceIds = new Map(res.devices.map((d) => [`${d.index}`, upsertDevice(db, res.node, d)]));
       saveNode(db, id, { task: res.task, node: res.node, hostname: res.hostname, slurm_job_id: res.slurm_job_id, status: res.status, devices: res.devices });
@@ -144,12 +145,12 @@ export function collectJob(db: Db, job: ClusterJob, jobActive: boolean): Collect
     const errors = results.filter((r) => r.error).map((r) => `task ${r.task} (${r.node}): ${r.error}`);
     const missing = manifest.shards.filter((s) => !results.some((r) => r.task === s.index)).map((s) => s.index);
     if (!jobActive && missing.length) errors.push(`no results from task(s) ${missing.join(', ')}`);
-    if (status === 'running') db.prepare("UPDATE sweeps SET status = 'running', error = NULL, finished_at = NULL WHERE id = ?").run(id);
+    if (status === 'running') reopenSweep(db, id);
     else finishSweep(db, id, status, errors.length ? errors.join('; ') : null);
     return id;
-  })();
-  const runs = db.prepare("SELECT COUNT(*) AS n, SUM(status IN ('done', 'failed')) AS d FROM runs WHERE sweep_id = ?").get(sweepId) as { n: number; d: number | null };
-  const status = (db.prepare('SELECT status FROM sweeps WHERE id = ?').get(sweepId) as { status: SweepStatus }).status;
+  });
+  const runs = runTally(db, sweepId);
+  const status = sweepStatusOf(db, sweepId);
   return {
     job_id: job.job_id,
     sweep_id: sweepId,

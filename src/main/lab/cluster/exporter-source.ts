@@ -2,19 +2,14 @@
 // database's running sweep (another CapLab process's), read without touching anything.
 import { existsSync } from 'node:fs';
 import { openDb, type Db } from '../store/db';
+import { runningRuns } from '../store/sweeps';
 import { isPidAlive } from '../gpu/sim-state';
 import type { GpuBackend } from '../gpu/backend';
 import type { ActiveRun, CapLabMetrics } from './exporter';
 
 /** The run in progress of a live sweep in this database, if any; its sub-phase is not stored, so 'running'. */
 export function runningRun(db: Db): ActiveRun | null {
-  const row = db
-    .prepare(
-      `SELECT r.id AS run_id, r.sweep_id, r.workload, r.cap_w, r.repetition, s.pid FROM runs r JOIN sweeps s ON s.id = r.sweep_id
-       WHERE s.status = 'running' AND r.status = 'running' ORDER BY r.id DESC`,
-    )
-    .all() as (Omit<ActiveRun, 'phase'> & { pid: number | null })[];
-  const live = row.find((r) => r.pid !== null && isPidAlive(r.pid));
+  const live = runningRuns(db).find((r) => r.pid !== null && isPidAlive(r.pid));
   if (!live) return null;
   const { pid: _pid, ...run } = live;
   return { ...run, phase: 'running' };

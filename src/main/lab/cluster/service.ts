@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Db } from '../store/db';
 import type { ClusterJob, ClusterStatus, CollectResult } from '../../../shared/cluster';
 import { collectJob, readManifest } from './collect';
-import { getJob, listJobs, registerJob } from './jobs-store';
+import { getJob, listJobs, registerJob } from '../store/cluster-jobs';
 import { jobActive, jobStatus } from './status';
 import { scancel, squeue, type SlurmEnv } from './slurm';
 import { LabError } from '../../../shared/errors';

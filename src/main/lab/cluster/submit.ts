@@ -9,7 +9,7 @@ import { userWorkloadsDir } from '../runner/workloads';
 import { selfCommand } from '../self-command';
 import { VERSION } from '../version';
 import type { Db } from '../store/db';
-import { registerJob } from './jobs-store';
+import { registerJob } from '../store/cluster-jobs';
 import { renderScript } from './script';
 import { sbatch, type SlurmEnv } from './slurm';
 

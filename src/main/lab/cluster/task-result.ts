@@ -4,43 +4,22 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db } from '../store/db';
 import { runsOfSweep } from '../store/sweeps';
-import { samplesOfRun } from '../store/samples';
+import { allMetricsOfRun, samplesOfRun } from '../store/samples';
+import { runDeviceFigures } from '../store/devices';
 import type { RunRecord } from '../../../shared/records';
 import type { TaskResult, TaskRun } from '../../../shared/cluster';
 
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
 
-interface RunDeviceRow {
-  device_id: number;
-  idx: number;
-  energy_j: number | null;
-  mean_power_w: number | null;
-  energy_sensor: string | null;
-  enforced_limit_w: number | null;
-}
-
-function runDevices(db: Db, runId: number): RunDeviceRow[] {
-  return db
-    .prepare(
-      `SELECT rd.device_id, d.idx, rd.energy_j, rd.mean_power_w, rd.energy_sensor, rd.enforced_limit_w
-       FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = ? ORDER BY d.idx`,
-    )
-    .all(runId) as RunDeviceRow[];
-}
-
-function runMetrics(db: Db, runId: number): { t: number; name: string; value: number }[] {
-  return db.prepare('SELECT t, name, value FROM metrics WHERE run_id = ? ORDER BY id').all(runId) as { t: number; name: string; value: number }[];
-}
-
 /** A run with its per-GPU figures, and, once it has ended, its samples and throughput metrics. */
 function taskRun(db: Db, run: RunRecord): TaskRun {
-  const devs = runDevices(db, run.id);
+  const devs = runDeviceFigures(db, run.id);
   const finished = TERMINAL.has(run.status);
   return {
     run,
     devices: devs.map((d) => ({ index: d.idx, energy_j: d.energy_j, mean_power_w: d.mean_power_w, energy_sensor: d.energy_sensor, enforced_limit_w: d.enforced_limit_w })),
     samples: finished ? devs.flatMap((d) => samplesOfRun(db, run.id, d.device_id).map((s) => ({ ...s, device_id: `${d.idx}`, index: d.idx }))) : [],
-    metrics: finished ? runMetrics(db, run.id) : [],
+    metrics: finished ? allMetricsOfRun(db, run.id) : [],
   };
 }
 

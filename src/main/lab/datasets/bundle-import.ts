@@ -9,6 +9,7 @@ import { EXPORT_SCHEMA, ExportBundle } from '../../../shared/export';
 import type { Db } from '../store/db';
 import { importDatasetBundle, importSweepBundle } from '../store/bundle-io';
 import { datasetWithFile } from '../store/dataset-records';
+import { sweepImportedFrom } from '../store/sweeps';
 import { CodecError } from '../store/block-codec';
 import { readEntryText, type ImportFileEntry } from './files';
 
@@ -64,7 +65,7 @@ export async function importBundleFile(db: Db, f: ImportFileEntry): Promise<{ ki
       const id = importDatasetBundle(db, bundle, { path: f.path, bytes: f.bytes, content_hash: hash });
       return { kind: 'dataset', dataset: { dataset_id: id, name, file: f.path, duplicate_of_dataset: null } };
     }
-    const dup = db.prepare("SELECT id FROM sweeps WHERE json_extract(environment, '$.imported_from.content_hash') = ?").get(hash) as { id: number } | undefined;
+    const dup = sweepImportedFrom(db, hash);
     if (dup) return { kind: 'sweep', sweep: { sweep_id: dup.id, name: bundle.sweep!.name, file: f.path, duplicate_of_sweep: dup.id } };
     const id = importSweepBundle(db, { ...bundle, environment: { ...bundle.environment, imported_from: { file: f.path, content_hash: hash, exported_at: bundle.exported_at } } });
     return { kind: 'sweep', sweep: { sweep_id: id, name: bundle.sweep!.name, file: f.path, duplicate_of_sweep: null } };

@@ -14,7 +14,8 @@ import { PhaseTrace, phaseLevelWords } from './phase-trace';
 import { energyKindOf, ImportFormat, type DatasetRecord, type ImportDevice, type ImportReport, type SegmentInput } from '../../../shared/dataset';
 import type { Db } from '../store/db';
 import { createDataset } from '../store/datasets';
-import { datasetRecord, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
+import { datasetDeviceKinds, datasetFileHashes, datasetRecord, datasetSpan, datasetWithFile, finishDataset, insertDatasetDevice, insertDatasetFile, insertSegment } from '../store/dataset-records';
+import { beginImmediate, commit, releaseSavepoint, rollback, rollbackIfOpen, rollbackToSavepoint, savepoint } from '../store/transaction';
 import { forEachInWindow, streamsOf } from '../store/sample-blocks';
 import { listImportFiles, readChunks, readEntryText, type ImportFileEntry } from './files';
 import { DatasetSampleSink } from './sample-sink';
@@ -197,7 +198,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
   const progress: ImportProgress = { file: '', files_done: 0, files_total: bundles.length + power.length, bytes_done: 0, bytes_total: bytesTotal, samples: 0 };
 
   const nlr = await nlrLayout(power, all);
-  db.exec('BEGIN IMMEDIATE');
+  beginImmediate(db);
   try {
     // CapLab's own exports become sweeps again, in the same transaction as the rest.
     const sweeps: ImportedSweep[] = [];
@@ -211,7 +212,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       progress.files_done++;
     }
     if (power.length === 0) {
-      db.exec('COMMIT');
+      commit(db);
       opts.onProgress?.({ ...progress, files_done: progress.files_total, bytes_done: bytesTotal });
       // One dataset export alone is reported as the dataset this import made (or found).
       const only = datasets.length === 1 ? datasets[0]! : null;
@@ -233,7 +234,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     for (const f of power) {
       progress.file = f.path;
       // A file's samples are written under a savepoint: if its content turns out to be imported already, they go.
-      db.exec('SAVEPOINT file');
+      savepoint(db, 'file');
       const rowsOf: number[] = [];
       const added: string[] = [];
       const fileTrace = new PhaseTrace();
@@ -273,17 +274,17 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       progress.files_done++;
       const dup = datasetWithFile(db, parsed.hash);
       if (dup) {
-        db.exec('ROLLBACK TO file');
+        rollbackToSavepoint(db, 'file');
         // The devices this file added went with it: a later file naming the same device adds it again.
         for (const k of added) deviceRows.delete(k);
         skippedReports.add(reports.length - 1);
         sink.forgetStreams();
-        db.exec('RELEASE file');
+        releaseSavepoint(db, 'file');
         sink.samples -= parsed.report.rows_read;
         duplicate ??= { dataset_id: dup.id, name: dup.name, path: dup.path };
         continue;
       }
-      db.exec('RELEASE file');
+      releaseSavepoint(db, 'file');
       trace.merge(fileTrace);
       imported++;
       insertDatasetFile(db, datasetId, { path: shown(f.path), format: f.format, bytes: f.bytes, content_hash: parsed.hash });
@@ -313,17 +314,17 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       }
     }
     if (imported === 0) {
-      db.exec('ROLLBACK');
+      rollback(db);
       return { dataset: null, duplicate_of: duplicate, reports, ignored: [], sweeps, datasets, archives };
     }
     // The dataset's report covers the files it holds (not those skipped as already imported).
     const merged = mergeReports(reports.filter((_, i) => !skippedReports.has(i)));
-    const fileHashes = (db.prepare('SELECT content_hash FROM dataset_files WHERE dataset_id = ? ORDER BY id').all(datasetId) as { content_hash: string }[]).map((r) => r.content_hash);
+    const fileHashes = datasetFileHashes(db, datasetId);
     const contentHash = fileHashes.length === 1 ? fileHashes[0]! : createHash('sha256').update(fileHashes.join('\n')).digest('hex');
     finishDataset(db, datasetId, { report: merged, samples: sink.samples, content_hash: contentHash });
     for (const s of structure) insertSegment(db, datasetId, s);
     if (structure.length === 0) for (const s of autoSegments(db, datasetId, trace)) insertSegment(db, datasetId, s);
-    db.exec('COMMIT');
+    commit(db);
     opts.onProgress?.({ ...progress, bytes_done: bytesTotal });
     return {
       dataset: datasetRecord(db, datasetId) ?? null,
@@ -335,7 +336,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
       archives,
     };
   } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    rollbackIfOpen(db);
     throw e;
   }
 }
@@ -368,7 +369,7 @@ export function mergeReports(reports: readonly ImportReport[]): ImportReport {
 
 /** The devices a dataset's phases and energy are taken from (GPUs, else node-level power) and their streams. */
 function energyStreams(db: Db, datasetId: number): { kind: ReturnType<typeof energyKindOf>; streams: ReturnType<typeof streamsOf> } {
-  const rows = db.prepare('SELECT id, kind FROM devices WHERE host = ?').all(`dataset:${datasetId}`) as { id: number; kind: string }[];
+  const rows = datasetDeviceKinds(db, datasetId);
   const kind = energyKindOf(rows.map((r) => r.kind));
   const gpuRows = new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
   return { kind, streams: streamsOf(db, { dataset_id: datasetId }).filter((s) => gpuRows.has(s.device_row)) };
@@ -399,7 +400,7 @@ function phasesOf(db: Db, datasetId: number, from: number, to: number, min_s = 8
 
 /** Load phases of a whole dataset as segments, from the trace binned while it was imported. */
 function autoSegments(db: Db, datasetId: number, trace: PhaseTrace): SegmentInput[] {
-  const span = db.prepare('SELECT t_start, t_end FROM datasets WHERE id = ?').get(datasetId) as { t_start: number | null; t_end: number | null } | undefined;
+  const span = datasetSpan(db, datasetId);
   if (!span || span.t_start === null || span.t_end === null || !(span.t_end > span.t_start)) return [];
   const { kind, streams } = energyStreams(db, datasetId);
   return trace.phases(kind, streams.length, { start: span.t_start, end: span.t_end }).map((ph, i) => ({

@@ -60,6 +60,21 @@ export function devicesOfDataset(db: Db, datasetId: number): DatasetDeviceRow[] 
   return db.prepare("SELECT id AS row, device_key AS key, kind, name, idx AS 'index', backend AS format FROM devices WHERE host = ? ORDER BY idx, id").all(`dataset:${datasetId}`) as DatasetDeviceRow[];
 }
 
+/** Each device row of a dataset with its kind (gpu, cpu, node, facility), in no set order. */
+export function datasetDeviceKinds(db: Db, datasetId: number): { id: number; kind: string }[] {
+  return db.prepare('SELECT id, kind FROM devices WHERE host = ?').all(`dataset:${datasetId}`) as { id: number; kind: string }[];
+}
+
+/** The content hashes of a dataset's files, in the order they were imported. */
+export function datasetFileHashes(db: Db, datasetId: number): string[] {
+  return (db.prepare('SELECT content_hash FROM dataset_files WHERE dataset_id = ? ORDER BY id').all(datasetId) as { content_hash: string }[]).map((r) => r.content_hash);
+}
+
+/** The time range of a dataset's samples (null ends before the import has finished it); undefined: no such dataset. */
+export function datasetSpan(db: Db, datasetId: number): { t_start: number | null; t_end: number | null } | undefined {
+  return db.prepare('SELECT t_start, t_end FROM datasets WHERE id = ?').get(datasetId) as { t_start: number | null; t_end: number | null } | undefined;
+}
+
 export function insertSegment(db: Db, datasetId: number, s: SegmentInput): number {
   return Number(
     db

@@ -68,3 +68,7 @@ export function insertDatasetMetrics(db: Db, datasetId: number, rows: readonly {
     for (const r of rows) stmt.run(datasetId, r.t, r.name, r.value);
   })();
 }
+
+export function datasetExists(db: Db, id: number): boolean {
+  return !!db.prepare('SELECT 1 FROM datasets WHERE id = ?').get(id);
+}

@@ -119,3 +119,31 @@ export function exportDevicesOfDataset(db: Db, datasetId: number): ExportDevice[
 function toExportDevices(rows: DeviceRow[]): ExportDevice[] {
   return rows.map(({ device_key, idx, simulated, sensors, ...d }) => ({ ...d, key: device_key, index: idx, simulated: simulated === 1, sensors: JSON.parse(sensors) as ExportDevice['sensors'] }));
 }
+
+export interface RunDeviceFigures {
+  device_id: number;
+  idx: number;
+  energy_j: number | null;
+  mean_power_w: number | null;
+  energy_sensor: string | null;
+  enforced_limit_w: number | null;
+}
+
+/** A run's per-device figures (every kind of device), by device index. */
+export function runDeviceFigures(db: Db, runId: number): RunDeviceFigures[] {
+  return db
+    .prepare(
+      `SELECT rd.device_id, d.idx, rd.energy_j, rd.mean_power_w, rd.energy_sensor, rd.enforced_limit_w
+       FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = ? ORDER BY d.idx`,
+    )
+    .all(runId) as RunDeviceFigures[];
+}
+
+/** Reads a run's per-GPU power and energy, by GPU index; one statement, prepared once, for many runs. */
+export function runGpuFiguresReader(db: Db): (runId: number) => { idx: number; uuid: string | null; power_w: number | null; energy_j: number | null }[] {
+  const stmt = db.prepare(
+    `SELECT d.idx AS idx, d.uuid AS uuid, rd.mean_power_w AS power_w, rd.energy_j AS energy_j
+     FROM run_devices rd JOIN devices d ON d.id = rd.device_id WHERE rd.run_id = ? AND d.kind = 'gpu' ORDER BY d.idx`,
+  );
+  return (runId) => stmt.all(runId) as { idx: number; uuid: string | null; power_w: number | null; energy_j: number | null }[];
+}

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { Db } from './db';
 
 export interface JournalEntry {
@@ -36,4 +37,25 @@ export function markRestored(db: Db, ids: readonly number[], restoredW: number |
 /** Closes a sweep's open rows of a device whose limit is back (the sweep's own end, before anything else is written). */
 export function closeSweepJournal(db: Db, sweepId: number, deviceKey: string, restoredW: number): void {
   db.prepare('UPDATE cap_journal SET restored_at = ?, restored_w = ?, error = NULL WHERE sweep_id = ? AND device_key = ? AND restored_at IS NULL').run(Date.now() / 1000, restoredW, sweepId, deviceKey);
+}
+
+const CLOSE_DEVICE_ROWS = 'UPDATE cap_journal SET restored_at = ?, restored_w = ?, error = NULL WHERE device_key = ? AND restored_at IS NULL';
+
+/** Closes every open row of a device whose limit is back (whichever sweep wrote them). */
+export function closeDeviceJournal(db: Db, deviceKey: string, restoredW: number): void {
+  db.prepare(CLOSE_DEVICE_ROWS).run(Date.now() / 1000, restoredW, deviceKey);
+}
+
+/**
+ * The same in another lab database on this host (the one a sweep that journalled the device used), opened briefly
+ * as it is, without migrating it. Throws when it is gone, busy for over 2 s, or unwritable.
+ */
+export function closeDeviceJournalIn(dbFile: string, deviceKey: string, restoredW: number): void {
+  const other = new Database(dbFile, { fileMustExist: true });
+  try {
+    other.pragma('busy_timeout = 2000');
+    closeDeviceJournal(other, deviceKey, restoredW);
+  } finally {
+    other.close();
+  }
 }

@@ -55,6 +55,15 @@ export function insertMetrics(db: Db, runId: number, rows: readonly { t: number;
   })();
 }
 
+/** Every metric row of a run (all names), in the order written. */
+export function allMetricsOfRun(db: Db, runId: number): { t: number; name: string; value: number }[] {
+  return db.prepare('SELECT t, name, value FROM metrics WHERE run_id = ? ORDER BY id').all(runId) as { t: number; name: string; value: number }[];
+}
+
+export function deleteRunMetrics(db: Db, runId: number): void {
+  db.prepare('DELETE FROM metrics WHERE run_id = ?').run(runId);
+}
+
 export function metricsOfRun(db: Db, runId: number, name: string): { t: number; value: number }[] {
   return db.prepare('SELECT t, value FROM metrics WHERE run_id = ? AND name = ? ORDER BY t').all(runId, name) as { t: number; value: number }[];
 }

@@ -5,6 +5,7 @@ import type { PlannedRun } from '../../../shared/plan';
 import { RunAdaptive, type RunRecord, type SweepRecord, type SweepStatus } from '../../../shared/records';
 import { ExportEnvironment, type SoftwareRecord } from '../../../shared/export';
 import { runFigures } from '../../../core/analysis/figures';
+import { closeSweepJournal } from './journal';
 
 export interface NewSweep {
   name: string;
@@ -254,4 +255,62 @@ export function recordRunDevice(
     `INSERT OR REPLACE INTO run_devices (run_id, device_id, energy_j, mean_power_w, energy_sensor, enforced_limit_w)
      VALUES (?, ?, ?, ?, ?, ?)`,
   ).run(runId, deviceId, v.energy_j, v.mean_power_w, v.energy_sensor, v.enforced_limit_w);
+}
+
+/**
+ * A sweep's end: its row and its devices' journal rows (limits restored) in one transaction, small enough to fit the
+ * room the WAL holds for it.
+ */
+export function recordSweepEnd(db: Db, sweepId: number, status: SweepStatus, error: string | null, restored: readonly { device_key: string; restored_w: number }[]): void {
+  db.transaction(() => {
+    finishSweep(db, sweepId, status, error);
+    for (const r of restored) closeSweepJournal(db, sweepId, r.device_key, r.restored_w);
+  })();
+}
+
+export function sweepExists(db: Db, sweepId: number): boolean {
+  return !!db.prepare('SELECT 1 FROM sweeps WHERE id = ?').get(sweepId);
+}
+
+export function sweepStatusOf(db: Db, sweepId: number): SweepStatus {
+  return (db.prepare('SELECT status FROM sweeps WHERE id = ?').get(sweepId) as { status: SweepStatus }).status;
+}
+
+/** Marks a sweep running again (a cluster job still has tasks): no error, not finished. */
+export function reopenSweep(db: Db, sweepId: number): void {
+  db.prepare("UPDATE sweeps SET status = 'running', error = NULL, finished_at = NULL WHERE id = ?").run(sweepId);
+}
+
+export function runCount(db: Db, sweepId: number): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM runs WHERE sweep_id = ?').get(sweepId) as { n: number }).n;
+}
+
+/** A sweep's runs, and how many of them are done or failed (d is null when it has none). */
+export function runTally(db: Db, sweepId: number): { n: number; d: number | null } {
+  return db.prepare("SELECT COUNT(*) AS n, SUM(status IN ('done', 'failed')) AS d FROM runs WHERE sweep_id = ?").get(sweepId) as { n: number; d: number | null };
+}
+
+/** The sweep a bundle file with this content was imported as, if any. */
+export function sweepImportedFrom(db: Db, contentHash: string): { id: number } | undefined {
+  return db.prepare("SELECT id FROM sweeps WHERE json_extract(environment, '$.imported_from.content_hash') = ?").get(contentHash) as { id: number } | undefined;
+}
+
+export interface RunningRunRow {
+  run_id: number;
+  sweep_id: number;
+  workload: string;
+  cap_w: number;
+  repetition: number;
+  /** The process of the run's sweep (null in older databases). */
+  pid: number | null;
+}
+
+/** Runs 'running' in sweeps 'running', newest first: the live one is among them if its sweep's process is alive. */
+export function runningRuns(db: Db): RunningRunRow[] {
+  return db
+    .prepare(
+      `SELECT r.id AS run_id, r.sweep_id, r.workload, r.cap_w, r.repetition, s.pid FROM runs r JOIN sweeps s ON s.id = r.sweep_id
+       WHERE s.status = 'running' AND r.status = 'running' ORDER BY r.id DESC`,
+    )
+    .all() as RunningRunRow[];
 }

@@ -1,8 +1,7 @@
-import Database from 'better-sqlite3';
 import { resolve as resolvePath } from 'node:path';
 import type { Db } from '../store/db';
 import { deviceKey } from '../store/devices';
-import { journalLimit, markRestored, openJournal } from '../store/journal';
+import { closeDeviceJournal, closeDeviceJournalIn, journalLimit, markRestored, openJournal } from '../store/journal';
 import type { GpuBackend } from '../gpu/backend';
 import { acquireLease, LeaseHeldError, type DeviceLease, type LeaseOwner } from '../lease/device-lease';
 import { deviceLeaseKey, listHostEntries, readHostEntry, removeHostEntry, writeHostEntry, type HostJournalEntry } from '../lease/host-journal';
@@ -44,20 +43,12 @@ function sameFile(a: string, b: string): boolean {
  * the next time its own database looks (no host entry left means someone restored it).
  */
 function closeDbRows(ctx: CapContext, entry: HostJournalEntry, restoredW: number): void {
-  const sql = 'UPDATE cap_journal SET restored_at = ?, restored_w = ?, error = NULL WHERE device_key = ? AND restored_at IS NULL';
-  const args = [Date.now() / 1000, restoredW, entry.device_key] as const;
   if (sameFile(entry.owner.db, ctx.dbPath)) {
-    ctx.db.prepare(sql).run(...args);
+    closeDeviceJournal(ctx.db, entry.device_key, restoredW);
     return;
   }
   try {
-    const other = new Database(entry.owner.db, { fileMustExist: true });
-    try {
-      other.pragma('busy_timeout = 2000');
-      other.prepare(sql).run(...args);
-    } finally {
-      other.close();
-    }
+    closeDeviceJournalIn(entry.owner.db, entry.device_key, restoredW);
   } catch {
     // Gone or unwritable: see above.
   }

@@ -5,8 +5,7 @@ import { SampleRecorder } from './sample-recorder';
 import { collectEnvironment } from '../environment';
 import { reserveSpace, type SpaceReserve } from '../store/reserve';
 import { diskFullOf } from '../store/disk-full';
-import { closeSweepJournal } from '../store/journal';
-import { appendRuns, cancelOpenRuns, createSweep, finishSweep, recordRunAdaptive, recordRunDevice, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
+import { appendRuns, cancelOpenRuns, createSweep, recordRunAdaptive, recordRunDevice, recordSweepEnd, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';
 import { AdaptiveDriver } from './adaptive-driver';
 import { labelFirstPass } from '../../../core/sweep/adaptive-summary';
 import type { GpuBackend } from '../gpu/backend';
@@ -306,10 +305,8 @@ export class SweepOrchestrator {
       const unrecorded: string[] = [];
       try {
         this.reserve?.release();
-        db.transaction(() => {
-          finishSweep(db, this.sweepId, status, error);
-          for (const r of restored) if (r.ok && r.restored_w !== null) closeSweepJournal(db, this.sweepId, r.device_id, r.restored_w);
-        })();
+        const back = restored.flatMap((r) => (r.ok && r.restored_w !== null ? [{ device_key: r.device_id, restored_w: r.restored_w }] : []));
+        recordSweepEnd(db, this.sweepId, status, error, back);
       } catch (e) {
         unrecorded.push(diskFullOf(e, db.name)?.message ?? (e as Error).message);
       }

@@ -1,5 +1,5 @@
 // The lab database's record of cluster jobs and of which merged run came from which node (tables of migration v8).
-import type { Db } from '../store/db';
+import type { Db } from './db';
 import type { ClusterJob } from '../../../shared/cluster';
 
 export function registerJob(db: Db, job: Omit<ClusterJob, 'sweep_id'>): void {
