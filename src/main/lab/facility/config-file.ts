@@ -207,7 +207,7 @@ function numberAt(rows: string[][], col: number, field: string, file: string): n
 }
 
 /** timestamp,value CSV (hourly prices, carbon intensity, temperature), first two columns. */
-function readYearCsv(file: string, field: string, opts: LoadOptions): YearSeries {
+export function readYearCsv(file: string, field: string, opts: LoadOptions): YearSeries {
   const { rows } = readCsv(file, field, opts);
   const t_ms = rows.map((r, i) => {
     const ms = Date.parse(r[0] ?? '');
