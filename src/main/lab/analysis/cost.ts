@@ -6,7 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { sweepCost } from '../../../core/analysis/cost';
 import { CostTariff, type CostTariffInput } from '../../../shared/cost';
 import type { AnalysisOptionsInput, AnalysisResult } from '../../../shared/analysis';
-import { FacilityConfigError, readYearCsv } from '../facility/config-file';
+import { FacilityConfigError } from '../input/errors';
+import { readYearCsv } from '../input/csv-file';
 
 /** The analysis options of a stored sweep or sources, plus the tariff its cost and carbon are priced with. */
 export type CostedAnalysisOptions = Omit<AnalysisOptionsInput, 'adaptive'> & { tariff?: CostTariffInput };
