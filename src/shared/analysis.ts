@@ -6,6 +6,7 @@ import { SensorKind } from './device';
 import { Reading, SeriesSample } from './sample';
 import { SourceRef } from './source';
 import { RunStatus } from './records';
+import { SweepCost } from './cost';
 
 /**
  * Analysis engine schemas (issue #5), shared by src/core/analysis, the CLI and the UI.
@@ -539,6 +540,8 @@ export const AnalysisResult = z.object({
   warnings: z.array(z.string()),
   /** A stored sweep with plan `adaptive`: the device time it took and what adaptivity saved; absent otherwise. */
   adaptive: AdaptiveSummary.nullable().optional(),
+  /** With a tariff (src/shared/cost.ts): cost and kg CO2e of the measured node energy per run, per cap and in total. */
+  cost: SweepCost.nullable().optional(),
 });
 export type AnalysisResult = z.infer<typeof AnalysisResult>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BackendChoice, DeviceInfo, Sample } from './device';
 import { SeriesSample } from './sample';
 import { AnalysisResult, RangeEnergy, Selector } from './analysis';
+import { CostTariff } from './cost';
 import { Plan } from './plan';
 import { Source } from './source';
 import { ApiErrorCode } from './errors';
@@ -35,6 +36,8 @@ const analysisOptions = {
   include_unenforced: z.boolean().optional(),
   include_flagged: z.boolean().optional(),
   margin: z.number().gt(0).lt(1).optional(),
+  /** Cost and carbon of the measured energy (the result's `cost`): the facility planner's tariff, constants optional. */
+  tariff: CostTariff.optional(),
 };
 
 /** A run as a sweep lists it: node/hostname say where a cluster sweep's run ran; null for a sweep of one host. */

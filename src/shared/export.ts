@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SensorFacts } from './device';
 import { SensorKind, sampleFields, sampleSpec, type SampleField } from './sample';
 import { AnalysisResult, Selector } from './analysis';
+import { CostTariff } from './cost';
 import { RunRecord, SweepRecord } from './records';
 import { exportFileKinds, exportFormatIds } from './exports';
 
@@ -181,7 +182,7 @@ export const ExportBundle = z.object({
   run_devices: z.array(RunDevice).default([]),
   samples: z.array(SampleBlock),
   metrics: z.array(MetricBlock),
-  /** `caplab analyze --json` of the same source with default options; null where nothing could be analysed. */
+  /** `caplab analyze --json` of the same source with default options (and `cost` when a tariff is given); null where nothing could be analysed. */
   results: AnalysisResult.nullable(),
   /** A dataset bundle: `caplab analyze --dataset ID --json` of it (energy per segment, warnings, sweep analysis). */
   analysis: z.unknown().optional(),
@@ -219,6 +220,8 @@ export const ExportRequest = z
     slowdown_budget: z.number().min(0).max(10).optional(),
     weight: z.number().min(0).max(1).optional(),
     include_unenforced: z.boolean().optional(),
+    /** Cost and carbon columns / section (the per-cap CSV, the report): the tariff analyzeSweep takes. */
+    tariff: CostTariff.optional(),
   })
   .strict()
   .refine((r) => (r.sweep_id === undefined) !== (r.dataset_id === undefined), { message: 'give either sweep_id or dataset_id', path: ['sweep_id'] })

@@ -8,7 +8,7 @@ import type { FacilityGridResult, FacilityLevel, FacilityResult, GridEventResult
 const MW = 1e6;
 const fix = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? '–' : v.toFixed(d));
 /** Three significant figures, no exponent (energy and carbon range over six orders of magnitude between sites). */
-const sig = (v: number) => (!Number.isFinite(v) ? '–' : v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(Math.min(6, 2 - Math.floor(Math.log10(Math.abs(v))))));
+export const sig = (v: number) => (!Number.isFinite(v) ? '–' : v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(Math.min(6, 2 - Math.floor(Math.log10(Math.abs(v))))));
 export const pctOf = (u: number | null, d = 1) => (u === null || !Number.isFinite(u) ? '–' : `${(u * 100).toFixed(d)} %`);
 export const mwOf = (w: number | null, d = 3) => fix(w === null ? null : w / MW, d);
 export const targetOf = (l: FacilityLevel) => `${Math.round(l.target_utilization * 100)} %`;

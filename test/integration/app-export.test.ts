@@ -11,6 +11,7 @@ import { devicesOfRun } from '../../src/main/lab/store/devices';
 import { samplesOfRun, writeSamples } from '../../src/main/lab/store/samples';
 import { countSamples } from '../../src/main/lab/store/sample-stream';
 import { exportList, type ExportSubject } from '../../src/shared/exports';
+import { analyzeStoredSweep } from '../../src/main/lab/analysis/analyze-stored';
 
 const tmp = tempDir('caplab-app-export-');
 afterAll(() => tmp.cleanup());
@@ -45,6 +46,21 @@ describe('the app’s Export of a comparison and a dataset', () => {
     const json = JSON.parse(text(await exportForApp(db, { sweep_id: ids[0], compare_ids: [ids[1]!], format: 'json' }, noPrinter)));
     expect(json.sweeps.map((s: { label: string }) => s.label)).toEqual([expect.stringContaining(`#${ids[0]}`), expect.stringContaining(`#${ids[1]}`)]);
     await expect(exportForApp(db, { sweep_id: ids[0], compare_ids: [ids[1]!], format: 'samples-csv' }, noPrinter)).rejects.toThrow(/not an export of a comparison/);
+  });
+
+  it('with the page’s tariff the per-cap CSV (sweep and dataset) ends with the cost columns and the HTML report has the section', async () => {
+    const tariff = { price_per_mwh: 100, carbon_g_per_kwh: 400, currency: 'EUR' };
+    const a = analyzeStoredSweep(db, ids[0]!, { tariff }).result;
+    const [head, ...rows] = text(await exportForApp(db, { sweep_id: ids[0], format: 'caps-csv', tariff }, noPrinter)).trim().split('\n');
+    const col = head!.split(',').indexOf('cost_per_million_units [EUR]');
+    expect(col).toBeGreaterThan(0);
+    expect(rows.map((r) => Number(r.split(',')[col]))).toEqual(a.cost!.groups[0]!.caps.map((c) => c.cost_per_million_units));
+    const ds = text(await exportForApp(db, { dataset_id: datasetId, format: 'caps-csv', tariff }, noPrinter)).split('\n')[0]!;
+    expect(ds).toContain('co2e_per_million_units [kg]');
+    const html = text(await exportForApp(db, { sweep_id: ids[0], format: 'html', tariff }, noPrinter));
+    expect(html).toContain('Cost and carbon');
+    expect(html).toContain('100 EUR/MWh, 400 g CO2e/kWh');
+    await expect(exportForApp(db, { sweep_id: ids[0], format: 'caps-csv', tariff: { currency: 'EUR' } }, noPrinter)).rejects.toThrow(/a tariff needs a price/);
   });
 
   it('exports a dataset’s segments, per-cap table and every sample, and refuses what is not an export of it', async () => {

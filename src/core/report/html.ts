@@ -12,6 +12,7 @@ import {
   chartsFor,
   clocksSection,
   comparisonSection,
+  costSection,
   figure,
   flagsSection,
   groupName,
@@ -81,6 +82,8 @@ function sections(input: ReportInput): Section[] {
         return `${figure(c.eff)}${figure(c.thr)}${capTable(u.g)}`;
       }),
     },
+    // Only when the report was asked for with a tariff (caplab report --price-per-mwh ..., the Results page's).
+    ...(input.sources.some((s) => s.analysis.cost) ? [{ id: 'cost', title: 'Cost and carbon', body: perUnit(units, (u) => costSection(u.src.analysis, u.g)) }] : []),
     { id: 'pareto', title: 'Pareto front', body: perUnit(units, (u) => figure(chartsFor(u.inputs).par)) },
     { id: 'clocks', title: 'Clocks and throttling vs cap', body: perUnit(units, (u) => clocksSection(u.g)) },
     { id: 'sensitivity', title: 'Overhead sensitivity', body: perUnit(units, (u) => sensitivitySection(u.g)) },

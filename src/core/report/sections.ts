@@ -10,6 +10,7 @@ import { meanCi, num, pct, utc } from './format';
 import type { ReportInput, ReportSource } from './model';
 import type { SoftwareRecord } from '../../shared/export';
 import { chartSvg } from './svg';
+import { costBasisText, costCells, costHeaders, costTotalText, tariffText } from '../../shared/cost-format';
 
 type Cell = string | number | null;
 
@@ -168,6 +169,14 @@ export function capTable(g: AnalysisGroup): string {
     ]),
     'caps small',
   );
+}
+
+/** Cost and carbon per cap under the tariff the report was asked for (the analysis' `cost`), and the sweep's total. */
+export function costSection(r: AnalysisResult, g: AnalysisGroup): string {
+  const cost = r.cost;
+  const cg = cost?.groups.find((x) => x.workload === g.workload && x.device_model === g.device_model);
+  if (!cost || !cg) return '<p>No tariff given for this source.</p>';
+  return `<p>Tariff: ${t(tariffText(cost))}.</p>${table(costHeaders(cost, g.units), cg.caps.map((c) => costCells(c).map(t)), 'small')}<p>${t(costTotalText(cost))}. ${t(costBasisText(cost))}</p>${cost.notes.map((n) => `<p>${t(n)}</p>`).join('')}`;
 }
 
 export function chartsFor(inputs: ChartInput[]): { eff: ChartSpec; thr: ChartSpec; par: ChartSpec } {

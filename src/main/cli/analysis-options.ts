@@ -1,5 +1,8 @@
 import { CliError, numberOpt, stringOpt, type CliArgs } from './command';
-import { Selector, SELECTORS, type AnalysisOptionsInput } from '../../shared/analysis';
+import { resolve } from 'node:path';
+import { Selector, SELECTORS } from '../../shared/analysis';
+import type { CostTariffInput } from '../../shared/cost';
+import { readTariffFile, type CostedAnalysisOptions } from '../lab/analysis/cost';
 
 /** The analysis flags `caplab analyze` takes; `caplab report` takes the same, so its numbers are analyze's. */
 export const analysisOptions = {
@@ -10,9 +13,37 @@ export const analysisOptions = {
   'include-unenforced': { type: 'boolean' },
   'include-flagged': { type: 'boolean' },
   margin: { type: 'string' },
+  'price-per-mwh': { type: 'string' },
+  'grid-g-per-kwh': { type: 'string' },
+  currency: { type: 'string' },
+  tariff: { type: 'string' },
+  'price-csv': { type: 'string' },
+  'carbon-csv': { type: 'string' },
 } as const;
 
-export function analysisOptionsOf(args: CliArgs): Omit<AnalysisOptionsInput, 'adaptive'> {
+/** --tariff FILE, then the flags over it (a flag wins); undefined when none is given (no cost and carbon). */
+function tariffOf(args: CliArgs): CostTariffInput | undefined {
+  const rate = (flag: string) => {
+    const v = numberOpt(args, flag);
+    if (v !== undefined && !(v >= 0)) throw new CliError(`--${flag} must be a number >= 0, got "${stringOpt(args, flag)}"`);
+    return v;
+  };
+  const file = stringOpt(args, 'tariff');
+  const csv = (flag: string) => {
+    const v = stringOpt(args, flag);
+    return v === undefined ? undefined : resolve(v);
+  };
+  const flags: CostTariffInput = { price_per_mwh: rate('price-per-mwh'), carbon_g_per_kwh: rate('grid-g-per-kwh'), currency: stringOpt(args, 'currency'), price_csv: csv('price-csv'), carbon_csv: csv('carbon-csv') };
+  const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as CostTariffInput;
+  if (file === undefined && Object.keys(given).length === 0) return undefined;
+  const t = { ...(file === undefined ? {} : readTariffFile(file)), ...given };
+  if (t.price_per_mwh === undefined && t.price_csv === undefined && t.carbon_g_per_kwh === undefined && t.carbon_csv === undefined) {
+    throw new CliError('--currency needs a price or an intensity: --price-per-mwh N, --grid-g-per-kwh N, --price-csv FILE, --carbon-csv FILE or --tariff FILE');
+  }
+  return t;
+}
+
+export function analysisOptionsOf(args: CliArgs): CostedAnalysisOptions {
   const sel = stringOpt(args, 'selector');
   const selector = sel === undefined ? undefined : Selector.safeParse(sel);
   if (selector && !selector.success) throw new CliError(`--selector must be one of ${SELECTORS.join(', ')}; got "${sel}"`);
@@ -32,5 +63,6 @@ export function analysisOptionsOf(args: CliArgs): Omit<AnalysisOptionsInput, 'ad
     include_unenforced: args.values['include-unenforced'] === true,
     include_flagged: args.values['include-flagged'] === true,
     ...(margin !== undefined ? { margin } : {}),
+    tariff: tariffOf(args),
   };
 }

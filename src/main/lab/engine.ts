@@ -38,6 +38,7 @@ import { analyzeDataset, datasetEnergy } from './datasets/analysis';
 import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
 import { loadSources } from './analysis/sources';
 import { analyzeSweep } from '../../core/analysis/analyze';
+import { withCost } from './analysis/cost';
 import { Source } from '../../shared/source';
 import { exportForApp } from './exporters/app-export';
 import { findBrowser, printPdfWithChromium } from './exporters/chromium';
@@ -385,8 +386,8 @@ export class Engine implements LabApi {
   }
 
   async analyzeSources(input: MethodInput<'analyzeSources'>): Promise<MethodOutput<'analyzeSources'>> {
-    const { sources, name, ...opts } = input;
-    return analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null });
+    const { sources, name, tariff, ...opts } = input;
+    return withCost(analyzeSweep(loadSources(this.db, sources.map((s) => Source.parse(s)), { name }), { ...opts, overhead_w: opts.overhead_w ?? null }), tariff);
   }
 
   async energyInRange(input: MethodInput<'energyInRange'>): Promise<MethodOutput<'energyInRange'>> {

@@ -19,6 +19,7 @@ import { clockChart, efficiencyChart, paretoChart, sensitivityChart, throughputC
 import { RunDrilldown } from './results/RunDrilldown';
 import { NoSweepsYet, NotStored } from '../components/EmptyState';
 import { useAnalysis, type AnalysisKind, type AnalysisQuery } from './results/use-analysis';
+import { CostCard, pageTariff, TariffFields, type TariffText } from './results/CostCard';
 import type { DatasetRecord } from '../../shared/dataset';
 import { analysableSegments } from '../../shared/dataset-analysis';
 
@@ -71,6 +72,9 @@ export function ResultsPage({ param }: { param: string | null }) {
   const [slowdownPct, setSlowdownPct] = useState(10);
   const [weight, setWeight] = useState(0.5);
   const [includeUnenforced, setIncludeUnenforced] = useState(false);
+  // Kept across sweeps (a site's tariff is the same for all of them); empty: nothing priced.
+  const [tariffText, setTariffText] = useState<TariffText>({ price: '', carbon: '', currency: '' });
+  const tariff = pageTariff(tariffText);
   const [drill, setDrill] = useState<RunRecord | null>(null);
 
   useEffect(() => {
@@ -80,7 +84,7 @@ export function ResultsPage({ param }: { param: string | null }) {
 
   const planOverhead = data?.sweep.plan.overhead_w ?? 100;
   const ov = overhead ?? planOverhead;
-  const query: AnalysisQuery = { overhead_w: data ? ov : null, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced };
+  const query: AnalysisQuery = { overhead_w: data ? ov : null, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, tariff };
   const analysis = useAnalysis(data ? id : null, query, revisionOf(data));
   const cmp = useAnalysis(cmpKind === 'sweep' ? (compare ? compareId : null) : compareId, query, revisionOf(compare), cmpKind);
 
@@ -127,7 +131,7 @@ export function ResultsPage({ param }: { param: string | null }) {
           {data && (
             <ExportMenu
               subject={cmpKind === 'sweep' && compareId != null ? 'compare' : 'sweep'}
-              request={{ sweep_id: id, compare_ids: cmpKind === 'sweep' && compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced }}
+              request={{ sweep_id: id, compare_ids: cmpKind === 'sweep' && compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, ...(tariff ? { tariff } : {}) }}
             />
           )}
           <label className="field">
@@ -181,6 +185,7 @@ export function ResultsPage({ param }: { param: string | null }) {
                 {dateTime(data.sweep.created_at)} on {data.sweep.host} ({data.sweep.backend}) · analysis: 95 % CIs (Student t), Welch tests
               </span>
             </div>
+            <TariffFields value={tariffText} onChange={setTariffText} />
           </div>
           {analysis.error && <p className="error">Analysis failed: {analysis.error}</p>}
           {compareId != null && cmp.key === `${cmpKind}:${compareId}` && cmp.error && <p className="error">Comparison failed: {cmp.error}</p>}
@@ -332,6 +337,7 @@ function GroupView({
       <div className="results-side">
         <Sensitivity g={g} overhead={overhead} />
         <Flags g={g} result={result} />
+        <CostCard g={g} result={result} />
         {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={cname} units={units} />}
       </div>
       <div className="plots">

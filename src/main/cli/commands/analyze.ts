@@ -5,6 +5,7 @@ import { fixed, table, withBound } from '../format';
 import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '../../../shared/analysis';
 import type { DatasetAnalysis } from '../../../shared/dataset-analysis';
 import { flagEffect, flagList } from '../../../shared/flags';
+import { costBasisText, costCells, costHeaders, costTotalText, tariffText } from '../../../shared/cost-format';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -81,10 +82,23 @@ export function describeGroup(g: AnalysisGroup, r: AnalysisResult): string {
   return lines.join('\n');
 }
 
+/** The "cost and carbon" section of a sweep analysed with a tariff: per group a table per cap, then the sweep total. */
+export function describeCost(r: AnalysisResult): string {
+  const cost = r.cost;
+  if (!cost) return '';
+  const lines = [`cost and carbon — ${tariffText(cost)}`];
+  for (const g of cost.groups) {
+    if (cost.groups.length > 1) lines.push(`${g.workload} on ${g.device_model}:`);
+    lines.push(table(costHeaders(cost, g.units), g.caps.map(costCells)));
+  }
+  lines.push(costTotalText(cost), costBasisText(cost), ...cost.notes.map((n) => `note: ${n}`));
+  return lines.join('\n');
+}
+
 export const analyzeCommand: CliCommand = {
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
-  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--include-flagged] [--margin FRACTION] [--db FILE] [--json]`,
+  usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--include-flagged] [--margin FRACTION] [--price-per-mwh N] [--grid-g-per-kwh N] [--currency C] [--tariff FILE] [--price-csv FILE] [--carbon-csv FILE] [--db FILE] [--json]`,
   options: {
     ...dbOption,
     ...jsonOption,
@@ -119,6 +133,7 @@ export const analyzeCommand: CliCommand = {
       io.stdout.write(`sweep ${s.id} "${s.name}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${result.runs.length} runs\n\n`);
       if (result.groups.length === 0) io.stdout.write('nothing to analyse\n');
       for (const g of result.groups) io.stdout.write(describeGroup(g, result) + '\n\n');
+      if (result.cost) io.stdout.write(describeCost(result) + '\n\n');
       for (const w of result.warnings) io.stderr.write(`caplab analyze: ${w}\n`);
       return 0;
     } finally {
@@ -154,6 +169,7 @@ function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): num
   );
   if (a.segments.some((s) => s.energy.uncertainty_j != null)) io.stdout.write('energy ± is a systematic sensor bound (stated NVML accuracy plus the method’s), not a statistical CI\n\n');
   if (a.sweep) for (const g of a.sweep.groups) io.stdout.write(describeGroup(g, a.sweep) + '\n\n');
+  if (a.sweep?.cost) io.stdout.write(describeCost(a.sweep) + '\n\n');
   for (const w of [...a.warnings, ...(a.sweep?.warnings ?? [])]) io.stderr.write(`caplab analyze: ${w}\n`);
   return 0;
 }

@@ -81,8 +81,8 @@ export const exportCommand: CliCommand = {
   usage: [
     'export samples (--run ID|--sweep ID|--dataset ID|--from T --to T) [--device N] [--columns a,b] [--time epoch|iso] (--csv FILE|--parquet FILE)',
     '       caplab export runs SWEEP_ID --csv FILE',
-    '       caplab export analysis SWEEP_ID --out-dir DIR [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced] [--include-flagged] [--margin F]',
-    '       caplab export json (SWEEP_ID|--dataset ID) --out FILE       (all: [--db FILE] [--json])',
+    '       caplab export analysis SWEEP_ID --out-dir DIR [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced] [--include-flagged] [--margin F] [--price-per-mwh N] [--grid-g-per-kwh N] [--currency C] [--tariff FILE] [--price-csv FILE] [--carbon-csv FILE]',
+    '       caplab export json (SWEEP_ID|--dataset ID) --out FILE [tariff flags as for analysis]       (all: [--db FILE] [--json])',
   ].join('\n'),
   options: {
     ...dbOption,
@@ -104,6 +104,8 @@ export const exportCommand: CliCommand = {
   async run(args, io) {
     const kind = args.positionals[0];
     if (!kind || !(KINDS as readonly string[]).includes(kind)) throw new CliError(`say what to export: ${KINDS.join(', ')} (see caplab export --help)`);
+    // Samples and run records are the measurements alone: a tariff there would be ignored, so it is refused.
+    if ((kind === 'samples' || kind === 'runs') && analysisOptionsOf(args).tariff) throw new CliError(`export ${kind} has no cost and carbon: the tariff flags go with export analysis and export json`);
     const db = openReadOnly(args, io);
     let written: WrittenFile[];
     try {
@@ -114,7 +116,7 @@ export const exportCommand: CliCommand = {
         if (!datasetExists(db, id)) throw new CliError(`no dataset ${id} in this database (see \`caplab datasets\`)`);
         const out = required(args, 'out', 'where to write the JSON');
         io.stderr.write(`caplab export: collecting dataset ${id}…\n`);
-        written = [{ kind: 'json', path: resolve(out), bytes: await writeFileAtomic(out, JSON.stringify(datasetBundle(db, id))), rows: null, source: `dataset ${id}` }];
+        written = [{ kind: 'json', path: resolve(out), bytes: await writeFileAtomic(out, JSON.stringify(datasetBundle(db, id, analysisOptionsOf(args).tariff))), rows: null, source: `dataset ${id}` }];
       } else {
         const id = sweepIdOf(args, db);
         const source = `sweep ${id}`;
@@ -126,7 +128,7 @@ export const exportCommand: CliCommand = {
         } else {
           const out = required(args, 'out', 'where to write the JSON');
           io.stderr.write(`caplab export: collecting sweep ${id}…\n`);
-          const text = JSON.stringify(sweepBundle(db, id));
+          const text = JSON.stringify(sweepBundle(db, id, analysisOptionsOf(args).tariff));
           written = [{ kind: 'json', path: resolve(out), bytes: await writeFileAtomic(out, text), rows: null, source }];
         }
       }

@@ -2,7 +2,8 @@
 // segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { counterLagOf } from '../../../core/import';
-import type { AnalysisOptionsInput, AnalysisResult, RangeEnergy } from '../../../shared/analysis';
+import type { AnalysisResult, RangeEnergy } from '../../../shared/analysis';
+import { withCost, type CostedAnalysisOptions } from '../analysis/cost';
 import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } from '../../../shared/dataset';
 import { energyOverDevices, LoadError } from '../analysis/load';
 import { loadSources } from '../analysis/sources';
@@ -47,7 +48,8 @@ function withBounds(r: RangeEnergy, powerOf: PowerOf): RangeEnergy {
   return { ...r, devices, ...(r.energy_j === null ? { uncertainty_j: null, uncertainty_basis: 'no energy' } : totalEnergyBound(devices)) };
 }
 
-export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOptionsInput, 'adaptive'> = {}): DatasetAnalysis {
+export function analyzeDataset(db: Db, datasetId: number, costed: CostedAnalysisOptions = {}): DatasetAnalysis {
+  const { tariff, ...opts } = costed;
   const ds = loadDataset(db, datasetId);
   const warnings: string[] = [];
   const gpus = ds.devices.filter((d) => d.kind === 'gpu').length;
@@ -80,7 +82,7 @@ export function analyzeDataset(db: Db, datasetId: number, opts: Omit<AnalysisOpt
       runnable.map((s) => ({ kind: 'segment' as const, segment_id: s.id })),
       { name: ds.name },
     );
-    sweep = analyzeSweep(input, opts);
+    sweep = withCost(analyzeSweep(input, opts), tariff);
   } else if (ds.segments.length) warnings.push('no segment carries a cap and work units: per-cap curves need both (set them on the dataset page)');
   return { dataset_id: ds.id, name: ds.name, segments, sweep, warnings };
 }

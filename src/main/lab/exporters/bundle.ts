@@ -1,5 +1,6 @@
 // A whole sweep or imported dataset as the JSON export bundle (src/shared/export.ts, caplab.export/1); both
 // re-import with `caplab import` (src/main/lab/datasets/bundle-import.ts).
+import type { CostTariffInput } from '../../../shared/cost';
 import type { Db } from '../store/db';
 import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
 import { getSweep, runsOfSweep, sweepEnvironment } from '../store/sweeps';
@@ -13,7 +14,7 @@ import { LoadError } from '../analysis/load';
 import { EXPORT_SCHEMA, type ExportBundle } from '../../../shared/export';
 
 /** The sweep with its plan, runs, devices, environment, every sample and metric, and its default analysis. */
-export function sweepBundle(db: Db, sweepId: number, now = new Date()): ExportBundle {
+export function sweepBundle(db: Db, sweepId: number, tariff?: CostTariffInput, now = new Date()): ExportBundle {
   const sweep = getSweep(db, sweepId);
   if (!sweep) throw new LoadError(`no sweep ${sweepId} in this database`);
   return {
@@ -29,7 +30,7 @@ export function sweepBundle(db: Db, sweepId: number, now = new Date()): ExportBu
     run_devices: sweepRunDevices(db, sweepId),
     samples: sweepSampleBlocks(db, sweepId),
     metrics: sweepMetricBlocks(db, sweepId),
-    results: analyzeStoredSweep(db, sweepId, {}).result,
+    results: analyzeStoredSweep(db, sweepId, { tariff }).result,
   };
 }
 
@@ -38,10 +39,10 @@ export function sweepBundle(db: Db, sweepId: number, now = new Date()): ExportBu
  * and segment, its sweep analysis as `results` (null when no segment carries a cap and units) and the whole
  * `analyze --dataset` answer as `analysis`.
  */
-export function datasetBundle(db: Db, datasetId: number, now = new Date()): ExportBundle {
+export function datasetBundle(db: Db, datasetId: number, tariff?: CostTariffInput, now = new Date()): ExportBundle {
   const ds = loadDataset(db, datasetId);
   const row = getDataset(db, datasetId)!;
-  const analysis = analyzeDataset(db, datasetId, {});
+  const analysis = analyzeDataset(db, datasetId, { tariff });
   return {
     schema: EXPORT_SCHEMA,
     kind: 'dataset',

@@ -29,13 +29,36 @@ const statVals = (s: Stat) => [s.mean, s.sd, s.cv, s.ci?.lo ?? null, s.ci?.hi ??
 const groupCols = ['workload', 'device_model'];
 const groupVals = (g: AnalysisGroup) => [g.workload, g.device_model];
 
+/** A sweep priced with a tariff: the cost and carbon columns the caps and run tables end with (none without one). */
+function costColumns(r: AnalysisResult): { caps: string[]; runs: string[] } {
+  if (!r.cost) return { caps: [], runs: [] };
+  const c = r.cost.tariff.currency;
+  return {
+    caps: ['cost_runs', 'cost_energy_j [J]', `cost [${c}]`, 'co2e [kg]', 'cost_counted_runs', 'cost_units', `cost_per_million_units [${c}]`, 'co2e_per_million_units [kg]'],
+    runs: ['window_price [' + c + '/MWh]', 'window_carbon [g/kWh]', `cost [${c}]`, 'co2e [kg]'],
+  };
+}
+
+function capCostVals(r: AnalysisResult, g: AnalysisGroup, cap: number): (string | number | null)[] {
+  if (!r.cost) return [];
+  const c = r.cost.groups.find((x) => x.workload === g.workload && x.device_model === g.device_model)?.caps.find((x) => x.cap_w === cap);
+  return c ? [c.runs, c.energy_j, c.cost, c.co2e_kg, c.counted_runs, c.units, c.cost_per_million_units, c.co2e_kg_per_million_units] : [0, 0, null, null, 0, null, null, null];
+}
+
+function runCostVals(r: AnalysisResult, runId: number): (string | number | null)[] {
+  if (!r.cost) return [];
+  const c = r.cost.runs.find((x) => x.run_id === runId);
+  return c ? [c.price_per_mwh, c.carbon_g_per_kwh, c.cost, c.co2e_kg] : [null, null, null, null];
+}
+
 export function capsTable(r: AnalysisResult): CsvTable {
   return {
-    headers: [...groupCols, 'cap_w [W]', 'n_usable', ...statCols('throughput', 'units/s per GPU'), ...statCols('efficiency', 'units/J'), ...statCols('power', 'W per GPU'), ...statCols('node_power', 'W'), ...statCols('energy_per_unit', 'J'), ...statCols('temp', '°C'), 'sm_clock [MHz]', 'mem_clock [MHz]', 'power_cap_throttled_share [0-1]', 'enforced', 'eligible', 'excluded_reason', 'flags', 'run_ids'],
+    headers: [...groupCols, 'cap_w [W]', 'n_usable', ...statCols('throughput', 'units/s per GPU'), ...statCols('efficiency', 'units/J'), ...statCols('power', 'W per GPU'), ...statCols('node_power', 'W'), ...statCols('energy_per_unit', 'J'), ...statCols('temp', '°C'), 'sm_clock [MHz]', 'mem_clock [MHz]', 'power_cap_throttled_share [0-1]', 'enforced', 'eligible', 'excluded_reason', 'flags', 'run_ids', ...costColumns(r).caps],
     rows: r.groups.flatMap((g) =>
       g.caps.map((c) => [
         ...groupVals(g), c.cap_w, c.n_usable, ...statVals(c.throughput), ...statVals(c.efficiency), ...statVals(c.power_w), ...statVals(c.node_power_w), ...statVals(c.energy_per_unit_j), ...statVals(c.temp_c),
         c.clocks.sm_mhz, c.clocks.mem_mhz, c.clocks.power_cap_throttled_share, c.enforcement.enforced, c.eligible, c.excluded_reason, c.flags.join(' '), c.run_ids.join(' '),
+        ...capCostVals(r, g, c.cap_w),
       ]),
     ),
   };
@@ -69,8 +92,8 @@ export function paretoTable(r: AnalysisResult): CsvTable {
 
 export function runAnalysisTable(r: AnalysisResult): CsvTable {
   return {
-    headers: ['run_id', 'workload', 'device_model', 'cap_w [W]', 'repetition', 'status', 'usable', 'duration_s [s]', 'units', 'units_total', 'gpus', 'throughput [units/s per GPU]', 'gpu_energy_j [J]', 'node_energy_j [J]', 'mean_power_w [W per GPU]', 'node_power_w [W]', 'efficiency [units/J]', 'energy_per_unit_j [J]', 'energy_sensor', 'sm_clock [MHz]', 'power_cap_throttled_share [0-1]', 'temp_c [°C]', 'warmup_end [s since epoch]', 'enforced', 'flags'],
-    rows: r.runs.map((x) => [x.run_id, x.workload, x.device_model, x.cap_w, x.repetition, x.status, x.usable, x.duration_s, x.units, x.units_total, x.gpus, x.throughput, x.gpu_energy_j, x.node?.energy_j ?? null, x.mean_power_w, x.node_power_w, x.efficiency, x.energy_per_unit_j, x.energy_sensor, x.clocks.sm_mhz, x.clocks.power_cap_throttled_share, x.temp_c, x.steady_state.warmup_end, x.enforcement.enforced, x.flags.join(' ')]),
+    headers: ['run_id', 'workload', 'device_model', 'cap_w [W]', 'repetition', 'status', 'usable', 'duration_s [s]', 'units', 'units_total', 'gpus', 'throughput [units/s per GPU]', 'gpu_energy_j [J]', 'node_energy_j [J]', 'mean_power_w [W per GPU]', 'node_power_w [W]', 'efficiency [units/J]', 'energy_per_unit_j [J]', 'energy_sensor', 'sm_clock [MHz]', 'power_cap_throttled_share [0-1]', 'temp_c [°C]', 'warmup_end [s since epoch]', 'enforced', 'flags', ...costColumns(r).runs],
+    rows: r.runs.map((x) => [x.run_id, x.workload, x.device_model, x.cap_w, x.repetition, x.status, x.usable, x.duration_s, x.units, x.units_total, x.gpus, x.throughput, x.gpu_energy_j, x.node?.energy_j ?? null, x.mean_power_w, x.node_power_w, x.efficiency, x.energy_per_unit_j, x.energy_sensor, x.clocks.sm_mhz, x.clocks.power_cap_throttled_share, x.temp_c, x.steady_state.warmup_end, x.enforcement.enforced, x.flags.join(' '), ...runCostVals(r, x.run_id)]),
   };
 }
 

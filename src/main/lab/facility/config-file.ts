@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FacilityConfig, type ProfileSource } from '../../../shared/facility';
 import type { ScenarioInput } from '../../../core/facility/model';
-import type { YearSeries } from '../../../core/facility/overheads';
-import { PlanError } from '../input/errors';
+import { FacilityConfigError } from '../input/errors';
+import { numberAt, pathOf, readCsv, readYearCsv } from '../input/csv-file';
 import { FACILITY_WORDS, issueLines, planIssuesOf } from '../input/issues';
 import { buildModel } from '../../../core/facility/model';
 import { FacilityInputError } from '../../../core/facility/profile';
@@ -18,10 +18,7 @@ import { dbPath } from '../paths';
 import { readThroughput } from '../../../core/adapters';
 import { rateMaxFrom, type ServingPoint } from '../../../core/facility/rate-max';
 
-/** Bad facility input: every line names the field (or file) at fault (a plan error's shape: message + lines). */
-export class FacilityConfigError extends PlanError {
-  override name = 'FacilityConfigError';
-}
+export { FacilityConfigError };
 
 export interface LoadOptions {
   /** Folder relative paths in the config are read from (the config file's folder). */
@@ -179,44 +176,6 @@ function readRateMax(from: NonNullable<FacilityConfig['services'][number]['rate_
     return { file: f, rate, latencyMs: typeof lat === 'number' ? lat : null };
   });
   return rateMaxFrom(points, from.limit_ms, field, what);
-}
-
-function pathOf(file: string, opts: LoadOptions): string {
-  return isAbsolute(file) ? file : resolve(opts.baseDir, file);
-}
-
-/** Splits a small CSV into header and rows (no quoted commas: these files are numbers and timestamps). */
-function readCsv(file: string, field: string, opts: LoadOptions): { header: string[]; rows: string[][] } {
-  let text: string;
-  try {
-    text = readFileSync(pathOf(file, opts), 'utf8');
-  } catch (e) {
-    throw new FacilityConfigError(`${field}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  if (lines.length < 2) throw new FacilityConfigError(`${field}: ${file} has no data rows`);
-  return { header: lines[0]!.split(',').map((h) => h.trim()), rows: lines.slice(1).map((l) => l.split(',').map((c) => c.trim())) };
-}
-
-function numberAt(rows: string[][], col: number, field: string, file: string): number[] {
-  return rows.map((r, i) => {
-    const v = Number(r[col]);
-    if (r[col] === undefined || r[col] === '' || !Number.isFinite(v)) throw new FacilityConfigError(`${field}: ${file} row ${i + 2}: "${r[col] ?? ''}" is not a number`);
-    return v;
-  });
-}
-
-/** timestamp,value CSV (hourly prices, carbon intensity, temperature), first two columns. */
-function readYearCsv(file: string, field: string, opts: LoadOptions): YearSeries {
-  const { rows } = readCsv(file, field, opts);
-  const t_ms = rows.map((r, i) => {
-    const ms = Date.parse(r[0] ?? '');
-    if (!Number.isFinite(ms)) throw new FacilityConfigError(`${field}: ${file} row ${i + 2}: "${r[0]}" is not a timestamp`);
-    return ms;
-  });
-  const value = numberAt(rows, 1, field, file);
-  if (value.some((v) => v < 0) && field !== 'overheads.temperature.csv') throw new FacilityConfigError(`${field}: ${file} has negative values`);
-  return { t_ms, value };
 }
 
 function readProfile(src: ProfileSource, field: string, opts: LoadOptions): ProfileSource {

@@ -31,3 +31,8 @@ export class NotFoundError extends PlanError {
     this.name = 'NotFoundError';
   }
 }
+
+/** Bad facility input: every line names the field (or file) at fault (a plan error's shape: message + lines). */
+export class FacilityConfigError extends PlanError {
+  override name = 'FacilityConfigError';
+}

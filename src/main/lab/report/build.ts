@@ -11,9 +11,9 @@ import { analyzeStoredSweep } from '../analysis/analyze-stored';
 import { planToYaml } from '../sweep/plan-file';
 import { compareSweeps } from '../../../core/analysis/compare';
 import type { Paper, ReportInput, ReportSource } from '../../../core/report/model';
-import type { AnalysisOptionsInput } from '../../../shared/analysis';
+import { withCost, type CostedAnalysisOptions } from '../analysis/cost';
 
-export type ReportOptions = Omit<AnalysisOptionsInput, 'adaptive'>;
+export type ReportOptions = CostedAnalysisOptions;
 
 /** A report's subject: one sweep, one imported dataset, or several sweeps compared (the first is the baseline). */
 export type ReportSubject = { kind: 'sweep'; sweep_id: number } | { kind: 'dataset'; dataset_id: number } | { kind: 'compare'; sweep_ids: number[] };
@@ -27,6 +27,7 @@ function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSo
   // As `caplab analyze --dataset`: the per-cap analysis is of the segments that carry a cap and work units.
   const runnable = segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
   if (runnable.length === 0) throw new LoadError(`dataset ${datasetId} has no segment with a cap and work units to report on: give its segments a cap and the work done (dataset page, or the import of per-cap logs)`);
+  const { tariff, ...analysis } = opts;
   const input = loadSources(db, runnable.map((s) => ({ kind: 'segment' as const, segment_id: s.id })), { name: d.name, overhead_w: opts.overhead_w ?? null });
   return {
     label: `dataset ${d.id}`,
@@ -36,7 +37,7 @@ function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSo
     runs: [],
     devices: exportDevicesOfDataset(db, datasetId),
     environment: { host: null, os: null, caplab_version: 'not recorded', caplab_commit: null, imported_from: d.source, format: d.format },
-    analysis: analyzeSweep(input, { ...opts, overhead_w: opts.overhead_w ?? null }),
+    analysis: withCost(analyzeSweep(input, { ...analysis, overhead_w: opts.overhead_w ?? null }), tariff),
   };
 }
 

@@ -8,6 +8,15 @@ export interface AnalysisQuery {
   slowdown_budget: number;
   weight: number;
   include_unenforced: boolean;
+  /** Price per MWh and grid g CO2e/kWh the page prices the energy with; null: no cost and carbon. */
+  tariff: PageTariff | null;
+}
+
+/** The Results page's tariff: the constants of the planner's (a CSV tariff is the CLI's `--tariff`). */
+export interface PageTariff {
+  price_per_mwh?: number;
+  carbon_g_per_kwh?: number;
+  currency: string;
 }
 
 /** What is analysed: a recorded sweep, or an imported dataset's segments with cap and units (as `analyze --dataset`). */
@@ -24,7 +33,7 @@ export interface AnalysisState {
 
 /** The engine's analysis of one target: analyzeSweep, or analyzeDataset's sweep part (the CLI's compare --dataset). */
 async function analyse(kind: AnalysisKind, id: number, q: AnalysisQuery): Promise<AnalysisResult> {
-  const opts = { ...(q.overhead_w != null ? { overhead_w: q.overhead_w } : {}), selector: q.selector, slowdown_budget: q.slowdown_budget, weight: q.weight, include_unenforced: q.include_unenforced };
+  const opts = { ...(q.overhead_w != null ? { overhead_w: q.overhead_w } : {}), selector: q.selector, slowdown_budget: q.slowdown_budget, weight: q.weight, include_unenforced: q.include_unenforced, ...(q.tariff ? { tariff: q.tariff } : {}) };
   if (kind === 'sweep') return api.analyzeSweep({ sweep_id: id, ...opts });
   const a = await api.analyzeDataset({ dataset_id: id, ...opts });
   if (!a.sweep) throw new Error(`dataset ${id} has no segment with a cap and work units to analyse`);
@@ -41,6 +50,10 @@ export function useAnalysis(id: number | null, q: AnalysisQuery, revision: unkno
   const seq = useRef(0);
   const lastKey = useRef<string | null>(null);
   const { overhead_w, selector, slowdown_budget, weight, include_unenforced } = q;
+  // The tariff as primitives, so a new but equal object asks nothing again.
+  const price = q.tariff?.price_per_mwh;
+  const carbon = q.tariff?.carbon_g_per_kwh;
+  const currency = q.tariff?.currency;
   useEffect(() => {
     if (id == null) {
       setState({ result: null, key: null, error: null, pending: false });
@@ -54,7 +67,8 @@ export function useAnalysis(id: number | null, q: AnalysisQuery, revision: unkno
     setState((s) => (switched ? { result: null, key, error: null, pending: true } : { ...s, pending: true }));
     const timer = setTimeout(
       () => {
-        analyse(kind, id, { overhead_w, selector, slowdown_budget, weight, include_unenforced }).then(
+        const tariff = price === undefined && carbon === undefined ? null : { price_per_mwh: price, carbon_g_per_kwh: carbon, currency: currency ?? 'USD' };
+        analyse(kind, id, { overhead_w, selector, slowdown_budget, weight, include_unenforced, tariff }).then(
           (result) => my === seq.current && setState({ result, key, error: null, pending: false }),
           (e) => my === seq.current && setState((s) => ({ ...s, key, error: (e as Error).message, pending: false })),
         );
@@ -62,6 +76,6 @@ export function useAnalysis(id: number | null, q: AnalysisQuery, revision: unkno
       switched ? 0 : debounceMs,
     );
     return () => clearTimeout(timer);
-  }, [id, kind, overhead_w, selector, slowdown_budget, weight, include_unenforced, revision, debounceMs]);
+  }, [id, kind, overhead_w, selector, slowdown_budget, weight, include_unenforced, price, carbon, currency, revision, debounceMs]);
   return state;
 }
