@@ -45,15 +45,20 @@ export interface ChartAxis {
   ticks: number[] | null;
 }
 
-/** A shaded x range (the caps indistinguishable from the best). */
+/** A shaded x range (the caps indistinguishable from the best; a dataset's segments). */
 export interface ChartBand {
   from: number;
   to: number;
   label: string;
+  /**
+   * A time window drawn over exactly [from, to] with its label at the top (adjacent windows alternate shades);
+   * absent: a cap range, widened by half a marker on each side so the edge caps' markers sit inside it.
+   */
+  window?: boolean;
 }
 
 export interface ChartSpec {
-  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity' | 'facility-power' | 'facility-ldc' | 'facility-scenarios' | 'facility-event';
+  id: 'efficiency' | 'throughput' | 'pareto' | 'clocks' | 'sensitivity' | 'facility-power' | 'facility-ldc' | 'facility-scenarios' | 'facility-event' | 'dataset-trace';
   title: string;
   x: ChartAxis;
   y: ChartAxis;

@@ -100,11 +100,13 @@ describe('caplab report', () => {
     const db = openDb(env.CAPLAB_DB);
     const datasetId = createDataset(db, { name: 'imported H100 logs', source: '/logs/h100', format: 'test' });
     let expected: AnalysisResult;
+    let segmentIds: number[];
     try {
       for (const run of runsOfSweep(db, ids[0]!)) {
         for (const d of devicesOfRun(db, run.id)) writeSamples(db, { dataset_id: datasetId }, d.id, samplesOfRun(db, run.id, d.id));
         addSegment(db, { dataset_id: datasetId, start: run.measure_start!, end: run.measure_end!, workload: 'vit_l_16', cap_w: run.cap_w, units: 'images', units_in_window: run.throughput! * (run.measure_end! - run.measure_start!), repetition: run.repetition });
       }
+      segmentIds = segmentsOf(db, datasetId).map((s) => s.id);
       expected = analyzeSweep(loadSources(db, segmentsOf(db, datasetId).map((s) => ({ kind: 'segment' as const, segment_id: s.id }))), { overhead_w: null });
     } finally {
       db.close();
@@ -112,11 +114,15 @@ describe('caplab report', () => {
     const dir = out('dataset');
     const r = await runCli(['report', '--dataset', String(datasetId), '--pdf', join(dir, 'd.pdf'), '--json'], env);
     expect(r.stderr).not.toMatch(/Error/);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).written[0]).toMatchObject({ kind: 'pdf', source: `dataset ${datasetId}` });
     const text = pdftotext(join(dir, 'd.pdf'));
     expect(text).toContain(`imported H100 logs (dataset ${datasetId})`);
     expect(text).toContain('/logs/h100');
+    // Its own sections follow the answer: energy by segment (a row per run window) and the trace.
+    expect(text.replace(/\s+/g, ' ')).toContain('1. The answer 2. Energy by segment 3. Power trace 4. Machine and run record');
+    expect(segmentIds!.length).toBeGreaterThan(0);
+    for (const id of segmentIds!) expect(text).toMatch(new RegExp(`^\\s*#${id}\\s+–\\s`, 'm'));
     const best = expected!.groups[0]!.optima['max-efficiency'];
     expect(text.replace(/\s+/g, ' ')).toContain(`${best.cap_w} W gives the most work per joule, ${r4(best.value!)} images/J`);
     const missing = await runCli(['report', '--dataset', '999', '--pdf', join(dir, 'x.pdf')], env);

@@ -6,6 +6,7 @@ import type { ChartInput } from '../../shared/charts';
 import { escapeHtml as h } from './html-escape';
 import type { Paper, ReportInput, ReportSource } from './model';
 import { REPORT_CSS } from './style';
+import { filesSection, segmentsSection, traceSection } from './dataset';
 import {
   answerSection,
   capTable,
@@ -58,8 +59,23 @@ function perSource(sources: ReportSource[], body: (s: ReportSource) => string): 
   return sources.map((s) => `${sources.length > 1 ? `<h3>${h(s.label)}: ${h(s.name)}</h3>` : ''}${body(s)}`).join('');
 }
 
+/** A dataset's own sections: energy by segment and the trace (its record lists its files). */
+function datasetSections(src: ReportSource | undefined): Section[] {
+  const d = src?.dataset;
+  if (!d) return [];
+  return [
+    { id: 'segments', title: 'Energy by segment', body: segmentsSection(d) },
+    { id: 'trace', title: 'Power trace', body: traceSection(d) },
+  ];
+}
+
+const recordOf = (s: ReportSource) => `${recordSection(s)}${s.dataset ? filesSection(s.dataset) : ''}`;
+
 function sections(input: ReportInput): Section[] {
   const units = unitsOf(input);
+  const own = datasetSections(input.kind === 'dataset' ? input.sources[0] : undefined);
+  // A dataset whose segments carry no cap and work units has energy and a trace, no per-cap answer.
+  if (own.length && units.length === 0) return [...own, { id: 'record', title: 'Machine and run record', body: perSource(input.sources, recordOf) }];
   const out: Section[] = [
     {
       id: 'answer',
@@ -69,10 +85,11 @@ function sections(input: ReportInput): Section[] {
           ? input.sources.map((s) => s.analysis.groups.map((g) => `<h3>${h(s.label)} · ${h(groupName(g))}</h3>${answerSection(s.analysis, g, s.label)}`).join('')).join('')
           : perUnit(units, (u) => answerSection(u.src.analysis, u.g, groupName(u.g))),
     },
+    ...own,
   ];
   if (input.comparison) out.push({ id: 'comparison', title: 'Comparison', body: comparisonSection(input) });
   out.push(
-    { id: 'record', title: 'Machine and run record', body: perSource(input.sources, recordSection) },
+    { id: 'record', title: 'Machine and run record', body: perSource(input.sources, recordOf) },
     { id: 'method', title: 'Methodology', body: perSource(input.sources, methodSection) },
     {
       id: 'efficiency',

@@ -16,7 +16,7 @@ h2 { font-size: 14pt; margin: 0 0 3mm; border-bottom: 1.5px solid #4e9af1; paddi
 h2 .num { color: #4e9af1; margin-right: 2mm; }
 h3 { font-size: 11.5pt; margin: 5mm 0 2mm; break-after: avoid; }
 section { margin-top: 8mm; }
-section#answer, section#efficiency, section.appendix { break-before: page; }
+section#answer, section#segments, section#efficiency, section.appendix { break-before: page; }
 .kicker { text-transform: uppercase; letter-spacing: 0.12em; color: #57606a; font-size: 9pt; margin: 0; }
 .cover { padding-top: 20mm; }
 .lead { font-size: 11.5pt; }
@@ -48,4 +48,14 @@ pre.plan { font: 7.4pt/1.3 Menlo, Consolas, monospace; background: #f6f8fa; bord
 .flag.error { color: #c62828; }
 .flag.warn { color: #b35c00; }
 ul.small { font-size: 8.5pt; }
+code { font: 7.8pt Menlo, Consolas, monospace; }
+table.segments :is(td, th):nth-child(n+3):nth-child(-n+5), table.segments :is(td, th):nth-child(n+8):nth-child(-n+10) { text-align: right; white-space: nowrap; }
+table.segments td:nth-child(2) { min-width: 26mm; }
+table.segments td:last-child { min-width: 30mm; }
+table.segments .method { white-space: nowrap; }
+table.per-device td:not(:first-child), table.per-device th:not(:first-child) { text-align: right; }
+.unit-alt { color: #57606a; font-size: 6.8pt; }
+.sub { padding-left: 3mm; color: #57606a; }
+.footnote { color: #57606a; font-size: 7.6pt; margin-bottom: 1mm; }
+ul.bases { font-size: 6.8pt; color: #57606a; margin-top: 0; padding-left: 5mm; }
 `;

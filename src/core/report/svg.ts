@@ -1,6 +1,6 @@
 // A chart spec (src/shared/charts.ts) as an inline SVG for the printed report: light theme, every axis titled with
 // its unit, CI bars, markers coloured by flag state, excluded caps as crosses. Pure string building.
-import { axisTitle, type ChartAxis, type ChartSeries, type ChartSpec } from '../../shared/charts';
+import { axisTitle, type ChartAxis, type ChartBand, type ChartSeries, type ChartSpec } from '../../shared/charts';
 import { escapeHtml } from './html-escape';
 
 const W = 560;
@@ -110,6 +110,29 @@ function legendSvg(spec: ChartSpec): string {
     .join('');
 }
 
+const WINDOW_SHADES = ['#4e9af1', '#edc948'];
+/** Label text width at 8 px, for keeping window labels apart. */
+const labelWidth = (text: string) => text.length * 5 + 2;
+
+/**
+ * A band: a cap range (widened so the edge caps' markers sit inside) or a time window with its label above the
+ * plot. `labelEnd` is where the last window label drawn ends: a label that would overlap it is left out (the table
+ * beside the chart names every window).
+ */
+function bandSvg(b: ChartBand, i: number, sx: Scale, plotB: number, labelEnd: { x: number }): string {
+  const h = n(plotB - M.t);
+  if (!b.window) return `<rect class="band" x="${n(sx.at(b.from) - 8)}" y="${M.t}" width="${n(sx.at(b.to) - sx.at(b.from) + 16)}" height="${h}" fill="#edc948" fill-opacity="0.18"/>`;
+  const [x0, x1] = [sx.at(b.from), sx.at(b.to)];
+  const mid = (x0 + x1) / 2;
+  const w = labelWidth(b.label);
+  let label = '';
+  if (mid - w / 2 >= labelEnd.x) {
+    label = `<text x="${n(mid)}" y="${M.t - 4}" text-anchor="middle" font-size="8" fill="${INK}">${escapeHtml(b.label)}</text>`;
+    labelEnd.x = mid + w / 2 + 2;
+  }
+  return `<g class="band window"><rect x="${n(x0)}" y="${M.t}" width="${n(x1 - x0)}" height="${h}" fill="${WINDOW_SHADES[i % 2]}" fill-opacity="0.13"/>${label}</g>`;
+}
+
 /** The spec as a standalone <svg> (viewBox 560 x 280, scales to the page). */
 export function chartSvg(spec: ChartSpec): string {
   const plotB = H - M.b - (spec.legend ? 12 : 0);
@@ -122,7 +145,8 @@ export function chartSvg(spec: ChartSpec): string {
   const sy2 = spec.y2 ? scale(spec.y2, ys(right), [plotB, M.t], 0.08) : null;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" class="chart" data-chart="${spec.id}" role="img" aria-label="${escapeHtml(spec.title)}" font-family="Helvetica, Arial, sans-serif">`);
-  for (const b of spec.bands) out.push(`<rect class="band" x="${n(sx.at(b.from) - 8)}" y="${M.t}" width="${n(sx.at(b.to) - sx.at(b.from) + 16)}" height="${n(plotB - M.t)}" fill="#edc948" fill-opacity="0.18"/>`);
+  const labelEnd = { x: -Infinity };
+  spec.bands.forEach((b, i) => out.push(bandSvg(b, i, sx, plotB, labelEnd)));
   for (const t of sy.ticks) out.push(`<path d="M${M.l} ${n(sy.at(t))}H${W - M.r}" stroke="${GRID}" stroke-width="0.7"/><text x="${M.l - 5}" y="${n(sy.at(t) + 3)}" text-anchor="end" font-size="10" fill="${INK}">${tickText(t)}</text>`);
   for (const t of sx.ticks) out.push(`<path d="M${n(sx.at(t))} ${plotB}v4" stroke="${INK}"/><text x="${n(sx.at(t))}" y="${plotB + 15}" text-anchor="middle" font-size="10" fill="${INK}">${tickText(t)}</text>`);
   if (sy2) for (const t of sy2.ticks) out.push(`<text x="${W - M.r + 5}" y="${n(sy2.at(t) + 3)}" font-size="10" fill="${INK}">${tickText(t)}</text>`);

@@ -19,6 +19,22 @@ const result = analyzeSweep({ sweep_id: 7, runs, overhead_w: 100 }, { overhead_w
 const g = result.groups[0]!;
 
 describe('report SVG charts', () => {
+  it('shades time windows exactly and draws each label only where it clears the last one drawn', () => {
+    // 40 adjacent 10 s windows over 400 s: about 11 px each, too narrow for every two-digit label.
+    const bands = Array.from({ length: 40 }, (_, i) => ({ from: i * 10, to: i * 10 + 10, label: String(i + 1), window: true }));
+    const line = { name: 'GPU 0', type: 'line' as const, axis: 'y' as const, color: '#4e9af1', dashed: false, faded: false, legend: false, points: [0, 400].map((x) => ({ x, y: 300, err: null, label: null, state: 'ok' as const, excluded: false, note: null })) };
+    const axis = { label: 'time', unit: 's', min: null, max: null, zero: false, ticks: null };
+    const svg = chartSvg({ id: 'dataset-trace', title: 'trace', x: axis, y: { ...axis, label: 'power', unit: 'W' }, y2: null, series: [line], bands, legend: false, caption: '' });
+    const windows = [...svg.matchAll(/<g class="band window"><rect x="([\d.]+)" y="\d+" width="([\d.]+)"[^>]*\/>(?:<text x="([\d.]+)"[^>]*>(\d+)<\/text>)?<\/g>/g)];
+    expect(windows).toHaveLength(40);
+    // Adjacent windows meet: no padding (as cap bands have) that would overlap them.
+    for (let i = 1; i < windows.length; i++) expect(Number(windows[i]![1])).toBeCloseTo(Number(windows[i - 1]![1]) + Number(windows[i - 1]![2]), 0);
+    const drawn = windows.filter((m) => m[3] !== undefined).map((m) => ({ x: Number(m[3]), half: (m[4]!.length * 5 + 2) / 2 }));
+    expect(drawn.length).toBeGreaterThan(10);
+    expect(drawn.length).toBeLessThan(40);
+    for (let i = 1; i < drawn.length; i++) expect(drawn[i]!.x - drawn[i]!.half).toBeGreaterThanOrEqual(drawn[i - 1]!.x + drawn[i - 1]!.half);
+  });
+
   it('picks round ticks and prints them without exponent noise', () => {
     expect(niceTicks(198, 705)).toEqual([200, 300, 400, 500, 600, 700]);
     expect(niceTicks(0.38, 0.55)).toEqual([0.4, 0.45, 0.5, 0.55]);

@@ -68,7 +68,7 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
 
 export const reportCommand: CliCommand = {
   name: 'report',
-  summary: 'Write the lab report of a sweep or a comparison as PDF (headless Chromium) and/or HTML',
+  summary: 'Write the lab report of a sweep, a dataset or a comparison as PDF (headless Chromium) and/or HTML',
   usage:
     'report SWEEP_ID|--dataset ID|--compare ID,ID|--all-since DATE [--pdf FILE] [--html FILE] [--out-dir DIR] [--html-only] [--author NAME] [--paper a4|letter] [--title T] [--browser PATH] [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced] [--include-flagged] [--margin F] [--price-per-mwh N] [--grid-g-per-kwh N] [--currency C] [--tariff FILE] [--price-csv FILE] [--carbon-csv FILE] [--db FILE] [--json]',
   options: {

@@ -55,8 +55,11 @@ export function datasetTrace(db: Db, input: MethodInput<'getDatasetTrace'>): Met
   const to = input.to ?? ds.t_end ?? 0;
   const max = input.max_points ?? 2000;
   const devs = new Map(devicesOfDataset(db, ds.id).map((d) => [d.row, d]));
-  const devices = streamsOf(db, { dataset_id: ds.id }).map((s) => {
-    const d = devs.get(s.device_row)!;
+  // Only the dataset's own devices are its series (as for its energy): a stream written under another host's
+  // device is left out rather than failing the whole trace.
+  const devices = streamsOf(db, { dataset_id: ds.id }).flatMap((s) => {
+    const d = devs.get(s.device_row);
+    if (!d) return [];
     return {
       device_id: d.key,
       name: d.name,

@@ -2,9 +2,10 @@
 // for the same options, the records, the devices and the environment taken when the sweep started.
 import type { Db } from '../store/db';
 import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
-import { getDataset, segmentsOf } from '../store/datasets';
+import { getDataset } from '../store/datasets';
+import { analyzeDataset, loadDataset } from '../datasets/analysis';
+import { datasetTrace } from '../datasets/service';
 import { LoadError } from '../analysis/load';
-import { loadSources } from '../analysis/sources';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { runsOfSweep, sweepEnvironment } from '../store/sweeps';
 import { analyzeStoredSweep } from '../analysis/analyze-stored';
@@ -18,17 +19,23 @@ export type ReportOptions = CostedAnalysisOptions;
 /** A report's subject: one sweep, one imported dataset, or several sweeps compared (the first is the baseline). */
 export type ReportSubject = { kind: 'sweep'; sweep_id: number } | { kind: 'dataset'; dataset_id: number } | { kind: 'compare'; sweep_ids: number[] };
 
-/** An imported dataset analysed over its segments, as a report source. Throws LoadError. */
+/** Points per device in a dataset report's trace: a printed page shows no more, however many samples there are. */
+export const REPORT_TRACE_POINTS = 1000;
+
+/**
+ * An imported dataset as a report source: analyzeDataset's energy by segment and its per-cap analysis of the
+ * segments with a cap and work units (none: the report shows the energy and the trace alone), the decimated trace.
+ * Throws LoadError.
+ */
 function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSource {
   const d = getDataset(db, datasetId);
   if (!d) throw new LoadError(`no dataset ${datasetId} in this database (see \`caplab datasets\`)`);
-  const segments = segmentsOf(db, datasetId);
-  if (segments.length === 0) throw new LoadError(`dataset ${datasetId} has no segments to analyse (its import found no per-cap windows)`);
-  // As `caplab analyze --dataset`: the per-cap analysis is of the segments that carry a cap and work units.
-  const runnable = segments.filter((s) => s.cap_w !== null && s.units_in_window !== null);
-  if (runnable.length === 0) throw new LoadError(`dataset ${datasetId} has no segment with a cap and work units to report on: give its segments a cap and the work done (dataset page, or the import of per-cap logs)`);
+  const ds = loadDataset(db, datasetId);
+  if (ds.segments.length === 0) throw new LoadError(`dataset ${datasetId} has no segments to analyse (its import found no per-cap windows)`);
+  // As `caplab analyze --dataset` and the analyzeDataset method: no overhead given is the sources' own (none).
+  const a = analyzeDataset(db, datasetId, { ...opts, overhead_w: opts.overhead_w ?? null });
+  const trace = datasetTrace(db, { dataset_id: datasetId, max_points: REPORT_TRACE_POINTS });
   const { tariff, ...analysis } = opts;
-  const input = loadSources(db, runnable.map((s) => ({ kind: 'segment' as const, segment_id: s.id })), { name: d.name, overhead_w: opts.overhead_w ?? null });
   return {
     label: `dataset ${d.id}`,
     name: d.name,
@@ -37,7 +44,9 @@ function datasetSource(db: Db, datasetId: number, opts: ReportOptions): ReportSo
     runs: [],
     devices: exportDevicesOfDataset(db, datasetId),
     environment: { host: null, os: null, caplab_version: 'not recorded', caplab_commit: null, imported_from: d.source, format: d.format },
-    analysis: withCost(analyzeSweep(input, { ...analysis, overhead_w: opts.overhead_w ?? null }), tariff),
+    // No analysable segment: the analysis of no runs, so the record of the options used stays.
+    analysis: a.sweep ?? withCost(analyzeSweep({ sweep_id: null, name: d.name, runs: [], overhead_w: null }, { ...analysis, overhead_w: opts.overhead_w ?? null }), tariff),
+    dataset: { dataset_id: datasetId, t_start: ds.t_start ?? trace.from, clock: ds.report?.clock ?? 'wall', samples: ds.samples, devices: ds.devices, files: ds.files, segments: a.segments, warnings: a.warnings, trace, max_points: REPORT_TRACE_POINTS },
   };
 }
 
