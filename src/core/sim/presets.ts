@@ -29,8 +29,20 @@ export interface GpuPreset {
   /** Compute per clock relative to the H100 (tensor-core throughput the workloads see). */
   compute_scale: number;
   mem_bandwidth_tbs: number;
+  /**
+   * First-order temperature (thermal.ts): steady at ambient_c + c_per_w * P, approached with time constant tau_s.
+   */
   thermal: { ambient_c: number; c_per_w: number; tau_s: number; slowdown_c: number };
 }
+
+/**
+ * Die time constant of the SXM5 (GH100) cards. Measured on a real H200 (bench/results/h200-adaptive-2026-12-03.md):
+ * after 585-613 W loads the adaptive cool-down reached the 5 °C / 20 W band of the idle baseline in 2-4 s (+3-4 °C
+ * at the first checks). With tau 1 s the model's ~35 °C load-to-idle gap falls under 5 °C in 2 s (600 W) to 3 s
+ * (700 W); the real card's slow heat-sink tail of ~3 °C is left out. Shared with the H100 SXM: same die, module
+ * and cooling class, and its former 60 s had no measurement behind it.
+ */
+const SXM5_DIE_TAU_S = 1;
 
 /** The H100's HBM3 bandwidth: workload coefficients are stated relative to it. */
 export const REFERENCE_BANDWIDTH_TBS = 3.35;
@@ -52,7 +64,7 @@ const PRESETS: readonly GpuPreset[] = [
     memory_mb: 81559,
     compute_scale: 1,
     mem_bandwidth_tbs: REFERENCE_BANDWIDTH_TBS,
-    thermal: { ambient_c: 30, c_per_w: 0.07, tau_s: 60, slowdown_c: 87 },
+    thermal: { ambient_c: 30, c_per_w: 0.07, tau_s: SXM5_DIE_TAU_S, slowdown_c: 87 },
   },
   {
     // Same compute die as the H100 with faster, larger HBM3e: less memory-bound, so throughput keeps rising at
@@ -72,7 +84,7 @@ const PRESETS: readonly GpuPreset[] = [
     memory_mb: 143771,
     compute_scale: 1,
     mem_bandwidth_tbs: 4.8,
-    thermal: { ambient_c: 30, c_per_w: 0.068, tau_s: 70, slowdown_c: 87 },
+    thermal: { ambient_c: 30, c_per_w: 0.068, tau_s: SXM5_DIE_TAU_S, slowdown_c: 87 },
   },
   {
     // High static power makes its efficiency curve flatter but lower; limits under 400 W are not enforced.

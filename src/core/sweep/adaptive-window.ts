@@ -1,6 +1,9 @@
 // Adaptive measurement window (plan `adaptive.window`): a run stops measuring once its throughput and power are
 // steady and known to the target precision, never before the steady-state test could judge it, never after the
-// plan's window.
+// plan's window. Power is judged per workload step (its mean over each step's interval, from the energy counter
+// where the device has one), so a swing within the step (forward, backward, optimizer) averages out instead of
+// widening the CI: on a real H200 an LLM's ~0.1 s steps strobed by 0.1 s readings kept the readings' CI at 9-10 %
+// with throughput's at 0.1-0.2 % (bench/results/h200-adaptive-2026-12-03.md).
 import { detectSteadyState } from '../analysis/steady-state';
 import { linearFit, mean, sampleSd, tQuantile } from '../analysis/stats';
 
@@ -52,11 +55,39 @@ function settled(t: readonly number[], v: readonly number[], target: number): bo
   return fit !== null && Math.abs(m) > 0 && Math.abs(fit.slope * (t[t.length - 1]! - t[0]!)) / Math.abs(m) <= target;
 }
 
+/** Linear interpolation of the cumulative energy e (J) at time x, searching from index `from`; null outside its span. */
+function energyAt(t: readonly number[], e: readonly number[], x: number, from: number): { j: number | null; i: number } {
+  if (t.length === 0 || x < t[0]! || x > t[t.length - 1]!) return { j: null, i: from };
+  let i = Math.min(from, t.length - 1);
+  while (i > 0 && t[i]! > x) i--;
+  while (i + 1 < t.length && t[i + 1]! <= x) i++;
+  if (i + 1 >= t.length || t[i + 1]! === t[i]!) return { j: e[i]!, i };
+  return { j: e[i]! + ((e[i + 1]! - e[i]!) * (x - t[i]!)) / (t[i + 1]! - t[i]!), i };
+}
+
+/**
+ * One device's readings and its energy so far: the energy counter's when every reading has one (it integrates the
+ * true power, so a step shorter than the sampling period cannot alias), else the readings' trapezoid integral.
+ */
+interface DevicePower {
+  t: number[];
+  w: number[];
+  /** Cumulative energy at each reading, J. */
+  e: number[];
+  counter: { first_mj: number; last_mj: number } | null;
+  /** Steps judged so far (their whole interval is covered by readings), with the mean power over each. */
+  stepsDone: number;
+  stepT: number[];
+  stepW: number[];
+  cursor: number;
+}
+
 /** Watches one run's window: per-step rates and each device's power readings (the widest device CI counts). */
 export class AdaptiveWindow {
   private readonly stepT: number[] = [];
+  private readonly stepStart: number[] = [];
   private readonly rate: number[] = [];
-  private readonly power = new Map<string, { t: number[]; w: number[] }>();
+  private readonly power = new Map<string, DevicePower>();
 
   constructor(
     private readonly rule: WindowRule,
@@ -67,16 +98,49 @@ export class AdaptiveWindow {
   step(t: number, units: number, dt: number): void {
     if (t > this.start && dt > 0 && Number.isFinite(units)) {
       this.stepT.push(t);
+      this.stepStart.push(t - dt);
       this.rate.push(units / dt);
     }
   }
 
-  sample(device: string, t: number, power_w: number | null): void {
+  /** One power reading, with the device's energy counter (mJ) where it has one. */
+  sample(device: string, t: number, power_w: number | null, energy_mj: number | null = null): void {
     if (power_w === null || !Number.isFinite(power_w) || t < this.start) return;
     let s = this.power.get(device);
-    if (!s) this.power.set(device, (s = { t: [], w: [] }));
+    const mj = energy_mj !== null && Number.isFinite(energy_mj) ? energy_mj : null;
+    if (!s) {
+      this.power.set(device, (s = { t: [], w: [], e: [], counter: mj === null ? null : { first_mj: mj, last_mj: mj }, stepsDone: 0, stepT: [], stepW: [], cursor: 0 }));
+    } else if (s.counter && (mj === null || mj < s.counter.last_mj)) {
+      // A reading without the counter, or a counter that went back (reset): integrate the power readings instead.
+      s.counter = null;
+      s.e = s.t.map(() => 0);
+      for (let k = 1; k < s.t.length; k++) s.e[k] = s.e[k - 1]! + ((s.w[k - 1]! + s.w[k]!) / 2) * (s.t[k]! - s.t[k - 1]!);
+    }
+    const n = s.t.length;
+    if (s.counter) s.counter.last_mj = mj!;
+    s.e.push(s.counter ? (mj! - s.counter.first_mj) / 1000 : n === 0 ? 0 : s.e[n - 1]! + ((s.w[n - 1]! + power_w) / 2) * (t - s.t[n - 1]!));
     s.t.push(t);
     s.w.push(power_w);
+  }
+
+  /**
+   * The power series the device is judged on: its mean over each whole step once STEADY_MIN_POINTS steps are
+   * covered by readings (batches of them then span whole steps), its raw readings before that.
+   */
+  private powerSeries(d: DevicePower): { t: readonly number[]; w: readonly number[] } {
+    const last = d.t[d.t.length - 1]!;
+    for (; d.stepsDone < this.stepT.length && this.stepT[d.stepsDone]! <= last; d.stepsDone++) {
+      const a = this.stepStart[d.stepsDone]!;
+      const b = this.stepT[d.stepsDone]!;
+      const from = energyAt(d.t, d.e, a, d.cursor);
+      const to = energyAt(d.t, d.e, b, from.i);
+      d.cursor = from.i;
+      // A step that began before the first reading is left out rather than judged on part of itself.
+      if (from.j === null || to.j === null || !(b > a)) continue;
+      d.stepT.push(b);
+      d.stepW.push((to.j - from.j) / (b - a));
+    }
+    return d.stepW.length >= STEADY_MIN_POINTS ? { t: d.stepT, w: d.stepW } : d;
   }
 
   /** Whether the window may end at `t` (the last step's time). */
@@ -84,9 +148,11 @@ export class AdaptiveWindow {
     const elapsed_s = t - this.start;
     const throughput_ci = batchMeansHalfWidth(this.rate);
     const devices = [...this.power.values()];
-    const cis = devices.map((d) => batchMeansHalfWidth(d.w));
+    // The readings' own floor stays: per-step means interpolated from fewer readings than the test needs say little.
+    const series = devices.map((d) => (d.w.length >= STEADY_MIN_POINTS ? this.powerSeries(d) : null));
+    const cis = series.map((d) => (d === null ? null : batchMeansHalfWidth(d.w)));
     const power_ci = devices.length > 0 && cis.every((c) => c !== null) ? Math.max(...(cis as number[])) : null;
-    const steady = throughput_ci !== null && power_ci !== null && settled(this.stepT, this.rate, this.rule.ci_target) && devices.every((d) => settled(d.t, d.w, this.rule.ci_target));
+    const steady = throughput_ci !== null && power_ci !== null && settled(this.stepT, this.rate, this.rule.ci_target) && series.every((d) => d !== null && settled(d.t, d.w, this.rule.ci_target));
     const base = { elapsed_s, throughput_ci, power_ci, steady };
     const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
     if (elapsed_s < this.rule.min_s) return { ...base, stop: false, reason: `shorter than the minimum window (${this.rule.min_s} s)` };

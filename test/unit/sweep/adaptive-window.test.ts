@@ -79,6 +79,77 @@ describe('adaptive window: stops once steady and within the CI target, never bel
   });
 });
 
+/**
+ * A training-like trace: 0.4 s steps (2 % jitter), the first half of each at 400 W and the second at 700 W (forward,
+ * backward), its mean drifting by `drift` per second; readings every 0.1 s with 0.5 % noise and, with `counter`,
+ * an energy counter that integrates the true power as NVML's does. Feeds until the window stops or 45 s pass.
+ */
+function stepPeriodic(drift: number, counter: boolean, step_s = 0.4, jitter = 0.02): { stop: number | null; verdict: ReturnType<AdaptiveWindow['judge']>; readings: number[] } {
+  const w = new AdaptiveWindow(rule, 0);
+  const truth = (x: number, stepStart: number, dt: number) => ((x - stepStart) / dt < 0.5 ? 400 : 700) * (1 + drift * x);
+  const readings: number[] = [];
+  let t = 0;
+  let p = 0;
+  let energy_j = 0;
+  let j = 0;
+  for (let k = 0; t < 45; k++) {
+    const dt = step_s * (1 + jitter * gaussian(3, k));
+    const a = t;
+    t += dt;
+    for (; p + 0.1 <= t + 1e-9; j++) {
+      // The counter's share of the 0.1 s since the last reading, in 1 ms slices of the true power.
+      for (let q = 0; q < 100; q++) {
+        const x = p + (q + 0.5) * 0.001;
+        energy_j += truth(x, x < a ? a - dt : a, dt) * 0.001;
+      }
+      p += 0.1;
+      const reading = truth(p, a, dt) * (1 + 0.005 * gaussian(4, j));
+      readings.push(reading);
+      w.sample('sim:0', p, reading, counter ? energy_j * 1000 : null);
+    }
+    w.step(t, 1000, dt);
+    const v = w.judge(t);
+    if (v.stop) return { stop: t, verdict: v, readings };
+  }
+  return { stop: null, verdict: w.judge(t), readings };
+}
+
+describe('adaptive window: power judged over whole steps', () => {
+  // The real H200's LLM (bench/results/h200-adaptive-2026-12-03.md): 2048-token steps at ~20,200 tokens/s take
+  // ~0.1 s, the sampling period, so readings strobe the within-step swing and their batch means wander.
+  const LLM_STEP_S = 0.101;
+
+  it('0.1 s steps swinging 400/700 W, steady mean: the energy counter per step settles it at the minimum window', () => {
+    const r = stepPeriodic(0, true, LLM_STEP_S);
+    expect(r.stop).not.toBeNull();
+    expect(r.stop!).toBeLessThan(rule.min_s + 1);
+    expect(r.verdict.power_ci!).toBeLessThanOrEqual(rule.ci_target);
+    // The readings' own batch means (the rule before) are far off on the same trace, as on the real card.
+    expect(batchMeansHalfWidth(r.readings)!).toBeGreaterThan(0.05);
+    // Without a counter the per-step means come from the same strobed readings: it keeps waiting, as before.
+    expect(stepPeriodic(0, false, LLM_STEP_S).stop).toBeNull();
+  });
+
+  it('0.4 s steps swinging 400/700 W, steady mean: settles once 50 steps are in, counter or not', () => {
+    for (const counter of [true, false]) {
+      const r = stepPeriodic(0, counter, 0.4);
+      expect(r.stop, `counter ${counter}`).not.toBeNull();
+      expect(r.stop!).toBeLessThan(30);
+      expect(r.verdict.power_ci!).toBeLessThanOrEqual(rule.ci_target);
+    }
+  });
+
+  it('the same swings on a mean drifting by 0.2 %/s do not settle within 45 s', () => {
+    for (const step_s of [LLM_STEP_S, 0.4]) {
+      for (const counter of [true, false]) {
+        const r = stepPeriodic(0.002, counter, step_s);
+        expect(r.stop, `${step_s} s steps, counter ${counter}`).toBeNull();
+        expect(r.verdict.steady, `${step_s} s steps, counter ${counter}`).toBe(false);
+      }
+    }
+  });
+});
+
 describe('RunProgress with a windowDone hook', () => {
   const lines = (n: number, dt: number) => {
     const out = [formatProtocolEvent({ ev: 'start', t: 0, workload: 'w', units: 'images', gpus: 1, batch_size: 1 })];

@@ -15,8 +15,11 @@ const BASELINE_S = 3;
 /** Readings kept per device for the cool-down's slope test. */
 const KEEP_READINGS = 600;
 
+/** A cool-down reading with the energy counter the window's per-step power is taken from. */
+type Reading = CoolReading & { energy_mj: number | null };
+
 export class AdaptiveDriver {
-  private readonly readings = new Map<string, CoolReading[]>();
+  private readonly readings = new Map<string, Reading[]>();
   private baselines = new Map<string, Baseline>();
   private win: AdaptiveWindow | null = null;
   private verdict: WindowVerdict | null = null;
@@ -41,9 +44,9 @@ export class AdaptiveDriver {
       if (s.power_w === null && s.temp_c === null) continue;
       let list = this.readings.get(s.device_id);
       if (!list) this.readings.set(s.device_id, (list = []));
-      list.push({ t: s.t, temp_c: s.temp_c, power_w: s.power_w });
+      list.push({ t: s.t, temp_c: s.temp_c, power_w: s.power_w, energy_mj: s.energy_mj });
       if (list.length > KEEP_READINGS) list.splice(0, list.length - KEEP_READINGS);
-      this.win?.sample(s.device_id, s.t, s.power_w);
+      this.win?.sample(s.device_id, s.t, s.power_w, s.energy_mj);
     }
   }
 
@@ -65,7 +68,7 @@ export class AdaptiveDriver {
       if (start === null) return false;
       if (!this.win) {
         this.win = new AdaptiveWindow(rule, start);
-        for (const [device, list] of this.readings) for (const r of list) this.win.sample(device, r.t, r.power_w);
+        for (const [device, list] of this.readings) for (const r of list) this.win.sample(device, r.t, r.power_w, r.energy_mj);
       }
       this.win.step(step.t, step.units, step.dt);
       this.verdict = this.win.judge(step.t);
