@@ -81,8 +81,8 @@ describe('CLI messages', () => {
     const col = (name: string) => header!.indexOf(name);
     expect(col('exit_note')).toBeGreaterThan(col('exit_code'));
     expect(rows.length).toBe(2);
-    // The simulated workload runs until CapLab stops it at the end of its window.
-    expect(rows.some((row) => row[col('exit_code')] === '143')).toBe(true);
+    // The simulated workload runs until CapLab stops it at the end of its window (143), unless under load it reaches
+    // its own end first (0): every row must then say which, as below.
     for (const row of rows) {
       expect(row[col('status')]).toBe('done');
       const code = Number(row[col('exit_code')]);
