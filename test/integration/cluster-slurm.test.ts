@@ -151,8 +151,9 @@ describe.skipIf(unavailable !== null)(`cluster sweeps on a real Slurm${unavailab
   });
 
   it('cancel mid-run: every node restores its own simulated limit', { timeout: 240_000 }, async () => {
-    // Long runs (window 200 simulated s at 5x): both tasks are mid-run when the cancel comes.
-    const file = writePlan('cancel', basePlan({ name: 'cancel', caps: [250], window: { seconds: 200 }, sim: { speedup: 5, devices: ['h100-sxm'] } }));
+    // Long runs (window 1000 simulated s at 5x, 200 s of wall time): both tasks are still mid-run when the cancel
+    // comes even when Slurm starts the second task half a minute after the first on a loaded machine.
+    const file = writePlan('cancel', basePlan({ name: 'cancel', caps: [250], window: { seconds: 1000 }, sim: { speedup: 5, devices: ['h100-sxm'] } }));
     const jobDir = join(tmp.dir, 'jobs', 'cancel');
     const sub = JSON.parse(await cli(['cluster', 'submit', file, '--nodes', '2', '--dir', jobDir, '--json'])) as { job_id: string };
     await until('both nodes at the 250 W cap', () => nodeLimit('n1') === 250 && nodeLimit('n2') === 250);
