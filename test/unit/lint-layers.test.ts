@@ -27,7 +27,7 @@ describe('layer map', { timeout: 60_000 }, () => {
     expect(await layerErrors('src/core/planted.ts', "import { Engine } from '../main/lab/engine';\nexport const x = Engine;\n")).toHaveLength(1);
     expect(await layerErrors('src/renderer/planted.ts', "import { decimateMinMax } from '../core/decimate';\nexport const x = decimateMinMax;\n")).toEqual([]);
     expect(await layerErrors('src/main/cli/planted.ts', "import { startServer } from '../host/server';\nexport const x = startServer;\n")).toEqual([]);
-    expect(await layerErrors('src/main/host/planted.ts', "import { Engine } from '../lab/engine';\nexport const x = Engine;\n")).toEqual([]);
+    expect(await layerErrors('src/main/host/planted.ts', "import { Engine } from '../lab';\nexport const x = Engine;\n")).toEqual([]);
   });
 
   it('fails better-sqlite3 outside src/main/lab/store (engine, host, CLI, Electron); allows it in the store', async () => {
@@ -74,5 +74,31 @@ describe('SQL only in src/main/lab/store', { timeout: 60_000 }, () => {
     const code = "const RE = /^(\\d+)W$/;\nexport const watts = (s: string) => RE.exec(s)?.[1] ?? /cap=(\\d+)/.exec(s)?.[1];\nexport function all(re: RegExp, s: string) {\n  for (let m = re.exec(s); m; m = re.exec(s)) void m;\n}\n";
     expect(await sqlErrors('src/main/lab/cluster/x.ts', code)).toEqual([]);
     expect(await sqlErrors('src/renderer/lib/x.ts', code)).toEqual([]);
+  });
+});
+
+describe('faces reach the engine through its door', { timeout: 60_000 }, () => {
+  const internal = (up: string) => `import { getSweep } from '${up}lab/store/sweeps';\nexport const x = getSweep;\n`;
+  const door = (up: string) => `import { Engine } from '${up}lab';\nimport { VERSION } from '${up}lab/basics';\nexport const x = [Engine, VERSION];\n`;
+
+  it('fails a planted import of an engine internal from a CLI command, the CLI root, the host and the Electron shell', async () => {
+    for (const [file, up] of [['src/main/cli/commands/planted.ts', '../../'], ['src/main/cli/planted.ts', '../'], ['src/main/host/planted.ts', '../'], ['src/main/electron/planted.ts', '../']] as const) {
+      expect(await layerErrors(file, internal(up)), file).toEqual([expect.stringMatching(/A face imports the engine through its door/)]);
+      expect(await layerErrors(file, `import { Engine } from '${up}lab/engine';\nexport const x = Engine;\n`), file).toHaveLength(1);
+    }
+  });
+
+  it('allows the door (lab/index, lab/basics) and src/shared, and leaves the engine\'s own imports alone', async () => {
+    expect(await layerErrors('src/main/cli/commands/planted.ts', door('../../'))).toEqual([]);
+    expect(await layerErrors('src/main/host/planted.ts', door('../'))).toEqual([]);
+    expect(await layerErrors('src/main/cli/planted.ts', "import { LabError } from '../../shared/errors';\nexport const x = LabError;\n")).toEqual([]);
+    expect(await layerErrors('src/main/lab/sweep/planted.ts', internal('../'))).toEqual([]);
+  });
+
+  it('the commands that have gone through the door stay there', async () => {
+    // export and report went through engine.files (issue #26): an internal import there fails again.
+    for (const file of ['src/main/cli/commands/export.ts', 'src/main/cli/commands/report.ts', 'src/main/cli/commands/doctor.ts']) {
+      expect(await layerErrors(file, internal('../../')), file).toHaveLength(1);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { CliError, numberOpt, stringOpt, type CliArgs } from './command';
 import { resolve } from 'node:path';
 import { Selector, SELECTORS } from '../../shared/analysis';
 import type { CostTariffInput } from '../../shared/cost';
-import { readTariffFile, type CostedAnalysisOptions } from '../lab/analysis/cost';
+import { readTariffFile, type CostedAnalysisOptions } from '../lab';
 
 /** The analysis flags `caplab analyze` takes; `caplab report` takes the same, so its numbers are analyze's. */
 export const analysisOptions = {

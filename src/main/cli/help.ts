@@ -3,7 +3,7 @@ import type { commandLoaders } from './commands';
 import { backendList } from '../../shared/backends';
 import { selectorList } from '../../shared/selectors';
 import { BackendChoice } from '../../shared/device';
-import { autoOrder } from '../lab/gpu/registry';
+import { autoOrder } from '../lab/basics';
 
 /** What a flag does, its default and an example, as `caplab NAME --help` prints it. */
 export interface FlagDoc {

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { backendUsage } from '../../shared/backends';
 import { CliError, type CliIO } from './command';
-import { labErrorCode } from '../lab/errors';
+import { labErrorCode, VERSION } from '../lab/basics';
 import { exitCodeOf } from '../../shared/errors';
 import { commandLoaders } from './commands';
-import { VERSION } from '../lab/version';
 import { commandHelp } from './help';
 import { didYouMean } from '../../shared/suggest';
 

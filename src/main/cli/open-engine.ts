@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
-import { Engine } from '../lab/engine';
-import { dbPath } from '../lab/paths';
-import { describeMigration } from '../lab/store/db';
+import { dbPath, Engine, type PtyHandler } from '../lab';
 import { BackendChoice } from '../../shared/device';
 import { CliError, stringOpt, type CliArgs, type CliIO } from './command';
 import type { CapRestore } from '../../shared/records';
-import type { PtyHandler } from '../lab/gpu/lab-backend';
 
 export const dbOption = { db: { type: 'string' } } as const;
 export const backendOption = { backend: { type: 'string' } } as const;
@@ -64,7 +61,7 @@ export async function openEngine(args: CliArgs, io: CliIO, opts: { restoreOnOpen
     readOnly: opts.readOnly && file !== ':memory:',
     onPty: opts.readOnly ? undefined : terminalPtyBridge(io),
   });
-  const migrated = describeMigration(file, engine.db);
+  const migrated = engine.migrationNote();
   if (migrated) io.stderr.write(`caplab: ${migrated}\n`);
   for (const line of describeRestores(engine.restoredAtOpen)) io.stderr.write(`caplab: a previous sweep was interrupted; ${line}\n`);
   return engine;

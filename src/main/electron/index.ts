@@ -3,8 +3,7 @@
 import { app, BrowserWindow, Menu, Notification, ipcMain, session, shell, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { eventNames, methodNames, type EventPayload } from '../../shared/api';
-import { Engine } from '../lab/engine';
-import { dbPath } from '../lab/paths';
+import { dbPath, Engine } from '../lab';
 import type { EngineHandle } from '../host/engine-handle';
 import { createIpcTransport, IPC_CALL, IPC_EVENT, isTrustedRendererUrl } from '../host/ipc';
 import { buildMenu } from './menu';

@@ -3,8 +3,7 @@ import { BrowserWindow } from 'electron';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { footerTemplate } from '../lab/exporters/chromium';
-import type { PdfPrinter } from '../lab/report/write';
+import { footerTemplate, type PdfPrinter } from '../lab';
 
 export const electronPdfPrinter: PdfPrinter = async (html, o) => {
   // A file rather than a data: URL, which Chromium caps in length.

@@ -1,7 +1,7 @@
 import type { ZodError } from 'zod';
 import { isMethodName, methods, type ApiError, type MethodName } from '../../shared/api';
 import type { EngineHandle } from './engine-handle';
-import { labErrorCode } from '../lab/errors';
+import { labErrorCode } from '../lab/basics';
 import { httpStatusOf } from '../../shared/errors';
 
 /** Result of one contract call, transport-neutral: the HTTP host maps `code` to a status, IPC passes it through. */

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { openDb, type Db } from './store/db';
+import { describeMigration, openDb, type Db } from './store/db';
 import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep, setSweepNotes } from './store/sweeps';
 import { devicesOfRun } from './store/devices';
 import { metricsOfRun, runStream } from './store/samples';
@@ -41,6 +41,7 @@ import { analyzeSweep } from '../../core/analysis/analyze';
 import { withCost } from './analysis/cost';
 import { Source } from '../../shared/source';
 import { exportForApp } from './exporters/app-export';
+import { FileOutputs } from './exporters/service';
 import { findBrowser, printPdfWithChromium } from './exporters/chromium';
 import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
@@ -94,17 +95,26 @@ export class Engine implements LabApi {
   private monitor: { choice: BackendChoice; lab: Promise<LabBackend> } | null = null;
   /** What `open` restored from an earlier, killed sweep. */
   restoredAtOpen: MethodOutput<'restoreCaps'> = [];
+  /** Exports and reports written to files the caller names (the CLI's export and report). */
+  readonly files: FileOutputs;
 
   private constructor(
     readonly db: Db,
     private readonly opts: EngineOptions,
-  ) {}
+  ) {
+    this.files = new FileOutputs(db, opts.env ?? process.env);
+  }
 
   static async open(opts: EngineOptions): Promise<Engine> {
     const engine = new Engine(openDb(opts.dbPath, { readonly: opts.readOnly }), opts);
     if (!opts.readOnly) markInterruptedSweeps(engine.db, isAlive);
     if (opts.restoreOnOpen ?? false) engine.restoredAtOpen = await engine.restoreCaps({});
     return engine;
+  }
+
+  /** "migrated FILE from schema A -> B; the copy from before is at …" when opening migrated the database, else null. */
+  migrationNote(): string | null {
+    return describeMigration(this.opts.dbPath, this.db);
   }
 
   /** Shows a limit change's sudo prompt in the run's terminal (pty.data) and takes the password from writePty. */

@@ -1,6 +1,5 @@
-import { runDoctor } from '../../lab/doctor';
+import { dbPath, runDoctor } from '../../lab';
 import { backendUsage } from '../../../shared/backends';
-import { dbPath } from '../../lab/paths';
 import { printJson, stringOpt, type CliCommand } from '../command';
 import { table } from '../format';
 import { backendOpt, backendOption, dbOption, jsonOption } from '../open-engine';

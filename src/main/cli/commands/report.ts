@@ -1,17 +1,10 @@
 import { join } from 'node:path';
-import { CliError, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
-import { dbOption, jsonOption } from '../open-engine';
+import { CliError, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
+import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
-import { openReadOnly } from '../read-db';
 import { parseTimeArg } from './energy';
-import { LoadError } from '../../lab/analysis/load';
-import { listSweeps } from '../../lab/store/sweeps';
-import { buildReport, type ReportSubject } from '../../lab/report/build';
-import { PrintError, writeReport, type PdfPrinter } from '../../lab/report/write';
-import { ExportError } from '../../lab/files/atomic';
-import { findBrowser, NoBrowserError, printPdfWithChromium } from '../../lab/exporters/chromium';
+import type { Engine, ReportJob, ReportSubject } from '../../lab';
 import type { Paper } from '../../../core/report/model';
-import type { WrittenFile } from '../../../shared/export';
 
 const positiveId = (text: string, what: string) => {
   const n = Number(text);
@@ -25,14 +18,8 @@ export function paperOf(args: CliArgs): Paper {
   return p;
 }
 
-interface Job {
-  subject: ReportSubject;
-  pdf?: string;
-  html?: string;
-}
-
 /** What to report on, and where each report goes. */
-function jobsOf(args: CliArgs, io: CliIO): Job[] {
+async function jobsOf(args: CliArgs, engine: () => Promise<Engine>): Promise<ReportJob[]> {
   const dataset = stringOpt(args, 'dataset');
   const compare = stringOpt(args, 'compare');
   const since = stringOpt(args, 'all-since');
@@ -46,14 +33,9 @@ function jobsOf(args: CliArgs, io: CliIO): Job[] {
     if (pdf || html) throw new CliError('--all-since writes one report per sweep into --out-dir; --pdf/--html name single files');
     const from = parseTimeArg('all-since', since);
     const dir = stringOpt(args, 'out-dir') ?? '.';
-    const db = openReadOnly(args, io);
-    try {
-      const sweeps = listSweeps(db).filter((s) => s.created_at >= from).reverse();
-      const format = args.values['html-only'] ? 'html' : 'pdf';
-      return sweeps.map((s) => ({ subject: { kind: 'sweep', sweep_id: s.id }, [format]: join(dir, `caplab-report-sweep-${s.id}.${format}`) }));
-    } finally {
-      db.close();
-    }
+    const sweeps = (await (await engine()).listSweeps({})).filter((s) => s.created_at >= from).reverse();
+    const format = args.values['html-only'] ? 'html' : 'pdf';
+    return sweeps.map((s) => ({ subject: { kind: 'sweep', sweep_id: s.id }, [format]: join(dir, `caplab-report-sweep-${s.id}.${format}`) }));
   }
   let subject: ReportSubject;
   if (dataset !== undefined) subject = { kind: 'dataset', dataset_id: positiveId(dataset, '--dataset') };
@@ -88,62 +70,19 @@ export const reportCommand: CliCommand = {
     title: { type: 'string' },
   },
   async run(args, io) {
-    const opts = analysisOptionsOf(args);
+    const analysis = analysisOptionsOf(args);
     const paper = paperOf(args);
-    const jobs = jobsOf(args, io);
-    const say = (m: string) => io.stderr.write(`caplab report: ${m}\n`);
-    const needPdf = jobs.some((j) => j.pdf);
-    let printer: PdfPrinter | null = null;
-    let browserError: string | null = null;
-    if (needPdf) {
-      try {
-        const browser = await findBrowser(stringOpt(args, 'browser'), io.env);
-        say(`printing with ${browser}`);
-        printer = (html, o) => printPdfWithChromium(browser, html, o);
-      } catch (e) {
-        if (!(e instanceof NoBrowserError)) throw e instanceof ExportError ? new CliError(e.message) : e;
-        browserError = e.message;
-      }
-    }
-    const written: WrittenFile[] = [];
-    const failed: { source: string; path: string; error: string }[] = [];
-    if (jobs.length === 0) say('no sweeps since that date: nothing written');
-    const db = openReadOnly(args, io);
+    // Opened once the flags are known good: a mistyped flag is named before the database is looked for.
+    let engine: Engine | undefined;
+    const open = async () => (engine ??= await openEngine(args, io, { readOnly: true }));
     try {
-      for (const job of jobs) {
-        const s = job.subject;
-        const source = s.kind === 'sweep' ? `sweep ${s.sweep_id}` : s.kind === 'dataset' ? `dataset ${s.dataset_id}` : `compare ${s.sweep_ids.join(',')}`;
-        say(`${source}: analysing…`);
-        let input;
-        try {
-          input = buildReport(db, job.subject, opts, { author: stringOpt(args, 'author') ?? null, paper, title: stringOpt(args, 'title') });
-        } catch (e) {
-          if (e instanceof LoadError) throw new CliError(e.message);
-          throw e;
-        }
-        // No browser: write the HTML instead of the PDF and say how to print it.
-        const html = job.html ?? (job.pdf && !printer ? job.pdf.replace(/\.pdf$/i, '') + '.html' : undefined);
-        say(`${source}: rendering${job.pdf && printer ? ' and printing' : ''}…`);
-        try {
-          const r = await writeReport(input, { pdf: printer ? job.pdf : undefined, html }, printer);
-          written.push(...r.written);
-          for (const f of r.written) say(`wrote ${f.path} (${f.bytes} bytes)`);
-          if (job.pdf && !printer) {
-            failed.push({ source, path: job.pdf, error: browserError! });
-            say(`no PDF: ${browserError}. Open ${html} in a browser and print it to PDF (Ctrl+P, paper ${paper === 'a4' ? 'A4' : 'Letter'}, background graphics on), or install chromium and run this again.`);
-          }
-        } catch (e) {
-          if (e instanceof ExportError) throw new CliError(e.message);
-          if (!(e instanceof PrintError)) throw e;
-          written.push(...e.written);
-          failed.push({ source, path: job.pdf ?? '', error: e.message });
-          say(`${source}: ${e.message.split('\n')[0]}`);
-        }
-      }
+      const jobs = await jobsOf(args, open);
+      const meta = { author: stringOpt(args, 'author') ?? null, paper, title: stringOpt(args, 'title') };
+      const r = await (await open()).files.reports({ jobs, analysis, meta, browser: stringOpt(args, 'browser') }, (m) => io.stderr.write(`caplab report: ${m}\n`));
+      if (args.values.json) printJson(io, r);
+      return r.failed.length ? 1 : 0;
     } finally {
-      db.close();
+      await engine?.close();
     }
-    if (args.values.json) printJson(io, { written, failed });
-    return failed.length ? 1 : 0;
   },
 };
