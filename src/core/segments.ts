@@ -296,7 +296,7 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
       bounds.splice(pick, 1);
       changed = true;
     }
-    const absorbed = absorbTransitions(bounds, v, sse, (opts.transition_s ?? 2 * minS) / step);
+    const absorbed = absorbTransitions(bounds, v, sse, (opts.transition_s ?? 2 * minS) / step, skip);
     if (absorbed.length !== bounds.length) changed = true;
     bounds = absorbed;
     let shortest = -1;
@@ -309,6 +309,13 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
       bounds.splice(shortest, 2, cut);
       changed = true;
     }
+  }
+  // Each edge where a two-level fit of its own two phases puts it. The splits above placed it while their range still
+  // held other levels, whose mean can pull a reading at the step to the wrong side (a 60 -> 200 W edge read one
+  // sample late because the piece right of it also held a 400 W plateau).
+  for (let i = 1; i + 1 < bounds.length; i++) {
+    const cut = bestCut(bounds[i - 1]!, bounds[i + 1]!, bounds[i]! - near, bounds[i]! + near);
+    if (cut > 0) bounds[i] = cut;
   }
   const lag = opts.lag_s ?? 0;
   const edge = (k: number) => (k === 0 ? t[0]! - step / 2 : k === n ? t[n - 1]! + step / 2 : (t[k - 1]! + t[k]!) / 2 - lag);
@@ -343,10 +350,10 @@ function noiseSigma(v: readonly number[], lag: number): number {
  * and whose own linear trend covers at least half of the smaller gap to them is a ramp from one level to the next,
  * not a load phase. It is cut where one step between its neighbours fits best (least squares) and each part joins
  * the neighbour on its side; the shortest such phase goes first, and the check repeats on the merged phases, so a
- * ramp cut into several pieces goes whole. Flat in-between phases (a staircase of caps) and peaks or dips (a short
- * burst) are kept.
+ * ramp cut into several pieces goes whole; the trend leaves out `edgeBins` at each end (the sensor's own lag ramps).
+ * Flat in-between phases (a staircase of caps) and peaks or dips (a short burst) are kept.
  */
-function absorbTransitions(bounds: number[], v: readonly number[], sse: (a: number, b: number) => number, maxLen: number): number[] {
+function absorbTransitions(bounds: number[], v: readonly number[], sse: (a: number, b: number) => number, maxLen: number, edgeBins: number): number[] {
   const mean = (a: number, b: number) => {
     let s = 0;
     for (let i = a; i < b; i++) s += v[i]!;
@@ -376,7 +383,10 @@ function absorbTransitions(bounds: number[], v: readonly number[], sse: (a: numb
       if (len >= maxLen || (pick >= 0 && len >= b[pick + 1]! - b[pick]!)) continue;
       const [l, m, r] = [mean(b[i - 1]!, b[i]!), mean(b[i]!, b[i + 1]!), mean(b[i + 1]!, b[i + 2]!)];
       if ((m - l) * (r - m) <= 0) continue;
-      if (rise(b[i]!, b[i + 1]!) < 0.5 * Math.min(Math.abs(m - l), Math.abs(r - m))) continue;
+      // The trend of the phase's inside: a flat plateau read through a 1 s average starts and ends on the sensor's
+      // own ramps, which alone can tilt a short one's line as much as a real transition's.
+      const g = Math.min(edgeBins, Math.floor(len / 4));
+      if (rise(b[i]! + g, b[i + 1]! - g) < 0.5 * Math.min(Math.abs(m - l), Math.abs(r - m))) continue;
       pick = i;
     }
     if (pick < 0) return b;
