@@ -12,6 +12,7 @@ import { CapRestore, LiveSamples, RunRecord, RunStatus, RunTraces, Series, Sweep
 import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluster';
 import { ExportedFile, ExportRequest } from './export';
 import { DatasetAnalysis } from './dataset-analysis';
+import { ImportPreview } from './import-preview';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
@@ -39,6 +40,9 @@ const analysisOptions = {
   /** Cost and carbon of the measured energy (the result's `cost`): the facility planner's tariff, constants optional. */
   tariff: CostTariff.optional(),
 };
+
+/** The --query-gpu field list of a headerless nvidia-smi log, as importDataset and previewImport take it. */
+const importFields = z.array(z.string().min(1).max(128)).min(1).max(256).optional();
 
 /** A run as a sweep lists it: node/hostname say where a cluster sweep's run ran; null for a sweep of one host. */
 const SweepRun = RunRecord.extend({ node: z.string().nullable(), hostname: z.string().nullable() });
@@ -218,6 +222,10 @@ export const methods = {
         files: z.array(z.object({ name: z.string().max(255), text: z.string().max(256 * 1024 * 1024) })).max(100).optional(),
         format: z.union([z.literal('auto'), ImportFormat]).default('auto'),
         tz: z.string().max(64).optional(),
+        /** The --query-gpu field list of a headerless nvidia-smi log (`caplab import --fields`). */
+        fields: importFields,
+        /** Sampling interval of logs without timestamps, s (`caplab import --interval`). */
+        interval_s: z.number().positive().max(86_400).optional(),
         name: z.string().max(200).optional(),
         /** What the dataset's record calls a path: the browser host names an uploaded temp file as the file the user chose. */
         display_names: z.record(z.string().max(4096), z.string().max(4096)).optional(),
@@ -232,6 +240,26 @@ export const methods = {
       /** CapLab JSON exports of datasets among the inputs: each became a dataset again (duplicate_of_dataset: already imported). */
       datasets: z.array(z.object({ dataset_id: z.number().int(), name: z.string(), file: z.string(), duplicate_of_dataset: z.number().int().nullable() })).default([]),
     }),
+  },
+  /**
+   * What an import of `paths` with these options would read, before anything is written: each file's detected format
+   * and candidates, its columns and what they became, its first rows, and issues with what the page can do about
+   * them. Reads each file's first 64 KiB with the same format modules as the import.
+   */
+  previewImport: {
+    input: z
+      .object({
+        paths: z.array(z.string().max(4096)).min(1).max(10_000),
+        format: z.union([z.literal('auto'), ImportFormat]).default('auto'),
+        tz: z.string().max(64).optional(),
+        fields: importFields,
+        interval_s: z.number().positive().max(86_400).optional(),
+        /** Rows shown per file. */
+        rows: z.number().int().min(1).max(200).default(10),
+        display_names: z.record(z.string().max(4096), z.string().max(4096)).optional(),
+      })
+      .strict(),
+    output: ImportPreview,
   },
   /** A dataset's traces over [from, to] (default: all of it), min/max-decimated from the store's blocks. */
   getDatasetTrace: {

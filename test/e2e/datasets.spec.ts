@@ -20,6 +20,8 @@ import { nvidiaSmiLog } from '../../bench/gen-power-logs';
 test('import a log by drop, zoom the trace, brush a segment, see it in History', async ({ app }) => {
   await go(app, 'datasets');
   await app.getByTestId('import-input').setInputFiles('test/fixtures/import/hpcai-tree/vit_l16/300Watts/gpu_power.csv');
+  // The preview comes first; nothing is written until Import.
+  await app.getByTestId('import-go').click();
   await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 60 samples · 1 device ·');
   // A minute-long log to the second, with its length (naive timestamps, read and shown in this machine's zone).
   await expect(app.getByTestId('dataset-facts')).toContainText('2026-11-30 09:00:00 – 09:00:59 (59s)');
@@ -58,6 +60,7 @@ test('a log dropped onto the drop zone is imported (a real drop event with the f
   await zone.dispatchEvent('dragover', { dataTransfer: dropped });
   await expect(zone).toHaveClass(/\bover\b/);
   await zone.dispatchEvent('drop', { dataTransfer: dropped });
+  await app.getByTestId('import-go').click();
   await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 4 samples · 1 device ·', { timeout: 60_000 });
   await expect(app.locator('#dataset-title')).toContainText('dropped-nvidia-smi.csv');
 });
@@ -141,6 +144,7 @@ test('a 20 MB log chosen in the browser streams to the host with upload progress
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     })()`);
     await app.getByTestId('import-input').setInputFiles(file);
+    await app.getByTestId('import-go').click();
     await expect(app.getByTestId('dataset-facts')).toContainText('nvidia-smi · 160,000 samples · 8 devices', { timeout: 90_000 });
     const seen = await app.evaluate<string[]>('window.progressSeen');
     expect(seen.some((t) => /uploading big-nvidia-smi\.csv: [\d.]+ of 2\d MB/.test(t)), seen.join(' | ')).toBe(true);

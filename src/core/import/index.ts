@@ -3,8 +3,8 @@ import type { ParserOptions, StreamParser } from './parser';
 import { ImportError } from './report';
 import { formatModule } from './formats';
 
-export { detectFormat } from './detect';
-export { ImportError, MAX_SKIP_EXAMPLES, noSampleReason, reorderWarning } from './report';
+export { detectCandidates, detectFormat } from './detect';
+export { ImportError, type ImportNeed, MAX_SKIP_EXAMPLES, noSampleReason, reorderWarning } from './report';
 export { counterLagOf, formatModule } from './formats';
 export type { FormatModule, FormatReader } from './format-module';
 export type { ColumnBatch, Channel } from './batch';

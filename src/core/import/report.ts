@@ -123,14 +123,22 @@ export function reorderWarning(r: ImportReport): string | null {
   return `${o.count} reading(s) go back in time from their device's previous one${at}: they are stored in time order`;
 }
 
+/**
+ * What a user can give to read a file that failed: its format (no importer recognised it) or the field list of a
+ * headerless log. The import preview turns it into an action on the page; the CLI's message names the flag.
+ */
+export type ImportNeed = 'format' | 'fields';
+
 /** A file the parser cannot read at all: names the file and line. */
 export class ImportError extends Error {
   constructor(
     readonly file: string,
     readonly line: number | null,
-    message: string,
+    /** The reason alone, without file and line. */
+    readonly reason: string,
+    readonly need: ImportNeed | null = null,
   ) {
-    super(`${file}${line !== null ? `:${line}` : ''}: ${message}`);
+    super(`${file}${line !== null ? `:${line}` : ''}: ${reason}`);
     this.name = 'ImportError';
   }
 }

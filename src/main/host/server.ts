@@ -276,20 +276,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return sendResult(res, callError('invalid', `body is not JSON: ${(e as Error).message}`));
       }
     }
-    if (name === 'importDataset' && opts.uploadDir) return sendResult(res, await importUploads(opts.uploadDir, input));
+    if (name === 'importDataset' && opts.uploadDir) return sendResult(res, await withUploads(opts.uploadDir, 'importDataset', input));
+    if (name === 'previewImport' && opts.uploadDir) return sendResult(res, await withUploads(opts.uploadDir, 'previewImport', input));
     sendResult(res, await dispatch(engine, name, input));
   }
 
-  /** An import of uploaded files: they are removed once it ends, failed or not; its error names them as uploaded. */
-  async function importUploads(dir: string, input: unknown): Promise<CallResult> {
+  /**
+   * An import or preview of uploaded files, each named as the file the user chose (never the temp file); an import's
+   * uploads are removed once it ends, failed or not, a preview's stay for the import that follows it.
+   */
+  async function withUploads(dir: string, method: 'importDataset' | 'previewImport', input: unknown): Promise<CallResult> {
     const uploaded = uploadsNamed(dir, input);
     let result: CallResult;
     try {
-      // The record names each upload as the file the user chose, not the temp file removed below.
       const named = input && typeof input === 'object' && uploaded.length ? { ...input, display_names: Object.fromEntries(uploaded.map((p) => [p, uploadedAs(p)])) } : input;
-      result = await dispatch(engine, 'importDataset', named);
+      result = await dispatch(engine, method, named);
     } finally {
-      removeUploads(uploaded);
+      if (method === 'importDataset') removeUploads(uploaded);
     }
     if (result.ok) return result;
     let message = result.error.error;

@@ -26,7 +26,9 @@ import { resolve } from 'node:path';
 import { LabError } from '../../shared/errors';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
+import { previewImport } from './datasets/preview';
 import { ImportError } from '../../core/import';
+import { ImportFormat } from '../../shared/dataset';
 import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from './cluster/service';
 import { submitJob, type Prepared } from './cluster/submit';
 import { analyzeSweepNodes } from './cluster/node-analysis';
@@ -439,9 +441,16 @@ export class Engine implements LabApi {
         this.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
       );
     } catch (e) {
+      // The page picks a format where the CLI names --format: the call says what it takes.
+      if (e instanceof ImportError && e.need === 'format') throw new DatasetError(`cannot import ${e.file}: no importer recognises this file; choose its format (one of ${ImportFormat.options.join(', ')})`);
       if (e instanceof ImportError) throw new DatasetError(`cannot import ${e.message}`);
       throw e;
     }
+  }
+
+  /** Reads nothing into the store: the first rows of each file as the import would read them (no write lock). */
+  async previewImport(input: MethodInput<'previewImport'>): Promise<MethodOutput<'previewImport'>> {
+    return previewImport(input);
   }
 
   async getDatasetTrace(input: MethodInput<'getDatasetTrace'>): Promise<MethodOutput<'getDatasetTrace'>> {

@@ -137,7 +137,7 @@ export function nvidiaSmiParser(opts: ParserOptions): StreamParser {
         setup(fields.map(parseHeaderField), line);
         return;
       }
-      if (!opts.fields) throw new ImportError(opts.file, line, 'no nvidia-smi header line; for --format=csv,noheader logs pass the --query-gpu field list (--fields)');
+      if (!opts.fields) throw new ImportError(opts.file, line, 'no nvidia-smi header line; for --format=csv,noheader logs pass the --query-gpu field list (--fields)', 'fields');
       setup(opts.fields.map((f) => ({ name: f.trim(), unit: null })), line);
     }
     if (b - a === headerLine.length && sameAt(s, a, headerLine)) return;

@@ -24,7 +24,8 @@ export interface ImportFileList {
   close(): void;
 }
 
-const HEAD_BYTES = 64 * 1024;
+/** How much of a file detection (and the import preview) reads. */
+export const HEAD_BYTES = 64 * 1024;
 
 function headBytes(path: string, bytes = HEAD_BYTES): Buffer {
   const fd = openSync(path, 'r');
@@ -64,7 +65,7 @@ export async function* readChunks(f: ImportFileEntry, highWaterMark = 1 << 20): 
 }
 
 /** The first `bytes` of a file or zip member. */
-async function entryHead(f: ImportFileEntry, bytes = HEAD_BYTES): Promise<Buffer> {
+export async function entryHead(f: ImportFileEntry, bytes = HEAD_BYTES): Promise<Buffer> {
   if (!f.open) return headBytes(f.path, bytes);
   const parts: Buffer[] = [];
   let n = 0;

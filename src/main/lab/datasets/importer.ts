@@ -188,7 +188,7 @@ async function importFiles(db: Db, paths: readonly string[], all: ImportFileEntr
     const empty = all.find((f) => f.bytes === 0);
     if (empty) throw new ImportError(empty.path, null, 'empty file');
     if (all.length === 0) throw new ImportError(paths[0]!, null, 'no files to import (an empty directory or archive)');
-    throw new ImportError(all[0]!.path, null, `no importer recognises ${all.length === 1 ? 'this file' : 'any of these files'}; name the format with --format (${ImportFormat.options.join(', ')})`);
+    throw new ImportError(all[0]!.path, null, `no importer recognises ${all.length === 1 ? 'this file' : 'any of these files'}; name the format with --format (${ImportFormat.options.join(', ')})`, 'format');
   }
   const root = rootOf(paths);
   const bytesTotal = [...bundles, ...power].reduce((s, f) => s + f.bytes, 0);

@@ -41,7 +41,7 @@ export async function importDataset(db: Db, input: MethodInput<'importDataset'>,
   }
   if (paths.length === 0) throw new DatasetError('nothing to import: give paths or files');
   try {
-    const out = await importPaths(db, paths, { format: input.format ?? 'auto', zone, name: input.name ?? (input.files?.length === 1 ? input.files[0]!.name : undefined), onProgress, shownAs: (p) => shown.get(p) ?? p });
+    const out = await importPaths(db, paths, { format: input.format ?? 'auto', zone, fields: input.fields, interval_s: input.interval_s, name: input.name ?? (input.files?.length === 1 ? input.files[0]!.name : undefined), onProgress, shownAs: (p) => shown.get(p) ?? p });
     return { dataset: out.dataset, duplicate_of: out.duplicate_of, reports: out.reports, sweeps: out.sweeps, datasets: out.datasets };
   } finally {
     if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import type { DatasetRecord } from '../../../shared/dataset';
 import { importerList } from '../../../shared/importers';
 import { api, onEvent, transportKind, uploadFile } from '../../api/client';
 import { toast, toastError } from '../../state/toasts';
+import { fieldList, ImportPreviewPanel, type ImportChoice } from './ImportPreview';
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0);
 
@@ -25,12 +26,14 @@ async function uploadAll(files: File[], onProgress: (fraction: number, label: st
 
 /**
  * Drag-and-drop (or pick) power logs to import. In the desktop app files are imported where they are; through the
- * browser host they are streamed to its upload folder first (any size, progress as they go), then imported by path.
+ * browser host they are streamed to its upload folder first (any size, progress as they go). Then the preview shows
+ * what the import would read, with format, time zone and field list pickers; Import takes the options previewed.
  * Import progress comes from the engine's import.progress events.
  */
 export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | null) => void }) {
   const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<{ fraction: number; label: string } | null>(null);
+  const [staged, setStaged] = useState<{ paths: string[]; name: string | undefined } | null>(null);
   const importId = useRef('');
   const input = useRef<HTMLInputElement>(null);
 
@@ -42,17 +45,30 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
     [],
   );
 
-  async function run(files: File[]) {
+  /** The files' paths on the engine's machine (uploaded first through the browser host), staged for the preview. */
+  async function stage(files: File[]) {
     if (files.length === 0) return;
-    importId.current = `imp-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     setProgress({ fraction: 0, label: `reading ${files.length} file(s)…` });
     try {
       const bridge = transportKind() === 'ipc' ? window.caplab : undefined;
       const paths = bridge?.pathForFile
         ? files.map((f) => bridge.pathForFile!(f))
         : await uploadAll(files, (fraction, label) => setProgress({ fraction, label }));
-      if (!bridge?.pathForFile) setProgress({ fraction: 0, label: 'importing…' });
-      const req = { import_id: importId.current, paths, name: files.length === 1 ? files[0]!.name : undefined };
+      setStaged({ paths, name: files.length === 1 ? files[0]!.name : undefined });
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  async function run(paths: string[], name: string | undefined, c: ImportChoice) {
+    importId.current = `imp-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    setStaged(null);
+    setProgress({ fraction: 0, label: 'importing…' });
+    try {
+      const req = { import_id: importId.current, paths, name, format: c.format, tz: c.tz.trim() || undefined, fields: fieldList(c.fields) };
       const r = await api.importDataset(req);
       if (r.dataset) toast('ok', `Imported dataset #${r.dataset.id}: ${r.dataset.samples.toLocaleString('en')} samples.`);
       else if (r.duplicate_of) toast('warn', `Already imported as dataset #${r.duplicate_of.dataset_id} (${r.duplicate_of.name}); nothing written.`);
@@ -66,6 +82,7 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
     }
   }
 
+  if (staged && !progress) return <ImportPreviewPanel paths={staged.paths} onImport={(c) => void run(staged.paths, staged.name, c)} onCancel={() => setStaged(null)} />;
   return (
     <div
       className={`dropzone${over ? ' over' : ''}`}
@@ -78,7 +95,7 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
       onDrop={(e) => {
         e.preventDefault();
         setOver(false);
-        void run([...e.dataTransfer.files]);
+        void stage([...e.dataTransfer.files]);
       }}
     >
       {progress ? (
@@ -91,7 +108,8 @@ export function ImportDrop({ onImported }: { onImported: (d: DatasetRecord | nul
           <button className="link" onClick={() => input.current?.click()}>
             choose files
           </button>
-          <input ref={input} type="file" multiple hidden data-testid="import-input" onChange={(e) => void run([...(e.target.files ?? [])])} />
+          . The first rows are shown before anything is written.
+          <input ref={input} type="file" multiple hidden data-testid="import-input" onChange={(e) => void stage([...(e.target.files ?? [])])} />
         </>
       )}
     </div>
