@@ -1,6 +1,7 @@
 // Overlay traces across runs (issue #29 item 3): three runs of two simulated sweeps ticked on Results, overlaid on
 // one time axis per metric with the phase shading and legend names that tell them apart. Screenshots at 1280x800
 // and 1920x1080.
+import { join } from 'node:path';
 import { test, expect, callApi } from './fixtures';
 import { quickPlan, startSweep, waitEnded } from './helpers';
 import type { MethodOutput } from '../../src/shared/api';
@@ -27,6 +28,15 @@ test('overlay: three runs of two sweeps, ticked on Results, three traces per met
   await expect(app.locator('#results-title')).toContainText(`sweep #${b}`);
   await app.getByTestId(`overlay-pick-r${b400!.id}`).check();
   await expect(app.getByTestId('overlay-count')).toHaveText('3 runs');
+  for (const [w, h] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    await app.setViewportSize({ width: w, height: h });
+    await app.getByTestId('overlay-bar').scrollIntoViewIfNeeded();
+    await app.screenshot({ path: `${shots}/overlay-pick-${w}x${h}.png` });
+  }
+  await app.setViewportSize({ width: 1400, height: 900 });
   await app.getByTestId('overlay-open').click();
 
   await expect.poll(() => decodeURIComponent(new URL(app.url()).hash)).toBe(`#/overlay/r${a300!.id},r${a500!.id},r${b400!.id}`);
@@ -65,4 +75,26 @@ test('overlay: three runs of two sweeps, ticked on Results, three traces per met
     await expect(app.getByTestId('overlay-plot-throughput').locator('.scatterlayer .trace')).toHaveCount(3);
     await app.screenshot({ path: `${shots}/overlay-${w}x${h}.png` });
   }
+});
+
+test('overlay: a dataset segment ticked on its dataset, with what its log did not record said instead of drawn', async ({ app }) => {
+  const r = await callApi<MethodOutput<'importDataset'>>(app, 'importDataset', { import_id: 'e2e-overlay-seg', paths: [join(process.cwd(), 'test/fixtures/import/nvidia-smi-seed.csv')], tz: 'UTC', name: 'two H100s, nvidia-smi' });
+  const ds = r.dataset!;
+  const saved = await callApi<MethodOutput<'saveSegment'>>(app, 'saveSegment', { dataset_id: ds.id, start: ds.t_start!, end: ds.t_end!, label: 'whole log', workload: 'llm', cap_w: 700 });
+  const seg = saved.segments.at(-1)!;
+
+  await app.goto(`${new URL(app.url()).origin}${new URL(app.url()).search}#/datasets/${ds.id}`);
+  await app.getByTestId(`overlay-pick-s${seg.id}`).check();
+  await expect(app.getByTestId('overlay-count')).toHaveText('1 segment');
+  await app.getByTestId('overlay-open').click();
+
+  const row = app.getByTestId('overlay-source');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(`dataset #${ds.id} two H100s, nvidia-smi · segment ${seg.id} whole log · llm · 700 W`);
+  // Its two GPUs are two lines; the log has no work units, so throughput is said to be missing and not drawn.
+  await expect(app.getByTestId('overlay-plot-power_w').locator('.scatterlayer .trace')).toHaveCount(2);
+  await expect(app.getByTestId('overlay-not-recorded')).toHaveText(new RegExp(`dataset ${ds.id} has no work-unit records in segment ${seg.id}'s window`));
+  await expect(app.getByTestId('overlay-missing-throughput')).toContainText('Not recorded, not drawn');
+  await expect(app.getByTestId('overlay-none-throughput')).toHaveText('No source recorded throughput.');
+  await expect(app.getByTestId('overlay-plot-throughput')).toHaveCount(0);
 });
