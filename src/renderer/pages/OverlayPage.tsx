@@ -21,6 +21,7 @@ function phaseLength(s: OverlaySource, phase: keyof typeof PHASE_WORD): string {
 export function OverlayPage({ param }: { param: string | null }) {
   const { refs, bad } = useMemo(() => parseOverlayParam(param ?? ''), [param]);
   const setPicks = useOverlayPicks((s) => s.set);
+  const unpick = useOverlayPicks((s) => s.toggle);
   const [sources, setSources] = useState<OverlaySource[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [xRange, setXRange] = useState<[number, number] | null>(null);
@@ -46,7 +47,10 @@ export function OverlayPage({ param }: { param: string | null }) {
 
   const figures = useMemo(() => (sources ? overlayFigures(sources) : []), [sources]);
   const shapes = useMemo(() => (sources ? phaseShapes(sources) : []), [sources]);
-  const remove = (i: number) => navigate('overlay', overlayParam(refs.filter((_, k) => k !== i)));
+  const remove = (i: number) => {
+    unpick(refs[i]!);
+    navigate('overlay', overlayParam(refs.filter((_, k) => k !== i)));
+  };
 
   return (
     <section className="page overlay" aria-labelledby="overlay-title">

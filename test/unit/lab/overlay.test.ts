@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { openDb } from '../../../src/main/lab/store/db';
 import { upsertDevice } from '../../../src/main/lab/store/devices';
-import { createSweep, updateRun } from '../../../src/main/lab/store/sweeps';
+import { createSweep, recordRunDevice, updateRun } from '../../../src/main/lab/store/sweeps';
 import { insertMetrics } from '../../../src/main/lab/store/samples';
 import { addSegment, createDataset, insertDatasetMetrics } from '../../../src/main/lab/store/datasets';
 import { SampleWriter, streamFor, type StreamOwner } from '../../../src/main/lab/store/sample-blocks';
@@ -25,15 +25,16 @@ const gpu = (index: number, name: string): DeviceInfo => ({
 
 const db = openDb(join(tmp.dir, 'overlay.db'));
 const dev = upsertDevice(db, 'h', gpu(0, 'H100 SXM (simulated)'));
+const other = upsertDevice(db, 'node2', gpu(0, 'H100 SXM (simulated)'));
 const writer = new SampleWriter(db);
 /** 10 Hz samples over [from, to): power by phase (what alignment must keep in place), clock optional. */
-function write(owner: StreamOwner, from: number, to: number, power: (t: number) => number, clock: boolean) {
+function write(owner: StreamOwner, from: number, to: number, power: (t: number) => number, clock: boolean, device = dev) {
   const rows = [];
   for (let i = 0; from + i * 0.1 < to - 1e-9; i++) {
     const t = from + i * 0.1;
     rows.push({ t, power_w: power(t), power_kind: 'instant' as const, power_avg_w: null, energy_mj: null, sm_clock_mhz: clock ? 1500 : null, mem_clock_mhz: null, temp_c: 50, util_gpu: null, util_mem: null, mem_used_mb: null, limit_w: 300, throttle_reasons: null });
   }
-  writer.appendRows(streamFor(db, owner, dev), rows);
+  writer.appendRows(streamFor(db, owner, device), rows);
   writer.flush();
 }
 
@@ -58,6 +59,9 @@ const B = createSweep(db, { name: 'sweep B', plan: Plan.parse({ name: 'b', workl
 ]);
 updateRun(db, B.runIds[0]!, { started_at: 5000, warmup_end: 5020, measure_start: 5020, measure_end: 5050, ended_at: 5051, status: 'done' });
 write({ sweep_id: B.sweepId }, 5000, 5060, () => 450, false);
+// Another GPU's samples in sweep B's streams (a collected cluster sweep holds every node's): run B measured only dev.
+write({ sweep_id: B.sweepId }, 5000, 5060, () => 99, true, other);
+recordRunDevice(db, B.runIds[0]!, dev, { energy_j: 1, mean_power_w: 450, energy_sensor: 'instant', enforced_limit_w: null });
 
 // A dataset segment [9010, 9040) with work-unit records every 2 s (64 units each: 32 units/s).
 const ds = createDataset(db, { name: 'nvsmi capture', source: 'x.csv', format: 'nvidia-smi' });
@@ -111,6 +115,8 @@ describe('overlay alignment', () => {
       { metric: 'throughput', why: `run ${B.runIds[0]}'s workload reported no throughput steps` },
     ]);
     expect(b1.devices[0]!.sm_clock_mhz.v.every((v) => v === null)).toBe(true);
+    // Only the GPU the run measured: the other node's GPU (with a clock) is neither drawn nor counted.
+    expect(b1.devices.map((d) => d.device_id)).toEqual(['h/sim:0/H100 SXM (simulated)']);
     expect(a1.missing).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // overlayTraces: several runs and dataset segments read in one call, each aligned at its measurement window's start
 // (src/core/overlay.ts), min/max-decimated from the store's blocks, with what each did not record said.
 import type { Db } from '../store/db';
-import { getDevice, type StoredDevice } from '../store/devices';
+import { devicesOfRun, getDevice, type StoredDevice } from '../store/devices';
 import { getRun, getSweep, nextRunStart } from '../store/sweeps';
 import { datasetMetrics, getDataset } from '../store/datasets';
 import { metricsOfRun } from '../store/samples';
@@ -50,7 +50,10 @@ function runOverlay(db: Db, runId: number, max: number): OverlaySource {
   const coolEnd = run.ended_at === null ? next : Math.min(run.ended_at + cooldownS, next ?? Infinity);
   const a = alignRun(run, coolEnd);
   if (!a) return { ...base, ...facts, ...empty(), error: `run ${runId} never started (${run.status})` };
-  const devices = gpuSeries(db, { sweep_id: sweep.id }, a, max, null);
+  // The GPUs the run measured (a cluster sweep's streams hold every node's); a run that failed before measuring
+  // recorded none, and then every GPU of the sweep with samples in its span is drawn.
+  const measured = devicesOfRun(db, runId).filter((d) => d.kind === 'gpu').map((d) => d.device_key);
+  const devices = gpuSeries(db, { sweep_id: sweep.id }, a, max, measured.length ? measured : null);
   const rate = metricsOfRun(db, runId, 'rate');
   const throughput = shift(decimateMinMax(rate.map((r) => r.t), rate.map((r) => r.value), max), a.window_start);
   const missing = missingReadings(devices, `run ${runId}`);
