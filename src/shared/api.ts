@@ -13,6 +13,7 @@ import { ClusterJob, ClusterStatus, CollectResult, NodeAnalysis } from './cluste
 import { ExportedFile, ExportRequest } from './export';
 import { DatasetAnalysis } from './dataset-analysis';
 import { ImportPreview } from './import-preview';
+import { MAX_OVERLAY_SOURCES, OverlaySource } from './overlay';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
@@ -145,6 +146,15 @@ export const methods = {
     output: RunTraces,
   },
   restoreCaps: { input: z.object({}).strict(), output: z.array(CapRestore) },
+  /**
+   * Traces of several runs and dataset segments (of one sweep or several, and datasets) in one call, each aligned at
+   * its measurement window's start (t = seconds from it) and min/max-decimated, with its warm-up / measure /
+   * cool-down phases and what it did not record (the Overlay page). A source that cannot be read has `error`.
+   */
+  overlayTraces: {
+    input: z.object({ sources: z.array(Source).min(1).max(MAX_OVERLAY_SOURCES), max_points: z.number().int().min(10).max(20_000).default(1000) }).strict(),
+    output: z.object({ sources: z.array(OverlaySource) }),
+  },
   /** One reading of every device now (idle gauges); during a sweep the `samples` event streams instead. */
   sampleDevices: {
     input: z.object({ backend: BackendChoice.optional() }).strict(),

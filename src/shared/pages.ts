@@ -11,6 +11,7 @@ export const pageList = [
   { id: 'datasets', title: 'Datasets' },
   { id: 'facility', title: 'Facility' },
   { id: 'cluster', title: 'Cluster' },
+  { id: 'overlay', title: 'Overlay' },
 ] as const;
 
 export type PageId = (typeof pageList)[number]['id'];

@@ -39,6 +39,7 @@ import { energyInRange } from './analysis/load';
 import { analyzeDataset, datasetEnergy } from './datasets/analysis';
 import { importPaths, type ImportOptions, type ImportOutcome } from './datasets/importer';
 import { loadSources } from './analysis/sources';
+import { overlayTraces } from './analysis/overlay';
 import { analyzeSweep } from '../../core/analysis/analyze';
 import { withCost } from './analysis/cost';
 import { Source } from '../../shared/source';
@@ -351,6 +352,10 @@ export class Engine implements LabApi {
     });
     const rate = metricsOfRun(this.db, input.run_id, 'rate');
     return { run_id: input.run_id, devices: traces, throughput: decimateMinMax(rate.map((r) => r.t), rate.map((r) => r.value), max) };
+  }
+
+  async overlayTraces(input: MethodInput<'overlayTraces'>): Promise<MethodOutput<'overlayTraces'>> {
+    return overlayTraces(this.db, { ...input, sources: input.sources.map((s) => Source.parse(s)) });
   }
 
   async restoreCaps(_input: MethodInput<'restoreCaps'>): Promise<MethodOutput<'restoreCaps'>> {

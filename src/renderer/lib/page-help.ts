@@ -46,6 +46,11 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
     title: 'Run on a cluster',
     hint: 'A sweep split over Slurm nodes as one job array: submit a plan, follow its tasks here, then collect them into one sweep that the Results page analyses like a local one.',
   },
+  overlay: {
+    section: '4a-overlay-traces',
+    title: 'Overlay traces',
+    hint: 'Runs of one sweep or several, and dataset segments, on one time axis: t = 0 at each window start, warm-up, measure and cool-down shaded. Tick runs in the Results page\'s per-cap table or segments on a dataset, then Overlay traces.',
+  },
   history: {
     section: 'read-the-answer',
     title: 'Read the answer',

@@ -13,6 +13,7 @@ import { Plot } from '../components/Plot';
 import { ExportMenu } from '../components/ExportMenu';
 import { ImportDrop } from './datasets/ImportDrop';
 import { SegmentsTable } from './datasets/SegmentsTable';
+import { OverlayPicksBar } from './overlay/OverlayPicks';
 import { bestCapText, colorFor, count, dateTime, fmt, timeSpan } from '../lib/format';
 import { segmentDecorations } from '../lib/dataset-view';
 import { navigate } from '../lib/route';
@@ -205,6 +206,7 @@ function DatasetDetail({ id }: { id: number }) {
       <Plot data={data} layout={layout} height={360} testId="dataset-trace" onXRange={(r) => setRange(r ? [r[0] + t0, r[1] + t0] : null)} onSelectX={(x) => void addSegment(x)} />
       <h3>Segments</h3>
       <SegmentsTable dataset={ds} t0={t0} onChange={(segments) => setDs({ ...ds, segments })} />
+      <OverlayPicksBar />
       <div className="row">
         <button className="small" onClick={() => void analyse()} data-testid="analyse-segments">
           Analyse segments: energy, and per-cap curves where cap and units are set

@@ -22,6 +22,7 @@ import { useAnalysis, type AnalysisKind, type AnalysisQuery } from './results/us
 import { CostCard, pageTariff, TariffFields, type TariffText } from './results/CostCard';
 import type { DatasetRecord } from '../../shared/dataset';
 import { analysableSegments } from '../../shared/dataset-analysis';
+import { OverlayPick, OverlayPicksBar } from './overlay/OverlayPicks';
 
 interface Loaded {
   sweep: SweepRecord;
@@ -194,6 +195,7 @@ export function ResultsPage({ param }: { param: string | null }) {
           ) : (
             !analysis.error && <p className="muted">Analysing…</p>
           )}
+          <OverlayPicksBar />
           {drill && <RunDrilldown run={drill} analysis={result?.runs.find((r) => r.run_id === drill.id) ?? null} onClose={() => setDrill(null)} />}
         </>
       )}
@@ -528,7 +530,7 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
             <th>Cap-throttled</th>
             <th>Enforced</th>
             <th>Flags</th>
-            <th>Runs (click for traces)</th>
+            <th>Runs (click for traces, tick to overlay)</th>
           </tr>
         </thead>
         <tbody>
@@ -555,9 +557,12 @@ function CapTable({ caps, units, runsById, best, onDrill }: { caps: CapPoint[]; 
                 {c.run_ids.map((id) => {
                   const r = runsById.get(id);
                   return r ? (
-                    <button key={id} className={`chip status-${r.status}`} onClick={() => onDrill(r)} title={`run #${r.id}, repetition ${r.repetition}: ${r.status}`}>
-                      r{r.repetition}
-                    </button>
+                    <span key={id} className="run-pick">
+                      <OverlayPick refTo={{ kind: 'run', id }} label={`run #${id} (${r.workload} at ${r.cap_w} W, repetition ${r.repetition})`} />
+                      <button className={`chip status-${r.status}`} onClick={() => onDrill(r)} title={`run #${r.id}, repetition ${r.repetition}: ${r.status}`}>
+                        r{r.repetition}
+                      </button>
+                    </span>
                   ) : null;
                 })}
               </td>

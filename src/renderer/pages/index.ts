@@ -8,6 +8,7 @@ import { DesignerPage } from './DesignerPage';
 import { DevicesPage } from './DevicesPage';
 import { FacilityPage } from './FacilityPage';
 import { HistoryPage } from './HistoryPage';
+import { OverlayPage } from './OverlayPage';
 import { ResultsPage } from './ResultsPage';
 
 /** A page gets the route's parameter (#/results/12: "12"), or null. */
@@ -22,4 +23,5 @@ export const pageComponents: Record<PageId, PageComponent> = {
   datasets: DatasetsPage,
   facility: FacilityPage,
   cluster: ClusterPage,
+  overlay: OverlayPage,
 };

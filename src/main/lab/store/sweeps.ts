@@ -314,3 +314,11 @@ export function runningRuns(db: Db): RunningRunRow[] {
     )
     .all() as RunningRunRow[];
 }
+
+/** When the next run of a run's sweep started (its cool-down ended by then at the latest); null: none started after it. */
+export function nextRunStart(db: Db, runId: number): number | null {
+  const row = db
+    .prepare('SELECT MIN(n.started_at) AS t FROM runs r JOIN runs n ON n.sweep_id = r.sweep_id AND n.started_at > r.started_at WHERE r.id = ?')
+    .get(runId) as { t: number | null } | undefined;
+  return row?.t ?? null;
+}

@@ -2,6 +2,7 @@ import type { DatasetRecord, Segment } from '../../../shared/dataset';
 import { api } from '../../api/client';
 import { fmt } from '../../lib/format';
 import { toastError } from '../../state/toasts';
+import { OverlayPick } from '../overlay/OverlayPicks';
 
 type Editable = 'label' | 'workload' | 'cap_w' | 'units' | 'units_in_window';
 
@@ -38,6 +39,7 @@ export function SegmentsTable({ dataset, t0, onChange }: { dataset: DatasetRecor
     <table className="table" data-testid="segments-table">
       <thead>
         <tr>
+          <th title="tick to overlay">Overlay</th>
           <th>#</th>
           <th>Label</th>
           <th>Origin</th>
@@ -53,6 +55,9 @@ export function SegmentsTable({ dataset, t0, onChange }: { dataset: DatasetRecor
       <tbody>
         {dataset.segments.map((s) => (
           <tr key={`${s.id}-${s.start}-${s.end}`} data-testid="segment-row">
+            <td>
+              <OverlayPick refTo={{ kind: 'segment', id: s.id }} label={`segment ${s.id}${s.label ? ` ${s.label}` : ''}`} />
+            </td>
             <td>{s.id}</td>
             <td>{cell(s, 'label', 160)}</td>
             <td>{s.origin}</td>
@@ -71,7 +76,7 @@ export function SegmentsTable({ dataset, t0, onChange }: { dataset: DatasetRecor
         ))}
         {dataset.segments.length === 0 && (
           <tr>
-            <td colSpan={10} className="muted">
+            <td colSpan={11} className="muted">
               No segments: brush one on the trace.
             </td>
           </tr>
