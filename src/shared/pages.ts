@@ -11,6 +11,8 @@ export const pageList = [
   { id: 'datasets', title: 'Datasets' },
   { id: 'facility', title: 'Facility' },
   { id: 'cluster', title: 'Cluster' },
+  // Last, so the number keys of the pages before it stay as they were.
+  { id: 'tune', title: 'Tune a job' },
 ] as const;
 
 export type PageId = (typeof pageList)[number]['id'];

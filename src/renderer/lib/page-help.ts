@@ -46,6 +46,11 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
     title: 'Run on a cluster',
     hint: 'A sweep split over Slurm nodes as one job array: submit a plan, follow its tasks here, then collect them into one sweep that the Results page analyses like a local one.',
   },
+  tune: {
+    section: '5a-tune-a-job',
+    title: 'Tune a job',
+    hint: 'Your own job (training, rendering ...) runs while CapLab profiles caps on it and holds the best for the rest of the run; the limit is restored when it ends. Type the command, check the options, then Start tuning: the Run console shows it live.',
+  },
   history: {
     section: 'read-the-answer',
     title: 'Read the answer',

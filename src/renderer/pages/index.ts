@@ -9,6 +9,7 @@ import { DevicesPage } from './DevicesPage';
 import { FacilityPage } from './FacilityPage';
 import { HistoryPage } from './HistoryPage';
 import { ResultsPage } from './ResultsPage';
+import { TunePage } from './TunePage';
 
 /** A page gets the route's parameter (#/results/12: "12"), or null. */
 export type PageComponent = ComponentType<{ param: string | null }>;
@@ -22,4 +23,5 @@ export const pageComponents: Record<PageId, PageComponent> = {
   datasets: DatasetsPage,
   facility: FacilityPage,
   cluster: ClusterPage,
+  tune: TunePage,
 };
