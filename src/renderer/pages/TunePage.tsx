@@ -82,7 +82,7 @@ export function TunePage() {
               />
               <FieldMessage error={problem('line')} testId="tune-command" />
             </label>
-            <div className="small" data-testid="tune-argv-list">
+            <div className="small argv-list" data-testid="tune-argv-list">
               <span className="muted">Runs as {checked.argv.length} argument{checked.argv.length === 1 ? '' : 's'}, with no shell (no $VARIABLES, globs, pipes or ;): </span>
               {checked.argv.map((a, i) => (
                 <code key={i} className="argv" data-testid="tune-argv">
