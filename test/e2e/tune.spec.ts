@@ -68,6 +68,7 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   await expect(app.getByTestId('sweep-status')).toContainText('done', { timeout: 180_000 });
   await expect(app.getByTestId('tune-stage')).toHaveAttribute('data-stage', 'ended');
   await expect(app.getByTestId('tune-held')).toHaveText(/^\d+ W$/);
+  await expect(app.getByTestId('finished-banner')).toContainText('Tuning session done.');
   await expect(app.getByTestId('finished-banner')).toContainText(/Restored .* to \d+ W/);
   const held = (await app.getByTestId('tune-held').textContent())!;
   const title = (await app.locator('#console-title').textContent())!;

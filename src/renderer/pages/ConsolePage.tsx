@@ -124,7 +124,7 @@ export function ConsolePage({ param }: { param: string | null }) {
         )}
       </div>
       {tune && <TunePanel t={tune} />}
-      {s.finished ? <FinishedBanner /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
+      {s.finished ? <FinishedBanner what={tune ? 'Tuning session' : 'Sweep'} /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
       <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />
       <div className="console-bottom">
@@ -195,11 +195,14 @@ function TunePanel({ t }: { t: TuneStatus }) {
   );
 }
 
-function FinishedBanner() {
+function FinishedBanner({ what }: { what: string }) {
   const f = useSweep((s) => s.finished)!;
   return (
     <div className={`banner ${f.status === 'done' ? 'ok' : 'warn'}`} data-testid="finished-banner">
-      <strong>Sweep {f.status}.</strong> {f.error}
+      <strong>
+        {what} {f.status}.
+      </strong>{' '}
+      {f.error}
       {f.restored.length > 0 ? (
         <ul data-testid="restored">
           {f.restored.map((r) => (

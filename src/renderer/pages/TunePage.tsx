@@ -139,7 +139,7 @@ export function TunePage() {
             </ul>
           )}
           <button className="primary big" disabled={starting || running || !checked.input} onClick={() => void start()} data-testid="start-tune">
-            {running ? 'A sweep is running' : starting ? 'Starting…' : 'Start tuning'}
+            {running ? 'A sweep or session is running' : starting ? 'Starting…' : 'Start tuning'}
           </button>
           <p className="muted small">The Run console shows the session live: each cap visited as a run, the cap held, the share of the job spent profiling.</p>
         </aside>
