@@ -21,6 +21,8 @@ const distinct = (list: readonly number[]) => new Set(list).size === list.length
 export const TuneStart = z
   .object({
     argv: z.array(z.string().min(1, 'an argument may not be empty').max(4096)).min(1, 'give the job to run: the command, then its arguments').max(1000),
+    /** The folder the job runs in (absolute; a relative `file` is read from it too); absent: the engine's own. */
+    cwd: z.string().min(1).max(4096).optional(),
     /** Device indexes capped together (one cap for the job's GPUs). */
     devices: z.array(z.number().int().min(0).max(1023)).min(1).max(64).refine(distinct, 'list each device once').default([0]),
     selector: Selector.default('max-efficiency'),

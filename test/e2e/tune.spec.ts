@@ -17,6 +17,12 @@ async function screenshots(app: Page, name: string, chromium: boolean): Promise<
   if (!chromium) return;
   for (const [w, h] of SIZES) {
     await app.setViewportSize({ width: w, height: h });
+    // Charts redraw to the new width on their next frame: wait until each plot fills its card.
+    await expect
+      .poll(() =>
+        app.locator('.js-plotly-plot').evaluateAll((plots) => plots.every((p) => Math.abs((p.querySelector('.main-svg')?.getBoundingClientRect().width ?? 0) - p.getBoundingClientRect().width) < 4)),
+      )
+      .toBe(true);
     await app.screenshot({ path: `${shots}/${name}-${w}x${h}.png` });
   }
   await app.setViewportSize({ width: 1280, height: 800 });
@@ -39,6 +45,7 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   await app.getByTestId('tune-command').fill(`"${process.execPath}" '${cli}' sim-workload --workload vit_l_16 --devices 0 --state-dir "${sim}" --max-steps 3000`);
   await expect(app.getByTestId('tune-argv')).toHaveText([process.execPath, cli, 'sim-workload', '--workload', 'vit_l_16', '--devices', '0', '--state-dir', sim, '--max-steps', '3000']);
   await app.getByTestId('tune-backend').selectOption('sim');
+  await app.getByTestId('tune-cwd').fill(process.cwd());
   await app.getByTestId('tune-devices').fill('0');
   await app.getByTestId('tune-selector').selectOption('max-efficiency');
   await app.getByTestId('tune-job-seconds').fill('1500');

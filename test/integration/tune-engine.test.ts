@@ -3,6 +3,7 @@
 // in a real pty) on a simulated H100, a real SQLite file: the session streams the sweep events and tune.status,
 // records its visits as runs, restores the journalled limit, and ends at once when cancelled.
 import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../src/main/lab/engine';
 import { dispatch } from '../../src/main/host/dispatch';
@@ -37,6 +38,10 @@ describe('startTune / cancelTune (the app\'s "Tune a job")', () => {
       expect(bad.ok ? '' : bad.error.error).toMatch(/startTune: input\.argv/);
       const unknown = await dispatch(engine, 'startTune', { argv: ['true'], adapter: 'nope' });
       expect(unknown.ok ? '' : unknown.error.error).toMatch(/startTune\.adapter: must be auto or one of .*protocol/);
+      const nowhere = await dispatch(engine, 'startTune', { argv: ['true'], cwd: join(tmp.dir, 'no-such-folder') });
+      expect(nowhere.ok ? '' : nowhere.error.error).toMatch(/startTune\.cwd: ".*no-such-folder" is not a folder on this machine/);
+      const badCaps = await dispatch(engine, 'startTune', { argv: ['true'], caps: '300:200:50' });
+      expect(badCaps.ok ? '' : badCaps.error.error).toMatch(/^startTune\.caps: 300:200:50: needs FROM <= TO/);
       expect(await engine.listSweeps({})).toEqual([]);
 
       // 3,000 steps of about 0.45 simulated s at 100x (about 15 s), a quarter of the 1,500 s job for profiling.
@@ -97,9 +102,12 @@ describe('startTune / cancelTune (the app\'s "Tune a job")', () => {
 
   it('cancel (the console\'s Cancel sweep, or cancelTune) ends the job and restores the journalled limit at once', { timeout: 120_000 }, async () => {
     const { engine, env, events } = await openLab('cancel');
+    const cwd = join(tmp.dir, 'cancel', 'job-folder');
+    mkdirSync(cwd, { recursive: true });
     try {
       const { sweep_id } = await engine.startTune({
         argv: simJob(env, 'vit_l_16', ['--max-steps', '1000000']),
+        cwd,
         backend: 'sim',
         sim_speedup: 20,
         sim_devices: ['h100-sxm'],
@@ -108,6 +116,10 @@ describe('startTune / cancelTune (the app\'s "Tune a job")', () => {
       await waitFor('the first visit', () => statuses(events).some((s) => s.stage === 'visit'), 90_000);
       const visiting = statuses(events).find((s) => s.stage === 'visit')!;
       expect([300, 400, 500, 600, 700]).toContain(visiting.cap_w);
+      // The job runs in the folder given.
+      const job = processesMentioning(env.CAPLAB_SIM_STATE_DIR!);
+      expect(job.length).toBeGreaterThan(0);
+      expect(job.map((pid) => readlinkSync(`/proc/${pid}/cwd`))).toContain(cwd);
       // One session or sweep at a time per engine, refused before anything is written.
       await expect(engine.startTune({ argv: ['true'], backend: 'sim' })).rejects.toThrow(`tuning session ${sweep_id} is still running`);
       expect(await engine.cancelTune({ sweep_id: sweep_id + 100 })).toEqual({ cancelled: false });

@@ -51,10 +51,11 @@ describe('the Tune a job form', () => {
   });
 
   it('builds startTune input: percentages as fractions, blanks as absent, an adapter only when named', () => {
-    const r = tuneInputOf({ ...defaultTuneForm, line: 'torchrun train.py', devices: '0, 1', caps: '250:450:50', marginPct: 3, maxSharePct: 5, jobSeconds: 7200, units: ' tokens ' });
+    const r = tuneInputOf({ ...defaultTuneForm, line: 'torchrun train.py', cwd: ' /work/llm ', devices: '0, 1', caps: '250:450:50', marginPct: 3, maxSharePct: 5, jobSeconds: 7200, units: ' tokens ' });
     expect(r.problems).toEqual([]);
-    expect(r.input).toMatchObject({ argv: ['torchrun', 'train.py'], devices: [0, 1], caps: '250:450:50', margin: 0.03, max_profile_share: 0.05, job_seconds: 7200, units: 'tokens', file: null, pattern: null });
+    expect(r.input).toMatchObject({ argv: ['torchrun', 'train.py'], cwd: '/work/llm', devices: [0, 1], caps: '250:450:50', margin: 0.03, max_profile_share: 0.05, job_seconds: 7200, units: 'tokens', file: null, pattern: null });
     expect(r.input).not.toHaveProperty('adapter');
+    expect(tuneInputOf({ ...defaultTuneForm, line: 'x' }).input).not.toHaveProperty('cwd');
     expect(tuneInputOf({ ...defaultTuneForm, line: 'x', adapter: 'litgpt', simDevices: 'h200 h200' }).input).toMatchObject({ adapter: 'litgpt', sim_devices: ['h200', 'h200'] });
     // The defaults of the form are the CLI's.
     expect(TuneStart.parse(tuneInputOf({ ...defaultTuneForm, line: 'x' }).input)).toMatchObject({ margin: 0.02, max_profile_share: 0.1, job_seconds: 3600, overhead_w: 100 });

@@ -22,7 +22,8 @@ import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
 import { dataDir } from './paths';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { LabError } from '../../shared/errors';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
@@ -304,6 +305,9 @@ export class Engine implements LabApi {
     const t = TuneStart.parse(input);
     const adapter = t.adapter ?? (t.pattern ? 'regex' : 'auto');
     if (adapter !== 'auto' && !getAdapter(adapter)) throw new LabError('invalid', `startTune.adapter: must be auto or one of ${adapterNames.join(', ')}; got "${adapter}"`);
+    if (t.cwd !== undefined && !(isAbsolute(t.cwd) && existsSync(t.cwd) && statSync(t.cwd).isDirectory())) {
+      throw new LabError('invalid', `startTune.cwd: "${t.cwd}" is not a folder on this machine (give an absolute path)`);
+    }
     let caps = t.caps;
     if (typeof caps === 'string') {
       try {
@@ -322,7 +326,7 @@ export class Engine implements LabApi {
         selector: t.selector,
         caps: caps === null ? null : [...new Set(caps)].sort((a, b) => a - b),
         adapter,
-        file: t.file,
+        file: t.file !== null && t.cwd !== undefined ? resolve(t.cwd, t.file) : t.file,
         pattern: t.pattern,
         units: t.units,
         margin: t.margin,
@@ -333,6 +337,7 @@ export class Engine implements LabApi {
         rate_timeout_s: t.rate_timeout_s,
         hang_timeout_s: t.hang_timeout_s,
         hold_w: t.hold_w,
+        cwd: t.cwd,
       },
       // The app sees the output through pty.data and the notes through tune.status.
       { onOutput: () => undefined, onNote: () => undefined },

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 export interface TuneForm {
   /** The job as one line, split like a shell splits words (quotes, backslashes), without any expansion. */
   line: string;
+  /** The folder it runs in; blank: the engine's own. */
+  cwd: string;
   backend: BackendChoice;
   devices: string;
   selector: Selector;
@@ -27,6 +29,7 @@ export interface TuneForm {
 
 export const defaultTuneForm: TuneForm = {
   line: '',
+  cwd: '',
   backend: 'auto',
   devices: '0',
   selector: 'max-efficiency',
@@ -80,6 +83,7 @@ export interface TuneProblem {
 /** Which form field shows a problem of startTune's input at `path`. */
 const FIELD_OF: Partial<Record<keyof z.input<typeof TuneStart>, TuneField>> = {
   argv: 'line',
+  cwd: 'cwd',
   devices: 'devices',
   caps: 'caps',
   adapter: 'adapter',
@@ -104,6 +108,7 @@ export function tuneInputOf(form: TuneForm): { input: z.input<typeof TuneStart> 
   const sim = list(form.simDevices);
   const input: z.input<typeof TuneStart> = {
     argv: split.argv,
+    ...(form.cwd.trim() ? { cwd: form.cwd.trim() } : {}),
     backend: form.backend,
     devices: list(form.devices).map(Number),
     selector: form.selector,

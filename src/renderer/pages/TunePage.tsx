@@ -54,7 +54,7 @@ export function TunePage() {
     }
   }
 
-  const text = (field: 'file' | 'pattern' | 'units' | 'devices' | 'caps' | 'adapter', label: string, placeholder: string, title: string) => (
+  const text = (field: 'file' | 'pattern' | 'units' | 'devices' | 'caps' | 'adapter' | 'cwd', label: string, placeholder: string, title: string) => (
     <label className="field" title={title}>
       <span>{label}</span>
       <input value={form[field]} placeholder={placeholder} data-testid={`tune-${field}`} onChange={(e) => update({ [field]: e.target.value })} />
@@ -91,6 +91,7 @@ export function TunePage() {
               ))}
             </div>
             <div className="row wrap">
+              {text('cwd', 'Run in folder', 'the CapLab host\'s folder', 'An absolute path: the job starts there, and a relative "Read from file" is read from there')}
               {text('devices', 'Devices', '0', 'Device indexes capped together, one cap for all (like --devices 0,1)')}
               <div className="field-stack">
                 <SelectField label="Backend" value={form.backend} options={backendChoices} onChange={(backend) => update({ backend })} testId="tune-backend" />
