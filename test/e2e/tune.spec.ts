@@ -5,7 +5,7 @@
 // Screenshots: docs/screenshots/tune-form-*.png and tune-console-*.png at 1280x800 and 1920x1080.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, go } from './fixtures';
+import { test, expect, go, callApi } from './fixtures';
 
 const shots = process.env.CAPLAB_SCREENSHOTS_DIR ?? 'docs/screenshots';
 const SIZES = [
@@ -93,4 +93,28 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   await row.getByRole('button', { name: /tune: / }).click();
   await expect(app.locator('#results-title')).toContainText(`sweep #${id}`);
   await expect(app.locator('#results-title')).toContainText('tune: ');
+});
+
+test('Cancel tuning on the console ends the job and restores the limit', async ({ app }) => {
+  const sim = join(process.env.CAPLAB_E2E_DIR!, 'sim');
+  const cli = join(process.cwd(), 'bin', 'caplab.mjs');
+  // Started through the API the page uses (startTune), a job far longer than the test.
+  const { sweep_id } = await callApi<{ sweep_id: number }>(app, 'startTune', {
+    argv: [process.execPath, cli, 'sim-workload', '--workload', 'resnet50', '--devices', '0', '--state-dir', sim, '--max-steps', '1000000'],
+    backend: 'sim',
+    sim_speedup: 20,
+    sim_devices: ['h100-sxm'],
+  });
+  await app.goto(`${app.url().replace(/#.*$/, '')}#/console/${sweep_id}`);
+  await expect(app.getByTestId('tune-stage')).toHaveAttribute('data-stage', 'visit', { timeout: 90_000 });
+  await expect(app.getByTestId('tune-cap')).toHaveText(/^\d+ W$/);
+  await app.getByTestId('cancel-sweep').click();
+  await expect(app.getByRole('dialog')).toContainText('Cancel the tuning session?');
+  await app.getByRole('dialog').getByRole('button', { name: 'Cancel tuning' }).click();
+  await expect(app.getByTestId('sweep-status')).toContainText('cancelled', { timeout: 30_000 });
+  await expect(app.getByTestId('finished-banner')).toContainText('Tuning session cancelled.');
+  await expect(app.getByTestId('finished-banner')).toContainText(/Restored .* to \d+ W \(was \d+ W\)/);
+  await expect(app.getByTestId('tune-stage')).toHaveAttribute('data-stage', 'ended');
+  const { sweep } = await callApi<{ sweep: { status: string; error: string | null } }>(app, 'getSweep', { sweep_id });
+  expect(sweep).toMatchObject({ status: 'cancelled', error: 'cancelled from the app' });
 });

@@ -141,9 +141,9 @@ export function ConsolePage({ param }: { param: string | null }) {
       </div>
       {confirm && (
         <ConfirmDialog
-          title="Cancel the sweep?"
-          body="The running workload is stopped and every changed power limit is restored to the value journalled before the sweep."
-          confirmLabel="Cancel sweep"
+          title={tune ? 'Cancel the tuning session?' : 'Cancel the sweep?'}
+          body={`The running ${tune ? 'job' : 'workload'} is stopped and every changed power limit is restored to the value journalled before the ${tune ? 'session' : 'sweep'}.`}
+          confirmLabel={tune ? 'Cancel tuning' : 'Cancel sweep'}
           danger
           onConfirm={() => void doCancel()}
           onCancel={() => setConfirm(false)}
