@@ -14,6 +14,7 @@ import { ExportedFile, ExportRequest } from './export';
 import { DatasetAnalysis } from './dataset-analysis';
 import { ImportPreview } from './import-preview';
 import { MAX_OVERLAY_SOURCES, OverlaySource } from './overlay';
+import { TuneStart, TuneStatus } from './tune';
 
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
@@ -111,6 +112,14 @@ export const methods = {
   },
   startSweep: { input: z.object({ plan: z.unknown() }).strict(), output: z.object({ sweep_id: z.number().int() }) },
   cancelSweep: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  /**
+   * Starts a tuning session (`caplab tune -- CMD` from the app): the job runs under leased, journalled limits while
+   * its caps are profiled and the best is held. Everything is checked before a limit is touched; the session is
+   * recorded as a sweep (its visits are runs) and streams the sweep events plus `tune.status`.
+   */
+  startTune: { input: TuneStart, output: z.object({ sweep_id: z.number().int() }) },
+  /** Ends a tuning session: the limits restored at once, the job's process tree ended. cancelSweep does the same. */
+  cancelTune: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ cancelled: z.boolean() }) },
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
   getSweep: {
     input: z.object({ sweep_id: z.number().int() }).strict(),
@@ -368,6 +377,8 @@ export const events = {
   'samples': LiveSamples,
   'throughput': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), t: z.number(), rate: z.number() }),
   'pty.data': z.object({ sweep_id: z.number().int(), run_id: z.number().int(), data: z.string() }),
+  /** A tuning session's stage, cap and profiling share, on every change and about once a second. */
+  'tune.status': TuneStatus,
   'import.progress': z.object({ import_id: z.string(), file: z.string(), files_done: z.number().int(), files_total: z.number().int(), fraction: z.number(), samples: z.number().int() }),
   'facility.progress': z.object({ done: z.number().int(), total: z.number().int(), label: z.string() }),
   /** An app export of samples: rows written of (about) the total. */

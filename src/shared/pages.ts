@@ -11,6 +11,9 @@ export const pageList = [
   { id: 'datasets', title: 'Datasets' },
   { id: 'facility', title: 'Facility' },
   { id: 'cluster', title: 'Cluster' },
+  // Added last, so the number keys of the pages before them stay as they were; Tune a job keeps key 9 (Overlay is
+  // reached from the runs picked on Results or a dataset).
+  { id: 'tune', title: 'Tune a job' },
   { id: 'overlay', title: 'Overlay' },
 ] as const;
 

@@ -32,7 +32,7 @@ export const test = base.extend<{ app: Page; hostUrl: string }>({
 export { expect };
 
 /** Goes to a page through the sidebar. */
-export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 'results' | 'history' | 'datasets' | 'facility'): Promise<void> {
+export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 'results' | 'history' | 'datasets' | 'facility' | 'tune'): Promise<void> {
   await page.getByTestId(`nav-${name}`).click();
   await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute('aria-current', 'page');
 }

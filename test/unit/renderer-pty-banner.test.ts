@@ -13,6 +13,14 @@ describe('workload terminal banner', () => {
     expect(text.indexOf('r1: vit_l_16')).toBeLessThan(text.indexOf('run #13'));
   });
 
+  it('names a tuning session\'s job (run 0: one process over all its visits) by its label alone', () => {
+    const buf = new PtyBuffer();
+    buf.label(0, 'the job of tuning session #7');
+    buf.push({ sweep_id: 7, run_id: 0, data: 'epoch 1\r\n' });
+    expect(buf.text()).toContain('── the job of tuning session #7 ──');
+    expect(buf.text()).not.toContain('run #0');
+  });
+
   it('forgets the labels of a cleared sweep', () => {
     const buf = new PtyBuffer();
     buf.label(12, 'r2: resnet50 at 400 W');

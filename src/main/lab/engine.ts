@@ -22,7 +22,8 @@ import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
 import { dataDir } from './paths';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { LabError } from '../../shared/errors';
 import { datasetRecord, datasetRecords, removeDataset } from './store/dataset-records';
 import { DatasetError, datasetTrace, importDataset, saveSegment } from './datasets/service';
@@ -50,6 +51,7 @@ import type { PdfPrinter } from './report/write';
 import { decimateMinMax } from '../../core/decimate';
 import { adaptiveEstimate } from '../../core/sweep/adaptive-summary';
 import { scheduleRuns } from '../../core/schedule';
+import { TuneStart } from '../../shared/tune';
 import type { EventArgs, LabApi, LabEventListener, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
@@ -57,6 +59,9 @@ import { listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile }
 import type { HostSearchResult } from '../../core/facility/host-search';
 import { facilityReportFile } from './facility/report-file';
 import { startTune, type StartedTune, type TuneRequest } from './tune/start';
+import type { TuneSession } from './tune/session';
+import { adapterNames, getAdapter } from '../../core/adapters';
+import { CapGridError, parseCaps } from '../../core/tune/grid';
 
 export interface EngineOptions {
   dbPath: string;
@@ -89,6 +94,8 @@ export class Engine implements LabApi {
   readonly host = hostname();
   private listeners = new Set<LabEventListener>();
   private active = new Map<number, SweepOrchestrator>();
+  /** Tuning sessions running in this engine (the CLI's one, or the app's), by their sweep id. */
+  private tunes = new Map<number, TuneSession>();
   private bestCapCache = new BestCapCache();
   /** Facility runs in progress, each cancellable (cancelFacility). */
   private facilityRuns = new Set<AbortController>();
@@ -236,7 +243,7 @@ export class Engine implements LabApi {
     const checked = await this.checkPlan(planValue);
     if (!checked.plan || checked.issues.length) throw PlanError.of(opts.where ?? 'plan', checked.issues);
     const plan = checked.plan;
-    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
+    this.refuseWhileBusy();
     const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
     let caps: CapOwnership | null = null;
     try {
@@ -279,23 +286,91 @@ export class Engine implements LabApi {
   /** `caplab tune -- CMD`: the job runs under a tuning session on leased, journalled devices (src/main/lab/tune). */
   async beginTune(req: TuneRequest, out: { onOutput: (d: string) => void; onNote: (l: string) => void }, opts: BeginOptions = {}): Promise<StartedTune> {
     this.writable('tune a job');
-    if (this.active.size > 0) throw new LabError('conflict', `sweep ${[...this.active.keys()][0]} is still running; cancel it or wait for it to end`);
-    return startTune(
+    this.refuseWhileBusy();
+    const started = await startTune(
       {
         db: this.db,
         host: this.host,
         env: this.env,
         openLab: (plan) => openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty }),
         takeCaps: (lab, devices) => this.takeCaps(lab, devices, opts),
+        emit: (...e) => this.emit(...e),
       },
       req,
       out,
     );
+    const { session } = started;
+    this.tunes.set(session.sweepId, session);
+    void session.done.finally(() => this.tunes.delete(session.sweepId));
+    return started;
+  }
+
+  /** One sweep or tuning session at a time per engine (the lease refuses a second on the same GPUs anyway, less clearly). */
+  private refuseWhileBusy(): void {
+    const sweep = [...this.active.keys()][0];
+    if (sweep !== undefined) throw new LabError('conflict', `sweep ${sweep} is still running; cancel it or wait for it to end`);
+    const tune = [...this.tunes.keys()][0];
+    if (tune !== undefined) throw new LabError('conflict', `tuning session ${tune} is still running; cancel it or wait for it to end`);
+  }
+
+  /** The app's "Tune a job": startTune's fields as `caplab tune`'s options; the job's output streams as pty.data. */
+  async startTune(input: MethodInput<'startTune'>): Promise<MethodOutput<'startTune'>> {
+    const t = TuneStart.parse(input);
+    const adapter = t.adapter ?? (t.pattern ? 'regex' : 'auto');
+    if (adapter !== 'auto' && !getAdapter(adapter)) throw new LabError('invalid', `startTune.adapter: must be auto or one of ${adapterNames.join(', ')}; got "${adapter}"`);
+    if (t.cwd !== undefined && !(isAbsolute(t.cwd) && existsSync(t.cwd) && statSync(t.cwd).isDirectory())) {
+      throw new LabError('invalid', `startTune.cwd: "${t.cwd}" is not a folder on this machine (give an absolute path)`);
+    }
+    let caps = t.caps;
+    if (typeof caps === 'string') {
+      try {
+        caps = parseCaps(caps);
+      } catch (e) {
+        if (e instanceof CapGridError) throw new LabError('invalid', `startTune.caps: ${e.message.replace(/^--caps /, '')}`);
+        throw e;
+      }
+    }
+    const started = await this.beginTune(
+      {
+        argv: t.argv,
+        backend: t.backend ?? 'auto',
+        devices: t.devices,
+        sim: { speedup: t.sim_speedup, ...(t.sim_devices ? { presets: t.sim_devices } : {}) },
+        selector: t.selector,
+        caps: caps === null ? null : [...new Set(caps)].sort((a, b) => a - b),
+        adapter,
+        file: t.file !== null && t.cwd !== undefined ? resolve(t.cwd, t.file) : t.file,
+        pattern: t.pattern,
+        units: t.units,
+        margin: t.margin,
+        max_profile_share: t.max_profile_share,
+        expected_s: t.job_seconds,
+        seed: t.seed,
+        overhead_w: t.overhead_w,
+        rate_timeout_s: t.rate_timeout_s,
+        hang_timeout_s: t.hang_timeout_s,
+        hold_w: t.hold_w,
+        cwd: t.cwd,
+      },
+      // The app sees the output through pty.data and the notes through tune.status.
+      { onOutput: () => undefined, onNote: () => undefined },
+    );
+    return { sweep_id: started.session.sweepId };
+  }
+
+  /** Ends a tuning session and waits until its limits are restored and its job has ended. */
+  async cancelTune(input: MethodInput<'cancelTune'>): Promise<MethodOutput<'cancelTune'>> {
+    const session = this.tunes.get(input.sweep_id);
+    if (!session) return { cancelled: false };
+    session.cancel('cancelled from the app');
+    await session.done;
+    return { cancelled: true };
   }
 
   async cancelSweep(input: MethodInput<'cancelSweep'>): Promise<MethodOutput<'cancelSweep'>> {
     const sweep = this.active.get(input.sweep_id);
-    if (!sweep) return { cancelled: false };
+    // A tuning session is a sweep to the console: its Cancel ends the session.
+    if (!sweep) return this.tunes.has(input.sweep_id) ? this.cancelTune(input) : { cancelled: false };
     sweep.cancel();
     await sweep.done;
     return { cancelled: true };
@@ -304,8 +379,11 @@ export class Engine implements LabApi {
   /** Cancels every running sweep and waits until their limits are restored (SIGINT/SIGTERM, app quit). */
   async cancelAll(): Promise<SweepStatus[]> {
     const sweeps = [...this.active.values()];
+    const tunes = [...this.tunes.values()];
     for (const s of sweeps) s.cancel();
-    return Promise.all(sweeps.map((s) => s.done));
+    for (const t of tunes) t.cancel('the engine is closing');
+    const [statuses] = await Promise.all([Promise.all(sweeps.map((s) => s.done)), Promise.all(tunes.map((t) => t.done))]);
+    return statuses;
   }
 
   async listSweeps(input: MethodInput<'listSweeps'>): Promise<MethodOutput<'listSweeps'>> {
@@ -386,6 +464,8 @@ export class Engine implements LabApi {
       this.capPty.write(input.data);
       return { written: true };
     }
+    const tune = this.tunes.get(input.sweep_id);
+    if (tune) return { written: tune.write(input.data) };
     return { written: this.active.get(input.sweep_id)?.write(input.data) ?? false };
   }
 

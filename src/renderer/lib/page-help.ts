@@ -51,6 +51,11 @@ export const PAGE_HELP: Record<string, PageHelpEntry> = {
     title: 'Overlay traces',
     hint: 'Runs of one sweep or several, and dataset segments, on one time axis: t = 0 at each window start, warm-up, measure and cool-down shaded. Tick runs in the Results page\'s per-cap table or segments on a dataset, then Overlay traces.',
   },
+  tune: {
+    section: '5a-tune-a-job',
+    title: 'Tune a job',
+    hint: 'Your own job (training, rendering ...) runs while CapLab profiles caps on it and holds the best for the rest of the run; the limit is restored when it ends. Type the command, check the options, then Start tuning: the Run console shows it live.',
+  },
   history: {
     section: 'read-the-answer',
     title: 'Read the answer',

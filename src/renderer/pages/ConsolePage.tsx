@@ -4,13 +4,15 @@ import { WorkloadTerminal } from '../components/Terminal';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ProgressBar, SimBadge, StatusBadge } from '../components/Badges';
 import { useCommand } from '../lib/commands';
-import { fmt, sig } from '../lib/format';
+import { fmt, formatDuration, sig } from '../lib/format';
 import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
 import { live, ptyBuffer } from '../state/live';
 import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
+import { useTune } from '../state/tune';
+import type { TuneStatus } from '../../shared/tune';
 import { progressView } from '../lib/progress-view';
 import { deviceLabel } from '../lib/device-label';
 import { NotifyToggle } from '../components/PageHelp';
@@ -39,6 +41,8 @@ export function ConsolePage({ param }: { param: string | null }) {
   const missing = useConsoleParam(param);
   const s = useSweep();
   const running = isRunning(s);
+  const tuneStatus = useTune((x) => x.status);
+  const tune = tuneStatus && tuneStatus.sweep_id === s.activeId ? tuneStatus : null;
   const [confirm, setConfirm] = useState(false);
   const { devices, load: loadDevices } = useDevices();
   // Device names for the legend, also when the console is the first page opened (a reload).
@@ -87,7 +91,7 @@ export function ConsolePage({ param }: { param: string | null }) {
     <section className="page console" aria-labelledby="console-title">
       <header className="page-head">
         <h2 id="console-title">
-          Run console · sweep #{s.activeId} {s.sweep?.name ? <span className="muted">{s.sweep.name}</span> : null}
+          Run console · {tune ? 'tuning session' : 'sweep'} #{s.activeId} {s.sweep?.name ? <span className="muted">{s.sweep.name}</span> : null}
         </h2>
         <div className="row">
           {running && <NotifyToggle />}
@@ -97,7 +101,7 @@ export function ConsolePage({ param }: { param: string | null }) {
           </span>
           {running && (
             <button className="danger" onClick={() => setConfirm(true)} disabled={s.cancelling} data-testid="cancel-sweep" title="Ctrl+.">
-              {s.cancelling ? 'Cancelling… restoring limits' : 'Cancel sweep'}
+              {s.cancelling ? 'Cancelling… restoring limits' : tune ? 'Cancel tuning' : 'Cancel sweep'}
             </button>
           )}
           {!running && (
@@ -110,16 +114,17 @@ export function ConsolePage({ param }: { param: string | null }) {
       <div className="progress-line" data-testid="progress">
         <ProgressBar fraction={view.fraction} label="sweep progress" />
         <span data-testid="progress-text" data-fraction={view.fraction}>
-          <strong data-testid="runs-done">{view.text}</strong>
+          <strong data-testid="runs-done">{tune ? tuneProgressText(tune, view.status) : view.text}</strong>
         </span>
-        {p && running && (
+        {p && running && !tune && (
           <span data-testid="current-run">
             {p.workload ?? '–'} at <strong>{p.cap_w ?? '–'} W</strong>, repetition {p.repetition ?? '–'} · <span className={`phase phase-${p.phase}`}>{p.phase}</span>
             {p.reason && <span className="muted small" data-testid="run-reason"> · cap {p.cap_w} W: {p.reason}</span>}
           </span>
         )}
       </div>
-      {s.finished ? <FinishedBanner /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
+      {tune && <TunePanel t={tune} />}
+      {s.finished ? <FinishedBanner what={tune ? 'Tuning session' : 'Sweep'} /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
       <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />
       <div className="console-bottom">
@@ -136,9 +141,9 @@ export function ConsolePage({ param }: { param: string | null }) {
       </div>
       {confirm && (
         <ConfirmDialog
-          title="Cancel the sweep?"
-          body="The running workload is stopped and every changed power limit is restored to the value journalled before the sweep."
-          confirmLabel="Cancel sweep"
+          title={tune ? 'Cancel the tuning session?' : 'Cancel the sweep?'}
+          body={`The running ${tune ? 'job' : 'workload'} is stopped and every changed power limit is restored to the value journalled before the ${tune ? 'session' : 'sweep'}.`}
+          confirmLabel={tune ? 'Cancel tuning' : 'Cancel sweep'}
           danger
           onConfirm={() => void doCancel()}
           onCancel={() => setConfirm(false)}
@@ -148,11 +153,56 @@ export function ConsolePage({ param }: { param: string | null }) {
   );
 }
 
-function FinishedBanner() {
+/** "job 412 s of 1500 s, 3 visits": a tuning session has no fixed run count. */
+function tuneProgressText(t: TuneStatus, status: string): string {
+  const visits = `${t.visits} visit${t.visits === 1 ? '' : 's'}`;
+  if (status !== 'running') return `${status} after ${formatDuration(t.job_s)} of the job, ${visits}`;
+  return `job ${formatDuration(t.job_s)} of about ${formatDuration(t.expected_s)}, ${visits} done`;
+}
+
+const STAGE_TEXT: Record<TuneStatus['stage'], string> = {
+  warmup: 'waiting for the job\'s rate to steady (no limit changed yet)',
+  visit: 'profiling',
+  hold: 'holding the chosen cap',
+  ended: 'ended',
+};
+
+/** What a tuning session is doing: the cap set now, the cap held, the share of the job spent profiling. */
+function TunePanel({ t }: { t: TuneStatus }) {
+  return (
+    <div className="card" data-testid="tune-panel">
+      <dl className="facts">
+        <dt>Tuner</dt>
+        <dd data-testid="tune-stage" data-stage={t.stage}>
+          {STAGE_TEXT[t.stage]}
+          {t.stage === 'visit' && t.cap_w !== null ? ` ${t.cap_w} W` : ''}
+        </dd>
+        <dt>Cap now</dt>
+        <dd data-testid="tune-cap">{t.cap_w !== null ? `${t.cap_w} W` : `– (default ${t.default_limit_w} W)`}</dd>
+        <dt>Held</dt>
+        <dd data-testid="tune-held">{t.held_w !== null ? `${t.held_w} W` : '–'}</dd>
+        <dt>Profiling</dt>
+        <dd data-testid="tune-share">
+          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job so far; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
+        </dd>
+      </dl>
+      {t.note && (
+        <p className="small muted" data-testid="tune-note">
+          {t.note}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FinishedBanner({ what }: { what: string }) {
   const f = useSweep((s) => s.finished)!;
   return (
     <div className={`banner ${f.status === 'done' ? 'ok' : 'warn'}`} data-testid="finished-banner">
-      <strong>Sweep {f.status}.</strong> {f.error}
+      <strong>
+        {what} {f.status}.
+      </strong>{' '}
+      {f.error}
       {f.restored.length > 0 ? (
         <ul data-testid="restored">
           {f.restored.map((r) => (

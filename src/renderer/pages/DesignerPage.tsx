@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { CheckField, FieldMessage, NumberField, SelectField } from '../components/Fields';
 import { PlanIssuesContext } from './designer/field-errors';
 import { issuesAt } from '../lib/plan-issues';
-import { SimBadge } from '../components/Badges';
+import { SimulationFields } from '../components/SimulationFields';
 import { api } from '../api/client';
 import { useCommand } from '../lib/commands';
 import { formatDuration } from '../lib/format';
@@ -226,20 +226,9 @@ export function DesignerPage() {
               <NumberField label="Run timeout" value={form.run_timeout_s} unit="s" onChange={(run_timeout_s) => update({ run_timeout_s })} testId="run-timeout" error={err('run_timeout_s')} />
             </div>
           </fieldset>
-          <fieldset className="group">
-            <legend>
-              Simulation <SimBadge />
-            </legend>
-            <div className="row wrap">
-              <NumberField label="Speed-up" value={form.simSpeedup} min={1} max={1000} unit="×" onChange={(simSpeedup) => update({ simSpeedup })} testId="sim-speedup" error={err('sim.speedup')} title="Simulated time runs this many times faster than wall time" />
-              <label className="field wide">
-                <span>Presets, one per device</span>
-                <input value={form.simDevices} placeholder="h100-sxm, h200, mi300x, a100-sxm, rtx-4090" data-testid="sim-devices" onChange={(e) => update({ simDevices: e.target.value })} />
-                <FieldMessage error={err('sim.devices')} testId="sim-devices" />
-              </label>
-            </div>
+          <SimulationFields speedup={form.simSpeedup} presets={form.simDevices} onChange={update} speedupError={err('sim.speedup')} presetsError={err('sim.devices')}>
             <p className="muted small">Used only when the plan runs on the simulated backend.</p>
-          </fieldset>
+          </SimulationFields>
         </div>
         </PlanIssuesContext.Provider>
         <aside className="designer-side card" data-testid="validation" data-validating={validating ? 'true' : 'false'} aria-live="polite" aria-busy={validating}>

@@ -10,6 +10,7 @@ import { FacilityPage } from './FacilityPage';
 import { HistoryPage } from './HistoryPage';
 import { OverlayPage } from './OverlayPage';
 import { ResultsPage } from './ResultsPage';
+import { TunePage } from './TunePage';
 
 /** A page gets the route's parameter (#/results/12: "12"), or null. */
 export type PageComponent = ComponentType<{ param: string | null }>;
@@ -24,4 +25,5 @@ export const pageComponents: Record<PageId, PageComponent> = {
   facility: FacilityPage,
   cluster: ClusterPage,
   overlay: OverlayPage,
+  tune: TunePage,
 };

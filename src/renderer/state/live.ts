@@ -165,7 +165,8 @@ export class PtyBuffer {
   push(p: EventPayload<'pty.data'>): void {
     if (this.runId !== p.run_id) {
       const label = this.labels.get(p.run_id);
-      const banner = `\r\n\x1b[2m── ${label ? `${label} (run #${p.run_id} of the database)` : `run #${p.run_id}`} ──\x1b[0m\r\n`;
+      // Run 0 is a tuning session's job, one process over all its visits: it has a label and no run of its own.
+      const banner = `\r\n\x1b[2m── ${label ? (p.run_id ? `${label} (run #${p.run_id} of the database)` : label) : `run #${p.run_id}`} ──\x1b[0m\r\n`;
       this.append(banner);
       this.runId = p.run_id;
     }

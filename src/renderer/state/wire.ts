@@ -4,6 +4,7 @@ import { useSweep } from './sweep';
 import { useHistory } from './history';
 import { toast } from './toasts';
 import { notifySweepEnded } from './notify';
+import { useTune } from './tune';
 
 let wired = false;
 
@@ -25,6 +26,10 @@ export function wireEvents(): void {
   onEvent('samples', (p) => live.addSamples(p));
   onEvent('throughput', (p) => live.addThroughput(p));
   onEvent('pty.data', (p) => ptyBuffer.push(p));
+  onEvent('tune.status', (p) => {
+    useTune.getState().onStatus(p);
+    ptyBuffer.label(0, `the job of tuning session #${p.sweep_id}`);
+  });
   onEvent('run.finished', (p) => useSweep.getState().onRunFinished(p));
   onEvent('sweep.finished', (p) => {
     useSweep.getState().onFinished(p);

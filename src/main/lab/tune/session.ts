@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { sweepSamplesInRange } from '../store/samples';
-import { appendRuns, createSweep, finishSweep, recordRunDevice, updateRun } from '../store/sweeps';
+import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, updateRun } from '../store/sweeps';
 import { reserveSpace } from '../store/reserve';
 import { collectEnvironment } from '../environment';
 import { SampleRecorder } from '../sweep/sample-recorder';
@@ -29,6 +29,8 @@ import type { Plan } from '../../../shared/plan';
 import type { Selector } from '../../../shared/analysis';
 import type { CapRestore } from '../../../shared/records';
 import { counterReading } from '../gpu/counter-reading';
+import { TUNE_OPTION_DEFAULTS } from '../../../shared/tune';
+import type { EventArgs } from '../../../shared/api';
 
 export interface TuneOptions {
   argv: string[];
@@ -62,12 +64,12 @@ export interface TuneOptions {
 }
 
 export const TUNE_DEFAULTS = {
-  margin: 0.02,
+  margin: TUNE_OPTION_DEFAULTS.margin,
   alpha: 0.05,
-  max_profile_share: 0.1,
-  expected_s: 3600,
-  rate_timeout_s: 600,
-  hang_timeout_s: 300,
+  max_profile_share: TUNE_OPTION_DEFAULTS.max_profile_share,
+  expected_s: TUNE_OPTION_DEFAULTS.job_seconds,
+  rate_timeout_s: TUNE_OPTION_DEFAULTS.rate_timeout_s,
+  hang_timeout_s: TUNE_OPTION_DEFAULTS.hang_timeout_s,
   text_visit_s: 60,
   visit: DEFAULT_VISIT_RULES,
   phase: DEFAULT_PHASE_RULES,
@@ -87,6 +89,8 @@ export interface TuneDeps {
   onOutput: (data: string) => void;
   /** What the tuner is doing, one line each. */
   onNote: (line: string) => void;
+  /** The engine's events (the app's console follows the session through them): sweep events plus `tune.status`. */
+  emit?: (...e: EventArgs) => void;
 }
 
 export interface CapProfile {
@@ -155,6 +159,10 @@ export class TuneSession {
   private profilingTotal = 0;
   /** The cap each phase of the job held (a phase that ended while profiling holds none). */
   private readonly heldByPhase = new Map<number, number>();
+  /** What `tune.status` says: the stage, the cap set now, the visit's run. */
+  private readonly live: { stage: Stage; cap_w: number | null; held_w: number | null; run_id: number | null; note: string | null } = { stage: 'warmup', cap_w: null, held_w: null, run_id: null, note: null };
+  private jobStart = 0;
+  private statusSentAt = 0;
 
   constructor(
     private readonly deps: TuneDeps,
@@ -198,6 +206,70 @@ export class TuneSession {
     this.stopping = why;
     void this.deps.caps.restore();
     void this.job?.kill();
+  }
+
+  /** Types into the job's terminal (the app's console); false when the job is not running. */
+  write(data: string): boolean {
+    if (!this.job || this.stopping) return false;
+    this.job.write(data);
+    return true;
+  }
+
+  private emit(...e: EventArgs): void {
+    this.deps.emit?.(...e);
+  }
+
+  private note(line: string): void {
+    this.live.note = line;
+    this.deps.onNote(line);
+    this.sendStatus();
+  }
+
+  /** `tune.status` now, and `sweep.progress` when the stage or cap changed (the console's run line and shading). */
+  private sendStatus(stageChanged = false): void {
+    if (!this.deps.emit) return;
+    const now = this.now();
+    const jobS = Math.max(0, now - this.jobStart);
+    this.statusSentAt = Date.now();
+    this.emit('tune.status', {
+      sweep_id: this.sweepId,
+      stage: this.live.stage,
+      cap_w: this.live.cap_w,
+      held_w: this.live.held_w,
+      visits: this.visitRuns.length,
+      profiling_s: this.profilingTotal,
+      profiling_share: jobS > 0 ? this.profilingTotal / jobS : 0,
+      budget_s: this.opts.max_profile_share * this.opts.expected_s,
+      job_s: jobS,
+      expected_s: this.opts.expected_s,
+      default_limit_w: this.defaultW,
+      note: this.live.note,
+    });
+    if (!stageChanged) return;
+    const visiting = this.live.stage === 'visit';
+    this.emit('sweep.progress', {
+      sweep_id: this.sweepId,
+      run_id: this.live.run_id,
+      runs_done: this.visitRuns.length,
+      run_count: this.visitRuns.length + (visiting ? 1 : 0),
+      workload: this.workloadName(),
+      cap_w: this.live.cap_w,
+      repetition: visiting ? this.search.visits.filter((v) => v.cap_w === this.live.cap_w).length + 1 : null,
+      reason: visiting ? `profiling visit ${this.visitRuns.length + 1}` : this.live.stage === 'hold' ? `held: ${this.live.note ?? ''}` : null,
+      phase: this.live.stage === 'warmup' ? 'warmup' : visiting ? 'measure' : this.live.stage === 'hold' ? 'idle' : 'cooldown',
+      // Job time over the expected job time: a tune has no fixed run count.
+      fraction: Math.min(1, jobS / this.opts.expected_s),
+    });
+  }
+
+  private stageIs(stage: Stage, cap_w: number | null, run_id: number | null): void {
+    Object.assign(this.live, { stage, cap_w, run_id, held_w: stage === 'hold' || stage === 'ended' ? cap_w : null });
+    this.sendStatus(true);
+  }
+
+  private runFinished(runId: number): void {
+    const run = getRun(this.deps.db, runId);
+    if (run) this.emit('run.finished', { sweep_id: this.sweepId, run, status: run.status });
   }
 
   private get indexes(): number[] {
@@ -262,6 +334,9 @@ export class TuneSession {
     let hold: Hold | null = null;
     let restored: CapRestore[];
     const jobStart = this.now();
+    this.jobStart = jobStart;
+    this.emit('sweep.started', { sweep_id: this.sweepId, run_count: 0, simulated: backend.simulated });
+    this.sendStatus(true);
     // Start-up (imports, model load) is real time, whatever the backend's clock: the rate timeout is on the wall clock.
     const jobStartWall = Date.now() / 1000;
     let profileStart: number | null = null;
@@ -287,6 +362,7 @@ export class TuneSession {
         timeScale: this.deps.timeScale,
         onSamples: (s) => {
           this.recorder.collect(s);
+          this.emit('samples', { sweep_id: this.sweepId, run_id: this.recorder.runId, samples: s });
           for (const x of s) if (x.power_w !== null) this.recent.push({ t: x.t, power_w: x.power_w });
           const cut = this.recent.findIndex((x) => x.t > this.now() - 7200);
           if (cut > 0) this.recent.splice(0, cut);
@@ -305,12 +381,17 @@ export class TuneSession {
         onData: (data) => {
           lastOutput = Date.now();
           this.deps.onOutput(data);
+          // One terminal for the whole job (run 0): its output is not split by visit.
+          this.emit('pty.data', { sweep_id: this.sweepId, run_id: 0, data });
         },
         onLine: (line) => {
           if (this.opts.file) return;
           const n = this.follower.steps.length;
           this.follower.push(line, this.now());
-          if (this.follower.steps.length > n) onStep?.();
+          if (this.follower.steps.length > n) {
+            this.emitSteps(n);
+            onStep?.();
+          }
         },
       });
       const readFile = () => {
@@ -361,6 +442,7 @@ export class TuneSession {
         updateRun(db, visitRun, { status: 'running', started_at: capSetT, enforced_limit_w: await backend.getPowerLimit(this.indexes[0]!) });
         this.recorder.runId = visitRun;
         stage = 'visit';
+        this.stageIs('visit', cap, visitRun);
       };
 
       const nextStep = async (): Promise<void> => {
@@ -374,7 +456,9 @@ export class TuneSession {
         } else hold = step.hold;
         this.heldByPhase.set(this.phaseNo, hold.cap_w);
         for (const idx of this.indexes) await caps.set(idx, hold.cap_w);
-        this.deps.onNote(`holding ${hold.cap_w} W: ${hold.note}`);
+        this.live.note = `holding ${hold.cap_w} W: ${hold.note}`;
+        this.stageIs('hold', hold.cap_w, null);
+        this.deps.onNote(this.live.note);
         const ref = this.search.visits.filter((v) => v.cap_w === hold!.cap_w && v.steady);
         const t = describe(ref.map((v) => v.throughput));
         const p = describe(ref.map((v) => v.power_w));
@@ -422,7 +506,8 @@ export class TuneSession {
         this.search.record(visit);
         this.visitRuns.push({ ...visit, run_id: visitRun, phase: this.phaseNo });
         this.profilingTotal += seconds;
-        this.deps.onNote(`visit ${this.visitRuns.length}: ${visit.cap_w} W, ${visit.throughput.toPrecision(5)} ${this.follower.units ?? 'units'}/s per GPU, ${visit.power_w.toFixed(1)} W, ${visit.efficiency.toPrecision(4)} units/J${visit.steady ? '' : ' (not steady: left out)'}`);
+        this.runFinished(visitRun);
+        this.note(`visit ${this.visitRuns.length}: ${visit.cap_w} W, ${visit.throughput.toPrecision(5)} ${this.follower.units ?? 'units'}/s per GPU, ${visit.power_w.toFixed(1)} W, ${visit.efficiency.toPrecision(4)} units/J${visit.steady ? '' : ' (not steady: left out)'}`);
         await nextStep();
       };
 
@@ -438,6 +523,7 @@ export class TuneSession {
           this.signalled = false;
           return;
         }
+        if (Date.now() - this.statusSentAt >= 1000) this.sendStatus();
         if (stage === 'warmup') {
           const adapter = this.follower.resolvedAdapter();
           let ready = false;
@@ -445,7 +531,7 @@ export class TuneSession {
           else if (adapter !== null) ready = now - jobStart >= this.opts.text_visit_s && this.stretch(jobStart, now) !== null;
           if (ready) {
             profileStart = now;
-            this.deps.onNote(`the job's rate is steady (read by the ${adapter} adapter); profiling caps ${this.opts.caps.join(', ')} W`);
+            this.note(`the job's rate is steady (read by the ${adapter} adapter); profiling caps ${this.opts.caps.join(', ')} W`);
             await nextStep();
           } else if (Date.now() / 1000 - jobStartWall > this.opts.rate_timeout_s) {
             status = 'refused';
@@ -475,7 +561,7 @@ export class TuneSession {
           const verdict = phase.push({ throughput: s.rate / gpus, power_w: pw.reduce((a, x) => a + x.power_w, 0) / pw.length });
           if (verdict.changed) {
             this.phaseChanges.push({ t: now, what: verdict.what });
-            this.deps.onNote(`phase change: ${verdict.what}; profiling again`);
+            this.note(`phase change: ${verdict.what}; profiling again`);
             this.phaseNo++;
             heldFrom = null;
             this.search = this.newSearch(this.opts.seed + this.phaseNo);
@@ -518,7 +604,10 @@ export class TuneSession {
       while (busy) await this.sleep(5);
       if (this.stopping && !exited) await this.job.kill();
       await this.job.exited;
-      if (stage === 'visit' && visitRun) updateRun(db, visitRun, { status: 'cancelled', error: 'the job ended during the visit', ended_at: this.now() });
+      if (stage === 'visit' && visitRun) {
+        updateRun(db, visitRun, { status: 'cancelled', error: 'the job ended during the visit', ended_at: this.now() });
+        this.runFinished(visitRun);
+      }
       if (stage === 'warmup' && status === 'done' && !this.stopping) {
         status = 'refused';
         error = this.noRateMessage(this.follower.resolvedAdapter(), true);
@@ -616,7 +705,19 @@ export class TuneSession {
     } catch (e) {
       report.error = `${report.error ? `${report.error}; ` : ''}could not record the session's end: ${(e as Error).message}`;
     }
+    this.live.note = report.cap_held_w !== null ? `held ${report.cap_held_w} W${report.hold_note ? `: ${report.hold_note}` : ''}` : (report.error ?? this.live.note);
+    this.stageIs('ended', report.cap_held_w, null);
+    this.emit('sweep.finished', { sweep_id: this.sweepId, status: status === 'refused' ? 'failed' : status, error: report.error, restored });
     return report;
+  }
+
+  /** The throughput of each new protocol step, per GPU (the console's throughput trace). */
+  private emitSteps(from: number): void {
+    if (!this.deps.emit) return;
+    const gpus = this.deps.devices.length;
+    for (const st of this.follower.steps.slice(from)) {
+      if (st.dt > 0) this.emit('throughput', { sweep_id: this.sweepId, run_id: this.live.run_id ?? 0, t: st.t, rate: st.units / st.dt / gpus });
+    }
   }
 
   private workloadName(): string {

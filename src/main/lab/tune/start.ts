@@ -7,6 +7,7 @@ import { LabError } from '../../../shared/errors';
 import { Plan } from '../../../shared/plan';
 import type { BackendChoice, DeviceInfo } from '../../../shared/device';
 import type { Selector } from '../../../shared/analysis';
+import type { EventArgs } from '../../../shared/api';
 import { capsOutside, coarseGrid } from '../../../core/tune/grid';
 import { TUNE_DEFAULTS, TuneSession, type TuneOptions } from './session';
 
@@ -39,6 +40,8 @@ export interface TuneContext {
   env: NodeJS.ProcessEnv;
   openLab: (plan: Plan) => Promise<LabBackend>;
   takeCaps: (lab: LabBackend, devices: DeviceInfo[]) => Promise<CapOwnership>;
+  /** The engine's events: the session streams the sweep events and `tune.status` through them. */
+  emit?: (...e: EventArgs) => void;
 }
 
 export interface StartedTune {
@@ -114,7 +117,7 @@ export async function startTune(ctx: TuneContext, req: TuneRequest, out: { onOut
       plan: planOf(profiled),
     };
     const session = new TuneSession(
-      { db: ctx.db, host: ctx.host, backend: lab.backend, timeScale: lab.timeScale, devices, caps, jobEnv: jobEnv(ctx.env, lab), cwd: req.cwd, onOutput: out.onOutput, onNote: out.onNote },
+      { db: ctx.db, host: ctx.host, backend: lab.backend, timeScale: lab.timeScale, devices, caps, jobEnv: jobEnv(ctx.env, lab), cwd: req.cwd, onOutput: out.onOutput, onNote: out.onNote, emit: ctx.emit },
       opts,
     );
     const notices = caps.restoredStale.map((r) => `a limit left by an earlier, killed session was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`);
