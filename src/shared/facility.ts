@@ -434,5 +434,26 @@ export const FacilityResult = z.object({
   /** The first scenario's levels (the baseline), for scripts. */
   levels: z.array(FacilityLevel),
   elapsed_s: z.number(),
+  /**
+   * The engine keeps replica 1's full-resolution series of every level of its last runs under this key, for the
+   * page's zoom (facilitySeries); absent where nothing was kept (the CLI).
+   */
+  series_key: z.string().optional(),
 });
 export type FacilityResult = z.infer<typeof FacilityResult>;
+
+/**
+ * A window of one level's series (facilitySeries): replica 1 at the simulation step, or bucket means of `bucket_s`
+ * where the window holds more steps than asked for. IT and total power, and the grid draw with a grid config.
+ */
+export const FacilitySeriesSlice = z.object({
+  from_h: z.number(),
+  to_h: z.number(),
+  step_s: z.number(),
+  bucket_s: z.number(),
+  t_h: z.array(z.number()),
+  it_w: z.array(z.number()),
+  total_w: z.array(z.number()),
+  grid_w: z.array(z.number()).nullable(),
+});
+export type FacilitySeriesSlice = z.infer<typeof FacilitySeriesSlice>;
