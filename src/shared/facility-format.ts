@@ -53,10 +53,19 @@ export function gridCells(g: FacilityGridResult): string[] {
     fix(sum(g.deferred_node_h), 0),
     mwOf(g.ramp_1min_w),
     mwOf(g.ramp_15min_w),
-    `${g.ramp_violations_before} → ${g.ramp_violations}`,
+    rampCell(g),
     g.battery ? fix(g.battery.cycles, 1) : '–',
     fix(g.generator_mwh, 1),
   ];
+}
+
+/** Violations before and after storage, and with smoothing what the same response left unsmoothed and by what. */
+function rampCell(g: FacilityGridResult): string {
+  const sm = g.ramp_smoothing;
+  const cell = `${g.ramp_violations_before} → ${g.ramp_violations}`;
+  if (!sm) return cell;
+  const lost = sum(sm.work_lost_node_h);
+  return `${cell} (unsmoothed ${sm.violations_unsmoothed}; smoothed by ${sm.by.join(' + ')}${lost > 0 ? `, ${fix(lost, 1)} node-h lost` : ''})`;
 }
 
 export const EVENT_HEADERS = ['event', 'requested MW', 'delivered MW (mean / min)', 'met', 'time to reach min', 'work lost node-h', 'deferred node-h', 'jobs delayed', 'added wait h', 'energy MWh', 'cost', 'rebound peak MW', 'rebound lasts h'];

@@ -215,8 +215,13 @@ export const Grid = z
     events: z.array(GridEvent).default([]),
     /** Firm interconnection limit on the facility's grid draw (MW), all year. */
     limit_mw: positive('limit_mw').optional(),
-    /** Ramp-rate rule on the grid draw (MW per minute); violations are counted and, with a battery, smoothed. */
+    /** Ramp-rate rule on the grid draw (MW per minute); steps breaking it are counted before and after storage. */
     max_ramp_mw_per_min: positive('max_ramp_mw_per_min').optional(),
+    /**
+     * Holds the grid draw to max_ramp_mw_per_min with these, in this order: the battery (a rise: charge less, then
+     * discharge; a fall: discharge less, then charge) and GPU caps on the jobs starting (rises only; work lost).
+     */
+    smooth_ramps: z.array(z.enum(['battery', 'caps'])).default([]),
     /** Hours before a request over which the pre-event baseline is the mean facility power. */
     baseline_h: positive('baseline_h').default(1),
     /** What the site may do, in this order after storage and generation: lower GPU caps, then pause flexible jobs. */
@@ -231,6 +236,8 @@ export const Grid = z
         efficiency: z.number().gt(0, { error: 'efficiency must be > 0' }).max(1, { error: 'efficiency is at most 1' }).default(0.9),
         /** State of charge at the start, a share of mwh. */
         soc_start: z.number().min(0).max(1).default(1),
+        /** What it recharges to between events, a share of mwh: default full, or half with smooth_ramps battery (room to absorb falls). */
+        standby_soc: z.number().min(0).max(1).optional(),
       })
       .strict()
       .optional(),
@@ -379,6 +386,21 @@ export const FacilityGridResult = z.object({
   /** Steps whose 1 min (15 min) change breaks max_ramp_mw_per_min, before storage (facility power) and after (grid draw). */
   ramp_violations_before: z.number(),
   ramp_violations: z.number(),
+  /** With grid.smooth_ramps: the same response without smoothing, and what smoothing cost (ramp_violations is after it). */
+  ramp_smoothing: z
+    .object({
+      by: z.array(z.enum(['battery', 'caps'])),
+      violations_unsmoothed: z.number(),
+      ramp_1min_unsmoothed_w: z.number().nullable(),
+      ramp_15min_unsmoothed_w: z.number().nullable(),
+      /** Steps whose change the smoothing had to hold (met or not). */
+      steps_smoothed: z.number(),
+      /** Energy the battery moved for ramps (charged or discharged beyond the response's own use). */
+      battery_mwh: z.number(),
+      /** Work lost to caps held on rises, in node-hours of uncapped work (also in work_lost_node_h). */
+      work_lost_node_h: byType,
+    })
+    .optional(),
   battery: z.object({ charged_mwh: z.number(), discharged_mwh: z.number(), losses_mwh: z.number(), soc_start_mwh: z.number(), soc_end_mwh: z.number(), cycles: z.number() }).nullable(),
   generator_mwh: z.number(),
   generator_hours: z.number(),

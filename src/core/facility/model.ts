@@ -168,8 +168,11 @@ function buildGrid(c: FacilityConfig, types: ResolvedJobType[], startMs: number,
     baselineSteps: Math.max(1, Math.round((g.baseline_h * 3600) / stepS)),
     caps: g.caps,
     defer: g.defer,
-    battery: g.battery ? { w: g.battery.mw * 1e6, wh: g.battery.mwh * 1e6, efficiency: g.battery.efficiency, socStart: g.battery.soc_start } : null,
+    battery: g.battery
+      ? { w: g.battery.mw * 1e6, wh: g.battery.mwh * 1e6, efficiency: g.battery.efficiency, socStart: g.battery.soc_start, standby: g.battery.standby_soc ?? (g.smooth_ramps.includes('battery') ? 0.5 : 1) }
+      : null,
     generatorW: g.generator ? g.generator.mw * 1e6 : 0,
+    smoothRamps: g.smooth_ramps.length > 0 ? { battery: g.smooth_ramps.includes('battery'), caps: g.smooth_ramps.includes('caps') } : null,
   };
 }
 
