@@ -68,6 +68,13 @@ function rampCell(g: FacilityGridResult): string {
   return `${cell} (unsmoothed ${sm.violations_unsmoothed}; smoothed by ${sm.by.join(' + ')}${lost > 0 ? `, ${fix(lost, 1)} node-h lost` : ''})`;
 }
 
+/** A count in thousands past 10,000, in millions past 1,000,000 (requests over an event run to millions). */
+function countOf(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(1)} k`;
+  return n.toFixed(0);
+}
+
 export const EVENT_HEADERS = ['event', 'requested MW', 'delivered MW (mean / min)', 'met', 'time to reach min', 'work lost node-h', 'deferred node-h', 'jobs delayed', 'added wait h', 'energy MWh', 'cost', 'rebound peak MW', 'rebound lasts h'];
 
 export function eventCells(e: GridEventResult, currency: string): string[] {
@@ -79,7 +86,7 @@ export function eventCells(e: GridEventResult, currency: string): string[] {
     fix(e.time_to_reach_min, 0),
     `${fix(sum(e.work_lost_node_h), 1)} (${Object.entries(e.work_lost_node_h)
       .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-      .join(', ')})`,
+      .join(', ')})${e.incomplete_requests ? `; ${countOf(sum(e.incomplete_requests))} requests incomplete` : ''}`,
     fix(sum(e.deferred_node_h), 1),
     fix(e.jobs_delayed, 1),
     fix(e.added_wait_mean_h, 2),

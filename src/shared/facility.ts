@@ -280,7 +280,7 @@ const Site = {
    * instead of searching again, so a cap shows its delay (higher utilisation, longer waits, incomplete requests).
    */
   same_load_as: z.string().optional(),
-  /** Grid interaction (training mode): events, an interconnection limit, ramp rules, storage. */
+  /** Grid interaction: events, an interconnection limit, ramp rules, storage (inference sites respond with fewer instances). */
   grid: Grid.optional(),
 };
 
@@ -304,7 +304,6 @@ export const FacilityConfig = z
       const max = maxOf(j.nodes);
       if (max > c.nodes) ctx.addIssue({ code: 'custom', path: ['jobs', i, 'nodes'], message: `job type "${j.name}" can ask for ${max} nodes but the pool has ${c.nodes}` });
     });
-    if (c.grid && c.mode !== 'training') ctx.addIssue({ code: 'custom', path: ['grid'], message: 'the grid response is modelled for training mode only' });
     c.services.forEach((s, i) => {
       if ((s.rate_max === undefined) === (s.rate_max_from === undefined))
         ctx.addIssue({ code: 'custom', path: ['services', i, 'rate_max'], message: 'give exactly one of rate_max or rate_max_from' });
@@ -363,6 +362,8 @@ export const GridEventResult = z.object({
   rebound_mwh: z.number(),
   rebound_end_h: z.number(),
   series: z.object({ t_h: z.array(z.number()), requested_w: z.array(z.number()), delivered_w: z.array(z.number()) }),
+  /** Inference: requests left incomplete by the instances the response stopped, by service (beyond the schedule's own). */
+  incomplete_requests: byType.optional(),
 });
 export type GridEventResult = z.infer<typeof GridEventResult>;
 
@@ -405,6 +406,8 @@ export const FacilityGridResult = z.object({
   generator_mwh: z.number(),
   generator_hours: z.number(),
   events: z.array(GridEventResult),
+  /** Inference: requests left incomplete by the response over the horizon, by service (in the level's incomplete_requests). */
+  incomplete_requests: byType.optional(),
   /** Grid draw after storage, bucket means on the level's series.t_h. */
   series_w: z.array(z.number()),
 });

@@ -146,6 +146,8 @@ export interface GridInput {
   /** Price per MWh per step (null: flat). */
   price: Float64Array | null;
   flatPrice: number;
+  /** Inference sites: fewer instances at step s (after storage and generation; caps and pauses have no ladder there). */
+  shed?: (s: number, needW: number, ev: number) => { shedW: number; lossNodeSteps: number[] };
 }
 
 export interface GridRun {
@@ -332,6 +334,15 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
         genWh += gen * dtH;
         genSteps++;
         need -= gen;
+      }
+      if (need > EPS_W && inp.shed) {
+        const r = inp.shed(s, need / a, ev);
+        IT -= r.shedW;
+        need -= a * r.shedW;
+        for (let j = 0; j < T; j++) {
+          yearLoss[j] = yearLoss[j]! + r.lossNodeSteps[j]!;
+          if (ev >= 0) evs[ev]!.loss[j]! += r.lossNodeSteps[j]!;
+        }
       }
       if (need > EPS_W && g.caps) {
         const c = chooseCaps(g.types, P, N, need / a);
