@@ -53,6 +53,16 @@ test('facility page: a demand-response event shows its grid table, event row and
   await app.getByTestId('facility-zoom').getByRole('button', { name: 'Whole horizon' }).click();
   await expect(app.getByTestId('facility-series')).toContainText('means per 7 min');
   await expect(app.getByTestId('facility-series').locator('.scatterlayer .trace')).toHaveCount(4);
+  // A window dragged on the plot (about a seventh of the week) comes back at full resolution too.
+  const box = (await app.getByTestId('facility-series').locator('.nsewdrag').first().boundingBox())!;
+  await app.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+  await app.mouse.down();
+  await app.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.52, { steps: 10 });
+  await app.mouse.up();
+  await expect(app.getByTestId('facility-zoom-resolution')).toHaveText(/^1,\d{3} points, every 1 min step$/, { timeout: 30_000 });
+  await expect(app.getByTestId('facility-series')).toContainText('every 1 min step');
+  await app.getByTestId('facility-zoom').getByRole('button', { name: 'Whole horizon' }).click();
+  await expect(app.getByTestId('facility-series')).toContainText('means per 7 min');
 });
 
 test('facility page: Cancel stops a run in progress and the page can run again', async ({ app }) => {
