@@ -19,7 +19,7 @@ import { TuneStart, TuneStatus } from './tune';
 /** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
 export const PlanIssue = z.object({ path: z.string(), message: z.string() });
 export type PlanIssue = z.infer<typeof PlanIssue>;
-import { FacilityResult } from './facility';
+import { FacilityResult, FacilitySeriesSlice } from './facility';
 
 /** A sweep's best cap per workload and GPU model under the default analysis options (bestCaps). */
 export const SweepBestCaps = z.object({
@@ -345,6 +345,24 @@ export const methods = {
   cancelFacility: {
     input: z.object({}).strict(),
     output: z.object({ cancelled: z.number().int() }),
+  },
+  /**
+   * A window [from_h, to_h) of one level's power series from a run the engine kept (the result's series_key):
+   * replica 1 at full resolution, or bucket means when the window has more than max_points steps. A key the engine
+   * no longer keeps (it keeps the last runs only) is not_found: run again.
+   */
+  facilitySeries: {
+    input: z
+      .object({
+        series_key: z.string().max(100),
+        scenario: z.string().max(200),
+        target_index: z.number().int().min(0),
+        from_h: z.number().min(0),
+        to_h: z.number().positive(),
+        max_points: z.number().int().min(10).max(200_000).default(20_000),
+      })
+      .strict(),
+    output: FacilitySeriesSlice,
   },
   /**
    * The facility report (`caplab facility --pdf/--html`) of a config run as runFacility runs it (same seed, same

@@ -53,10 +53,26 @@ export function gridCells(g: FacilityGridResult): string[] {
     fix(sum(g.deferred_node_h), 0),
     mwOf(g.ramp_1min_w),
     mwOf(g.ramp_15min_w),
-    `${g.ramp_violations_before} → ${g.ramp_violations}`,
+    rampCell(g),
     g.battery ? fix(g.battery.cycles, 1) : '–',
     fix(g.generator_mwh, 1),
   ];
+}
+
+/** Violations before and after storage, and with smoothing what the same response left unsmoothed and by what. */
+function rampCell(g: FacilityGridResult): string {
+  const sm = g.ramp_smoothing;
+  const cell = `${g.ramp_violations_before} → ${g.ramp_violations}`;
+  if (!sm) return cell;
+  const lost = sum(sm.work_lost_node_h);
+  return `${cell} (unsmoothed ${sm.violations_unsmoothed}; smoothed by ${sm.by.join(' + ')}${lost > 0 ? `, ${fix(lost, 1)} node-h lost` : ''})`;
+}
+
+/** A count in thousands past 10,000, in millions past 1,000,000 (requests over an event run to millions). */
+function countOf(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(1)} k`;
+  return n.toFixed(0);
 }
 
 export const EVENT_HEADERS = ['event', 'requested MW', 'delivered MW (mean / min)', 'met', 'time to reach min', 'work lost node-h', 'deferred node-h', 'jobs delayed', 'added wait h', 'energy MWh', 'cost', 'rebound peak MW', 'rebound lasts h'];
@@ -70,7 +86,7 @@ export function eventCells(e: GridEventResult, currency: string): string[] {
     fix(e.time_to_reach_min, 0),
     `${fix(sum(e.work_lost_node_h), 1)} (${Object.entries(e.work_lost_node_h)
       .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-      .join(', ')})`,
+      .join(', ')})${e.incomplete_requests ? `; ${countOf(sum(e.incomplete_requests))} requests incomplete` : ''}`,
     fix(sum(e.deferred_node_h), 1),
     fix(e.jobs_delayed, 1),
     fix(e.added_wait_mean_h, 2),

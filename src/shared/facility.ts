@@ -215,8 +215,13 @@ export const Grid = z
     events: z.array(GridEvent).default([]),
     /** Firm interconnection limit on the facility's grid draw (MW), all year. */
     limit_mw: positive('limit_mw').optional(),
-    /** Ramp-rate rule on the grid draw (MW per minute); violations are counted and, with a battery, smoothed. */
+    /** Ramp-rate rule on the grid draw (MW per minute); steps breaking it are counted before and after storage. */
     max_ramp_mw_per_min: positive('max_ramp_mw_per_min').optional(),
+    /**
+     * Holds the grid draw to max_ramp_mw_per_min with these, in this order: the battery (a rise: charge less, then
+     * discharge; a fall: discharge less, then charge) and GPU caps on the jobs starting (rises only; work lost).
+     */
+    smooth_ramps: z.array(z.enum(['battery', 'caps'])).default([]),
     /** Hours before a request over which the pre-event baseline is the mean facility power. */
     baseline_h: positive('baseline_h').default(1),
     /** What the site may do, in this order after storage and generation: lower GPU caps, then pause flexible jobs. */
@@ -231,6 +236,8 @@ export const Grid = z
         efficiency: z.number().gt(0, { error: 'efficiency must be > 0' }).max(1, { error: 'efficiency is at most 1' }).default(0.9),
         /** State of charge at the start, a share of mwh. */
         soc_start: z.number().min(0).max(1).default(1),
+        /** What it recharges to between events, a share of mwh: default full, or half with smooth_ramps battery (room to absorb falls). */
+        standby_soc: z.number().min(0).max(1).optional(),
       })
       .strict()
       .optional(),
@@ -273,7 +280,7 @@ const Site = {
    * instead of searching again, so a cap shows its delay (higher utilisation, longer waits, incomplete requests).
    */
   same_load_as: z.string().optional(),
-  /** Grid interaction (training mode): events, an interconnection limit, ramp rules, storage. */
+  /** Grid interaction: events, an interconnection limit, ramp rules, storage (inference sites respond with fewer instances). */
   grid: Grid.optional(),
 };
 
@@ -297,7 +304,6 @@ export const FacilityConfig = z
       const max = maxOf(j.nodes);
       if (max > c.nodes) ctx.addIssue({ code: 'custom', path: ['jobs', i, 'nodes'], message: `job type "${j.name}" can ask for ${max} nodes but the pool has ${c.nodes}` });
     });
-    if (c.grid && c.mode !== 'training') ctx.addIssue({ code: 'custom', path: ['grid'], message: 'the grid response is modelled for training mode only' });
     c.services.forEach((s, i) => {
       if ((s.rate_max === undefined) === (s.rate_max_from === undefined))
         ctx.addIssue({ code: 'custom', path: ['services', i, 'rate_max'], message: 'give exactly one of rate_max or rate_max_from' });
@@ -356,6 +362,8 @@ export const GridEventResult = z.object({
   rebound_mwh: z.number(),
   rebound_end_h: z.number(),
   series: z.object({ t_h: z.array(z.number()), requested_w: z.array(z.number()), delivered_w: z.array(z.number()) }),
+  /** Inference: requests left incomplete by the instances the response stopped, by service (beyond the schedule's own). */
+  incomplete_requests: byType.optional(),
 });
 export type GridEventResult = z.infer<typeof GridEventResult>;
 
@@ -379,10 +387,27 @@ export const FacilityGridResult = z.object({
   /** Steps whose 1 min (15 min) change breaks max_ramp_mw_per_min, before storage (facility power) and after (grid draw). */
   ramp_violations_before: z.number(),
   ramp_violations: z.number(),
+  /** With grid.smooth_ramps: the same response without smoothing, and what smoothing cost (ramp_violations is after it). */
+  ramp_smoothing: z
+    .object({
+      by: z.array(z.enum(['battery', 'caps'])),
+      violations_unsmoothed: z.number(),
+      ramp_1min_unsmoothed_w: z.number().nullable(),
+      ramp_15min_unsmoothed_w: z.number().nullable(),
+      /** Steps whose change the smoothing had to hold (met or not). */
+      steps_smoothed: z.number(),
+      /** Energy the battery moved for ramps (charged or discharged beyond the response's own use). */
+      battery_mwh: z.number(),
+      /** Work lost to caps held on rises, in node-hours of uncapped work (also in work_lost_node_h). */
+      work_lost_node_h: byType,
+    })
+    .optional(),
   battery: z.object({ charged_mwh: z.number(), discharged_mwh: z.number(), losses_mwh: z.number(), soc_start_mwh: z.number(), soc_end_mwh: z.number(), cycles: z.number() }).nullable(),
   generator_mwh: z.number(),
   generator_hours: z.number(),
   events: z.array(GridEventResult),
+  /** Inference: requests left incomplete by the response over the horizon, by service (in the level's incomplete_requests). */
+  incomplete_requests: byType.optional(),
   /** Grid draw after storage, bucket means on the level's series.t_h. */
   series_w: z.array(z.number()),
 });
@@ -434,5 +459,26 @@ export const FacilityResult = z.object({
   /** The first scenario's levels (the baseline), for scripts. */
   levels: z.array(FacilityLevel),
   elapsed_s: z.number(),
+  /**
+   * The engine keeps replica 1's full-resolution series of every level of its last runs under this key, for the
+   * page's zoom (facilitySeries); absent where nothing was kept (the CLI).
+   */
+  series_key: z.string().optional(),
 });
 export type FacilityResult = z.infer<typeof FacilityResult>;
+
+/**
+ * A window of one level's series (facilitySeries): replica 1 at the simulation step, or bucket means of `bucket_s`
+ * where the window holds more steps than asked for. IT and total power, and the grid draw with a grid config.
+ */
+export const FacilitySeriesSlice = z.object({
+  from_h: z.number(),
+  to_h: z.number(),
+  step_s: z.number(),
+  bucket_s: z.number(),
+  t_h: z.array(z.number()),
+  it_w: z.array(z.number()),
+  total_w: z.array(z.number()),
+  grid_w: z.array(z.number()).nullable(),
+});
+export type FacilitySeriesSlice = z.infer<typeof FacilitySeriesSlice>;

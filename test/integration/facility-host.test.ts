@@ -26,6 +26,44 @@ describe('facility through the host', () => {
     expect(r.json.levels[0]!.mean_w).toBeGreaterThan(200 * 420);
   }, 60_000);
 
+  it('facilitySeries returns a zoomed window of the run at full resolution, the same power the level reports', async () => {
+    type Level = { mean_w: number; series: { t_h: number[]; it_w: number[] } };
+    const run = await host.post<{ series_key: string; scenarios: { name: string; levels: Level[] }[] }>('runFacility', { yaml: stringify(smallTraining), horizon_days: 3, replicas: 1 });
+    expect(run.status).toBe(200);
+    const key = run.json.series_key;
+    const sc = run.json.scenarios[0]!;
+    const level = sc.levels[0]!;
+    type Slice = { t_h: number[]; it_w: number[]; total_w: number[]; grid_w: number[] | null; step_s: number; bucket_s: number; from_h: number; to_h: number };
+    const ask = (from_h: number, to_h: number, extra: Record<string, unknown> = {}) => host.post<Slice>('facilitySeries', { series_key: key, scenario: sc.name, target_index: 0, from_h, to_h, ...extra });
+    // The whole horizon step by step (3 days at 1 min): its mean is the level's mean IT power (32-bit floats kept).
+    const all = (await ask(0, 72, { max_points: 200_000 })).json;
+    expect(all).toMatchObject({ step_s: 60, bucket_s: 60, from_h: 0, to_h: 72, grid_w: null });
+    expect(all.it_w).toHaveLength(3 * 1440);
+    const mean = all.it_w.reduce((a, b) => a + b, 0) / all.it_w.length;
+    expect(Math.abs(mean - level.mean_w) / level.mean_w).toBeLessThan(1e-6);
+    // The page's whole-horizon series is bucket means of these steps (3 steps a bucket here).
+    const size = Math.round((level.series.t_h[1]! * 3600) / 60);
+    level.series.it_w.forEach((w, i) => {
+      const b = all.it_w.slice(i * size, (i + 1) * size);
+      expect(Math.abs(b.reduce((x, y) => x + y, 0) / b.length - w)).toBeLessThan(1e-6 * level.mean_w);
+    });
+    // A day: only that day comes back, 1,440 one-minute steps, the same values as the whole.
+    const day = (await ask(24, 48)).json;
+    expect(day.it_w).toHaveLength(1440);
+    expect(day.t_h[0]).toBe(24);
+    expect(day.t_h[1]! - day.t_h[0]!).toBeCloseTo(1 / 60, 12);
+    expect(day.it_w).toEqual(all.it_w.slice(1440, 2880));
+    // More steps than asked for: bucket means.
+    const coarse = (await ask(0, 72, { max_points: 100 })).json;
+    expect(coarse.bucket_s).toBe(44 * 60);
+    expect(coarse.it_w).toHaveLength(Math.ceil(4320 / 44));
+    const gone = await host.post<{ code: string; error: string }>('facilitySeries', { series_key: 'not-a-key', scenario: sc.name, target_index: 0, from_h: 0, to_h: 24 });
+    expect(gone).toMatchObject({ status: 404, json: { code: 'not_found' } });
+    expect(gone.json.error).toMatch(/^facility series not-a-key: not kept/);
+    const noLevel = await host.post<{ code: string }>('facilitySeries', { series_key: key, scenario: sc.name, target_index: 3, from_h: 0, to_h: 24 });
+    expect(noLevel).toMatchObject({ status: 404, json: { code: 'not_found' } });
+  }, 60_000);
+
   it('cancelFacility stops a run in progress: it answers 409 "facility run cancelled", and the next run completes', async () => {
     const long = host.post<{ error?: { message: string } }>('runFacility', { yaml: stringify(smallTraining), horizon_days: 200, replicas: 16 });
     // Cancel once the run has started (a cancel before it would find nothing to stop).

@@ -47,8 +47,10 @@ export interface GridModel {
   baselineSteps: number;
   caps: boolean;
   defer: boolean;
-  battery: { w: number; wh: number; efficiency: number; socStart: number } | null;
+  battery: { w: number; wh: number; efficiency: number; socStart: number; standby: number } | null;
   generatorW: number;
+  /** Holds every step's change of grid draw to the ramp rule with these (null: ramps are only counted). */
+  smoothRamps: { battery: boolean; caps: boolean } | null;
 }
 
 /** A cap level as measured: the share of power the type keeps (power ratio) and of throughput (relative to uncapped). */
@@ -144,6 +146,8 @@ export interface GridInput {
   /** Price per MWh per step (null: flat). */
   price: Float64Array | null;
   flatPrice: number;
+  /** Inference sites: fewer instances at step s (after storage and generation; caps and pauses have no ladder there). */
+  shed?: (s: number, needW: number, ev: number) => { shedW: number; lossNodeSteps: number[] };
 }
 
 export interface GridRun {
@@ -222,6 +226,8 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
   const etaC = bat ? Math.sqrt(bat.efficiency) : 1;
   const etaD = etaC;
   let soc = bat ? bat.socStart * bat.wh : 0;
+  // Between events the battery recharges to this (full, unless it also smooths ramps: then room is left for falls).
+  const standbyWh = bat ? bat.standby * bat.wh : 0;
   let inWh = 0;
   let outWh = 0;
   let genWh = 0;
@@ -236,6 +242,13 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
   let nextEvent = 0;
   let lastBaseline = Infinity;
   const order = g.events.map((_, i) => i).sort((a, b) => g.events[a]!.request - g.events[b]!.request);
+  // The ramp rule per step (a hair under it, so a change held to it is not counted as breaking it by rounding): each
+  // step within it keeps every 1-min change (and 15-min, 15x) within the rule. Rules on steps over 15 min are unseen.
+  const sm = g.smoothRamps && g.rampWPerMin !== null && stepS <= 900 ? g.smoothRamps : null;
+  const rampStepW = sm ? ((g.rampWPerMin! * stepS) / 60) * (1 - 1e-9) : null;
+  let rampBatteryWh = 0;
+  let rampSteps = 0;
+  const rampLoss = new Float64Array(T);
 
   for (let s = 0; s < steps; s++) {
     // An event's limit is fixed at its request, from the grid draw over the baseline window before it.
@@ -260,13 +273,13 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
     const ev = evOf[s]!;
     // Quiet (no limit now, nothing deferred): the site draws what the schedule makes it draw, plus any recharging,
     // up to the next request or event window; run in small loops of their own (one pass each, compiled once).
-    if (limit === Infinity && !backlogged && g.limitW === null) {
+    if (limit === Infinity && !backlogged && g.limitW === null && rampStepW === null) {
       let until = nextEvent < order.length ? g.events[order[nextEvent]!]!.request : steps;
       for (const e of g.events) if (e.due > s && e.due < until && e.request <= s) until = e.due;
       until = Math.max(s + 1, Math.min(steps, until));
       plainRun(it0, slope, fixedW, s, until, it, facility, grid);
-      if (bat && soc < bat.wh) {
-        const r = rechargeRun(facility, grid, s, until, soc, bat.wh, bat.w, etaC, dtH, lastBaseline);
+      if (bat && soc < standbyWh) {
+        const r = rechargeRun(facility, grid, s, until, soc, standbyWh, bat.w, etaC, dtH, lastBaseline);
         soc = r.soc;
         inWh += r.inWh;
       }
@@ -322,6 +335,15 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
         genSteps++;
         need -= gen;
       }
+      if (need > EPS_W && inp.shed) {
+        const r = inp.shed(s, need / a, ev);
+        IT -= r.shedW;
+        need -= a * r.shedW;
+        for (let j = 0; j < T; j++) {
+          yearLoss[j] = yearLoss[j]! + r.lossNodeSteps[j]!;
+          if (ev >= 0) evs[ev]!.loss[j]! += r.lossNodeSteps[j]!;
+        }
+      }
       if (need > EPS_W && g.caps) {
         const c = chooseCaps(g.types, P, N, need / a);
         let shed = 0;
@@ -360,18 +382,64 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
         }
       }
       if (need > EPS_W) overLimit++;
-    } else if (bat && ev < 0 && soc < bat.wh) {
+    } else if (bat && ev < 0 && soc < standbyWh) {
       // Recharge outside events, within the limit's headroom; without a firm limit, up to the last event's baseline
       // (recharging at full power on a busy site would make a new peak).
       const cap = Number.isFinite(limit) ? limit : lastBaseline;
-      ch = Math.min(bat.w, (bat.wh - soc) / etaC / dtH, Number.isFinite(cap) ? Math.max(0, cap - (a * IT + fixedW)) : Infinity);
+      ch = Math.min(bat.w, (standbyWh - soc) / etaC / dtH, Number.isFinite(cap) ? Math.max(0, cap - (a * IT + fixedW)) : Infinity);
       soc += ch * etaC * dtH;
       inWh += ch * dtH;
+    } else if (bat && ev < 0 && sm?.battery && soc > standbyWh) {
+      // Smoothing keeps room to absorb falls: above its standby charge the battery gives back to the site, gently (half
+      // the ramp rule a step, so starting and stopping the give-back stays within the rule).
+      dis = Math.min(bat.w, rampStepW! / 2, ((soc - standbyWh) * etaD) / dtH);
+      soc -= (dis * dtH) / etaD;
+      outWh += dis * dtH;
+    }
+    let gd = a * IT + fixedW - dis - gen + ch;
+    if (rampStepW !== null && s > 0) {
+      // Smoothing: a rise past the rule is met by charging less, then discharging more, then capping GPUs (the jobs
+      // starting run slower: work lost, on the power left after the response's own caps); a fall past it by
+      // discharging less, then charging more, never above the step's limit. What is left breaks the rule.
+      const prev = grid[s - 1]!;
+      let over = gd - (prev + rampStepW);
+      const under = Math.min(prev - rampStepW, limit) - gd;
+      if (over > EPS_W || under > EPS_W) rampSteps++;
+      if (over > EPS_W && sm!.battery && bat) {
+        const lessCh = Math.min(ch, over);
+        const more = Math.min(over - lessCh, bat.w - dis, Math.max(0, (soc - (lessCh * etaC * dtH)) * etaD) / dtH);
+        ch -= lessCh;
+        soc -= lessCh * etaC * dtH + (more * dtH) / etaD;
+        inWh -= lessCh * dtH;
+        dis += more;
+        outWh += more * dtH;
+        rampBatteryWh += (lessCh + more) * dtH;
+        over -= lessCh + more;
+      }
+      if (over > EPS_W && sm!.caps) {
+        const c = chooseCaps(g.types, P, N, over / a);
+        for (let j = 0; j < T; j++) {
+          IT -= c.shedW[j]!;
+          yearLoss[j] = yearLoss[j]! + c.lossNodeSteps[j]!;
+          rampLoss[j] = rampLoss[j]! + c.lossNodeSteps[j]!;
+          if (ev >= 0) evs[ev]!.loss[j]! += c.lossNodeSteps[j]!;
+        }
+      }
+      if (under > EPS_W && sm!.battery && bat) {
+        const lessDis = Math.min(dis, under);
+        const more = Math.min(under - lessDis, bat.w - ch, Math.max(0, bat.wh - soc - (lessDis * dtH) / etaD) / etaC / dtH);
+        dis -= lessDis;
+        soc += (lessDis * dtH) / etaD + more * etaC * dtH;
+        outWh -= lessDis * dtH;
+        ch += more;
+        inWh += more * dtH;
+        rampBatteryWh += (lessDis + more) * dtH;
+      }
+      gd = a * IT + fixedW - dis - gen + ch;
     }
     it[s] = IT;
     const fac = a * IT + fixedW;
     facility[s] = fac;
-    const gd = fac - dis - gen + ch;
     grid[s] = gd;
     if (ev >= 0) {
       const E = evs[ev]!;
@@ -393,6 +461,8 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
   const rampsOf = (x: Float64Array) => ramps(x, lag1, lag15, rampW);
   const before = rampsOf(facility);
   const after = rampsOf(grid);
+  // The same response without smoothing, for the violations smoothing removed.
+  const raw = sm ? respond({ ...g, smoothRamps: null }, inp) : null;
   let gsum = 0;
   let gmin = Infinity;
   let gmax = -Infinity;
@@ -478,6 +548,19 @@ export function respond(g: GridModel, inp: GridInput): GridRun {
       ramp_15min_w: lag15 > 0 ? after.max15 : null,
       ramp_violations_before: before.violations,
       ramp_violations: after.violations,
+      ...(raw && sm
+        ? {
+            ramp_smoothing: {
+              by: [...(sm.battery ? (['battery'] as const) : []), ...(sm.caps ? (['caps'] as const) : [])],
+              violations_unsmoothed: raw.result.ramp_violations,
+              ramp_1min_unsmoothed_w: raw.result.ramp_1min_w,
+              ramp_15min_unsmoothed_w: raw.result.ramp_15min_w,
+              steps_smoothed: rampSteps,
+              battery_mwh: rampBatteryWh / 1e6,
+              work_lost_node_h: rec(rampLoss),
+            },
+          }
+        : {}),
       battery: bat
         ? { charged_mwh: inWh / 1e6, discharged_mwh: outWh / 1e6, losses_mwh: (inWh - outWh - (soc - bat.socStart * bat.wh)) / 1e6, soc_start_mwh: (bat.socStart * bat.wh) / 1e6, soc_end_mwh: soc / 1e6, cycles: outWh / bat.wh }
         : null,

@@ -136,3 +136,32 @@ export function bucketMeans(x: ArrayLike<number>, max: number): { size: number; 
   }
   return { size, values };
 }
+
+/** A level's series at full resolution (replica 1), kept for the page's zoom; `grid` with a grid config. */
+export interface FullSeries {
+  it: Float32Array | Float64Array;
+  total: Float32Array | Float64Array;
+  grid?: Float32Array | Float64Array;
+}
+
+/**
+ * The steps of [fromH, toH) of a full-resolution series: every step while there are at most `maxPoints`, else bucket
+ * means (the whole year is 525,600 steps at 1 min; a week at 1 min, 10,080, comes back step by step).
+ */
+export function seriesSlice(s: FullSeries, stepS: number, fromH: number, toH: number, maxPoints: number) {
+  const n = s.it.length;
+  const a = Math.max(0, Math.min(n, Math.floor((fromH * 3600) / stepS)));
+  const b = Math.max(a, Math.min(n, Math.ceil((toH * 3600) / stepS)));
+  const cut = (x: Float32Array | Float64Array) => bucketMeans(x.subarray(a, b), maxPoints);
+  const it = cut(s.it);
+  return {
+    from_h: (a * stepS) / 3600,
+    to_h: (b * stepS) / 3600,
+    step_s: stepS,
+    bucket_s: it.size * stepS,
+    t_h: it.values.map((_, i) => ((a + i * it.size) * stepS) / 3600),
+    it_w: it.values,
+    total_w: cut(s.total).values,
+    grid_w: s.grid ? cut(s.grid).values : null,
+  };
+}

@@ -1,13 +1,13 @@
 import type { FacilityConfig, ProfileSource, RatePower } from '../../shared/facility';
 import { builtinProfile, builtinRateCurve, throughputAtCap } from './builtin';
 import { hourlyShape, parseStart } from './calendar';
-import { rateCurve, type InferenceModel, type ResolvedService } from './inference';
+import { powerAt, rateCurve, type InferenceModel, type ResolvedService } from './inference';
 import { climate, perStep, type YearSeries } from './overheads';
 import { checkProfile, FacilityInputError, toSteps, type NodeProfile } from './profile';
 import { sampler } from './rng';
 import type { ResolvedJobType } from './job-table';
 import type { TrainingModel } from './training';
-import { capHull, type CapPoint, type GridModel } from './grid';
+import { capHull, type CapPoint, type GridModel, type GridType } from './grid';
 
 /** One scenario ready to simulate: a config whose profiles are built-in or inline, and the CSV series it names. */
 export interface ScenarioInput {
@@ -16,7 +16,7 @@ export interface ScenarioInput {
   series: { price?: YearSeries; carbon?: YearSeries; temperature?: YearSeries };
 }
 
-export type BuiltModel = { kind: 'training'; m: TrainingModel; grid?: GridModel } | { kind: 'inference'; m: InferenceModel };
+export type BuiltModel = { kind: 'training'; m: TrainingModel; grid?: GridModel } | { kind: 'inference'; m: InferenceModel; grid?: GridModel };
 
 const UNIT_FACTOR = { W: 1, kW: 1000, mW: 0.001 } as const;
 
@@ -77,7 +77,13 @@ export function buildModel(sc: ScenarioInput): BuiltModel {
       return { name: j.name, share: j.share, nodes: sampler(j.nodes), durationH: sampler(j.duration_h), profile, stretch };
     });
     const m: TrainingModel = { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, allocation: c.allocation, hourly, types };
-    return c.grid ? { kind: 'training', m, grid: buildGrid(c, types, startMs, steps) } : { kind: 'training', m };
+    if (!c.grid) return { kind: 'training', m };
+    const gridTypes = types.map((t, i) => {
+      const j = c.jobs[i]!;
+      const points = capPoints(c, j, i, t);
+      return { name: t.name, busyW: t.profile.mean, meanNodes: t.nodes.mean, flexible: j.flexible ?? 0, points, segments: capHull(points) };
+    });
+    return { kind: 'training', m, grid: buildGrid(c, gridTypes, startMs, steps) };
   }
   const services: ResolvedService[] = c.services.map((s, i) => {
     const field = `services[${i}]`;
@@ -112,7 +118,11 @@ export function buildModel(sc: ScenarioInput): BuiltModel {
       curve: rateCurve(curvePoints(power, `${field}.power`, c.rated_w, capArg)),
     };
   });
-  return { kind: 'inference', m: { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, services } };
+  const m: InferenceModel = { nodes: c.nodes, idleW: c.idle_w, stepS: c.step_s, steps, services };
+  if (!c.grid) return { kind: 'inference', m };
+  // Services respond with fewer instances (no cap ladder, nothing paused): an instance's node at rate_max is its busy power.
+  const gridTypes = services.map((sv) => ({ name: sv.name, busyW: powerAt(sv.curve, sv.rateMax), meanNodes: sv.nodesPerInstance, flexible: 0, points: [], segments: [] }));
+  return { kind: 'inference', m, grid: buildGrid(c, gridTypes, startMs, steps) };
 }
 
 /**
@@ -145,7 +155,7 @@ function eventStep(start: string | number, startMs: number, stepS: number, field
   return Math.round((ms - startMs) / 1000 / stepS);
 }
 
-function buildGrid(c: FacilityConfig, types: ResolvedJobType[], startMs: number, steps: number): GridModel {
+function buildGrid(c: FacilityConfig, types: GridType[], startMs: number, steps: number): GridModel {
   const g = c.grid!;
   const stepS = c.step_s;
   const events = g.events.map((e, i) => {
@@ -157,19 +167,18 @@ function buildGrid(c: FacilityConfig, types: ResolvedJobType[], startMs: number,
     return { name: e.name ?? `event ${i + 1}`, request, due, end, reduceW: e.reduce_mw !== undefined ? e.reduce_mw * 1e6 : undefined, reduceFrac: e.reduce_pct !== undefined ? e.reduce_pct / 100 : undefined, limitW: e.limit_mw !== undefined ? e.limit_mw * 1e6 : undefined };
   });
   return {
-    types: types.map((t, i) => {
-      const j = c.jobs[i]!;
-      const points = capPoints(c, j, i, t);
-      return { name: t.name, busyW: t.profile.mean, meanNodes: t.nodes.mean, flexible: j.flexible ?? 0, points, segments: capHull(points) };
-    }),
+    types,
     events,
     limitW: g.limit_mw !== undefined ? g.limit_mw * 1e6 : null,
     rampWPerMin: g.max_ramp_mw_per_min !== undefined ? g.max_ramp_mw_per_min * 1e6 : null,
     baselineSteps: Math.max(1, Math.round((g.baseline_h * 3600) / stepS)),
     caps: g.caps,
     defer: g.defer,
-    battery: g.battery ? { w: g.battery.mw * 1e6, wh: g.battery.mwh * 1e6, efficiency: g.battery.efficiency, socStart: g.battery.soc_start } : null,
+    battery: g.battery
+      ? { w: g.battery.mw * 1e6, wh: g.battery.mwh * 1e6, efficiency: g.battery.efficiency, socStart: g.battery.soc_start, standby: g.battery.standby_soc ?? (g.smooth_ramps.includes('battery') ? 0.5 : 1) }
+      : null,
     generatorW: g.generator ? g.generator.mw * 1e6 : 0,
+    smoothRamps: g.smooth_ramps.length > 0 ? { battery: g.smooth_ramps.includes('battery'), caps: g.smooth_ramps.includes('caps') } : null,
   };
 }
 

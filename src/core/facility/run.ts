@@ -1,6 +1,6 @@
 import type { FacilityGridResult, FacilityLevel, Overheads } from '../../shared/facility';
 import { respond } from './grid';
-import { simulateInference } from './inference';
+import { instanceShedding, simulateInference } from './inference';
 import { bucketMeans, powerStats, type PowerStats } from './metrics';
 import { buildModel, stepSeries, type BuiltModel, type ScenarioInput } from './model';
 import { totalPower } from './overheads';
@@ -21,10 +21,10 @@ export function replicaSeed(seed: number, replica: number): number {
 export function simulate(b: BuiltModel, load: number, seed: number, power: boolean) {
   if (b.kind === 'training') {
     const r = simulateTraining(b.m, load, seed, power, b.grid !== undefined);
-    return { it: r.it, types: r.types, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0, requests: 0 };
+    return { it: r.it, types: r.types, busy: r.busy, utilization: r.utilization, jobsStarted: r.jobsStarted, waitMeanH: r.waitMeanH, waitMaxH: r.waitMaxH, incomplete: 0, requests: 0, services: undefined };
   }
-  const r = simulateInference(b.m, load, seed, power);
-  return { it: r.it, types: undefined, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete, requests: r.requests };
+  const r = simulateInference(b.m, load, seed, power, power && b.grid !== undefined);
+  return { it: r.it, types: r.services, busy: r.busy, utilization: r.utilization, jobsStarted: 0, waitMeanH: 0, waitMaxH: 0, incomplete: r.incomplete, requests: r.requests, services: r.services };
 }
 
 /** A first guess at the load for a target: jobs/day from busy node-hours per job; demand scale 1 for inference. */
@@ -115,7 +115,9 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
   const r = simulate(b, load, seed, true);
   const c = sc.config;
   const ext = stepSeries(sc, r.it.length);
-  if (b.kind === 'training' && b.grid && r.types) {
+  if (b.grid && r.types) {
+    // Inference: fewer instances, the requests they leave counted (in the level's incomplete requests too).
+    const shedding = b.kind === 'inference' && r.services ? instanceShedding(b.m, r.services, b.grid.events.length) : null;
     const g = respond(b.grid, {
       stepS: c.step_s,
       nodes: c.nodes,
@@ -127,7 +129,14 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
       fixedW: c.overheads.fixed_w,
       price: ext.price,
       flatPrice: c.tariff.price_per_mwh,
+      ...(shedding ? { shed: shedding.shed } : {}),
     });
+    const added = shedding ? shedding.incomplete.reduce((x, y) => x + y, 0) : 0;
+    const names = b.grid.types.map((t) => t.name);
+    const byService = (xs: number[]) => Object.fromEntries(names.map((n, j) => [n, xs[j]!]));
+    const gridResult = shedding
+      ? { ...g.result, incomplete_requests: byService(shedding.incomplete), events: g.result.events.map((e, i) => ({ ...e, incomplete_requests: byService(shedding.incompleteByEvent[i]!) })) }
+      : g.result;
     const itStats = powerStats(g.it, c.step_s);
     const totalStats = g.facility === g.it ? itStats : powerStats(g.facility, c.step_s);
     const gridMWh = g.result.grid_energy_mwh;
@@ -141,12 +150,12 @@ export function runReplica(sc: ScenarioInput, b: BuiltModel, load: number, seed:
       jobsStarted: r.jobsStarted,
       waitMeanH: r.waitMeanH,
       waitMaxH: r.waitMaxH,
-      incomplete: 0,
-      requests: 0,
+      incomplete: r.incomplete + added,
+      requests: r.requests,
       plotIt: pIt.values,
       plotTotal: g.facility === g.it ? pIt.values : bucketMeans(g.facility, PLOT_POINTS).values,
       bucketS: pIt.size * c.step_s,
-      grid: { ...g.result, series_w: bucketMeans(g.grid, PLOT_POINTS).values },
+      grid: { ...gridResult, series_w: bucketMeans(g.grid, PLOT_POINTS).values },
       full: keepFull ? { it: g.it, total: g.facility, busy: r.busy, grid: g.grid } : undefined,
     };
   }

@@ -55,7 +55,7 @@ import { TuneStart } from '../../shared/tune';
 import type { EventArgs, LabApi, LabEventListener, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
-import { listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile } from './facility/engine-facility';
+import { FacilitySeriesStore, listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile } from './facility/engine-facility';
 import type { HostSearchResult } from '../../core/facility/host-search';
 import { facilityReportFile } from './facility/report-file';
 import { startTune, type StartedTune, type TuneRequest } from './tune/start';
@@ -99,6 +99,8 @@ export class Engine implements LabApi {
   private bestCapCache = new BestCapCache();
   /** Facility runs in progress, each cancellable (cancelFacility). */
   private facilityRuns = new Set<AbortController>();
+  /** The last page run's full-resolution series (facilitySeries: the Facility page's zoom). */
+  private facilitySeriesKept = new FacilitySeriesStore();
   /** The pty of a running `sudo … -pl` (limit change as a normal user), fed to the terminal panel. */
   private capPty: IPty | null = null;
   /** The backend kept open for sampleDevices polling. */
@@ -593,15 +595,23 @@ export class Engine implements LabApi {
     return listFacilityConfigs(this.env);
   }
 
-  async runFacility(input: MethodInput<'runFacility'>): Promise<MethodOutput<'runFacility'>> {
+  async runFacility(input: MethodInput<'runFacility'>, keepSeries = true): Promise<MethodOutput<'runFacility'>> {
     // One cancellable run at a time is what the page shows; a second run gets its own controller.
     const abort = new AbortController();
     this.facilityRuns.add(abort);
     try {
-      return await runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), { labDb: this.labDbFile(), signal: abort.signal });
+      return await runFacilityYaml(input, this.env, (done, total, label) => this.emit('facility.progress', { done, total, label }), {
+        labDb: this.labDbFile(),
+        signal: abort.signal,
+        keep: keepSeries ? this.facilitySeriesKept : undefined,
+      });
     } finally {
       this.facilityRuns.delete(abort);
     }
+  }
+
+  async facilitySeries(input: MethodInput<'facilitySeries'>): Promise<MethodOutput<'facilitySeries'>> {
+    return this.facilitySeriesKept.slice(input);
   }
 
   /** Cancels the facility runs (and reports) in progress: they reject with "facility run cancelled". */
@@ -613,7 +623,8 @@ export class Engine implements LabApi {
 
   async facilityReport(input: MethodInput<'facilityReport'>): Promise<MethodOutput<'facilityReport'>> {
     const { format, paper, author, ...run } = input;
-    const result = await this.runFacility(run);
+    // The report's run does not replace the series the page is zoomed into.
+    const result = await this.runFacility(run, false);
     return facilityReportFile(result, { format, paper: paper ?? 'a4', author, yaml: run.yaml }, () => this.pdfPrinter());
   }
 

@@ -1,6 +1,6 @@
 // Plot traces and table rows for the Facility page, pure (unit-tested without a DOM).
 import type { PlotData } from 'plotly.js-strict-dist-min';
-import type { FacilityLevel, FacilityResult, GridEventResult } from '../../shared/facility';
+import type { FacilityLevel, FacilityResult, FacilitySeriesSlice, GridEventResult } from '../../shared/facility';
 import { levelCells, levelHeaders, targetOf } from '../../shared/facility-format';
 
 const MW = 1e6;
@@ -30,6 +30,25 @@ export function seriesTraces(l: FacilityLevel): Partial<PlotData>[] {
     traces.push({ x: days, y: l.grid.series_w.map((w) => w / MW), type: 'scatter', mode: 'lines', line: { width: 1, color: '#3fb950' }, name: 'grid draw (after storage)' });
   }
   return traces;
+}
+
+/**
+ * A zoomed window at the engine's resolution (facilitySeries): replica 1's IT power, total power if different and
+ * the grid draw, step by step (no replica band: the other replicas are kept only as the whole horizon's means).
+ */
+export function sliceTraces(z: FacilitySeriesSlice): Partial<PlotData>[] {
+  const days = z.t_h.map((h) => h / 24);
+  const line = (y: number[], name: string, color: string): Partial<PlotData> => ({ x: days, y: y.map((w) => w / MW), type: 'scatter', mode: 'lines', line: { width: 1, color }, name });
+  const traces = [line(z.it_w, 'IT power, replica 1', '#58a6ff')];
+  if (z.total_w.some((w, i) => Math.abs(w - z.it_w[i]!) > 1)) traces.push(line(z.total_w, 'total (overheads)', '#f0883e'));
+  if (z.grid_w) traces.push(line(z.grid_w, 'grid draw (after storage)', '#3fb950'));
+  return traces;
+}
+
+/** What one point of the plotted series is: a simulation step, or a mean over a bucket of steps. */
+export function resolutionLabel(bucketS: number, stepS: number): string {
+  const t = (s: number) => (s % 60 === 0 ? `${s / 60} min` : `${s} s`);
+  return bucketS <= stepS ? `every ${t(stepS)} step` : `means per ${t(bucketS)}`;
 }
 
 /** Event windows (from the due time to the end) as shaded rectangles on the day axis of the power series. */

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { FacilityResult } from '../../shared/facility';
+import type { FacilityResult, FacilitySeriesSlice } from '../../shared/facility';
 import type { MethodInput, MethodOutput } from '../../shared/api';
 import { reportDocumentFormats, type ReportDocumentFormat } from '../../shared/exports';
 import { api, onEvent } from '../api/client';
 import { ProgressBar } from '../components/Badges';
 import { Plot } from '../components/Plot';
-import { comparisonTraces, eventShapes, eventTraces, ldcTraces, seriesTraces, summaryHeaders, summaryRows, zoomRange, type Zoom } from '../lib/facility-view';
+import { comparisonTraces, eventShapes, eventTraces, ldcTraces, resolutionLabel, seriesTraces, sliceTraces, summaryHeaders, summaryRows, zoomRange, type Zoom } from '../lib/facility-view';
 import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, targetOf } from '../../shared/facility-format';
 import { toast, toastError } from '../state/toasts';
 import { exportedMessage, saveFile } from '../lib/save-file';
@@ -33,6 +33,10 @@ export function FacilityPage() {
   const [level, setLevel] = useState(0);
   const [zoom, setZoom] = useState<Zoom>('all');
   const [zoomFrom, setZoomFrom] = useState<number | undefined>(undefined);
+  // The zoomed window at full resolution, from the engine (it keeps the run's series; the page gets only the window).
+  const [slice, setSlice] = useState<FacilitySeriesSlice | null>(null);
+  // A window dragged on the plot (the brush): fetched at full resolution like the buttons' day and week.
+  const [drag, setDrag] = useState<[number, number] | null>(null);
 
   useEffect(() => {
     api
@@ -95,7 +99,32 @@ export function FacilityPage() {
   const sc = result?.scenarios[scenario];
   const lv = sc?.levels[level];
   const series = useMemo(() => (lv ? seriesTraces(lv) : []), [lv]);
-  const range = useMemo(() => (lv ? zoomRange(lv, zoom, zoomFrom) : null), [lv, zoom, zoomFrom]);
+  const range = useMemo(() => drag ?? (lv ? zoomRange(lv, zoom, zoomFrom) : null), [drag, lv, zoom, zoomFrom]);
+  const seriesKey = result?.series_key;
+  const scName = sc?.name;
+  const r0 = range?.[0];
+  const r1 = range?.[1];
+  useEffect(() => {
+    setSlice(null);
+    if (r0 === undefined || r1 === undefined || !seriesKey || scName === undefined) return;
+    let live = true;
+    api
+      .facilitySeries({ series_key: seriesKey, scenario: scName, target_index: level, from_h: Math.max(0, r0 * 24), to_h: Math.max(r1, r0 + 1e-3) * 24 })
+      .then((z) => live && setSlice(z))
+      .catch(toastError);
+    return () => {
+      live = false;
+    };
+  }, [seriesKey, scName, level, r0, r1]);
+  /** The arrows move the window by its width: a dragged one as it is, the buttons' within the horizon. */
+  function shift(dir: -1 | 1) {
+    if (!range) return;
+    const w = range[1] - range[0];
+    if (drag) setDrag([Math.max(0, drag[0] + dir * w), Math.max(0, drag[0] + dir * w) + w]);
+    else setZoomFrom(dir < 0 ? Math.max(0, range[0] - w) : range[1]);
+  }
+  const shown = useMemo(() => (slice ? sliceTraces(slice) : series), [slice, series]);
+  const resolution = slice ? resolutionLabel(slice.bucket_s, slice.step_s) : lv ? resolutionLabel(Math.round((lv.series.t_h[1] ?? 1) * 3600), result?.step_s ?? 60) : '';
   const ldc = useMemo(() => (sc ? ldcTraces(sc.levels) : []), [sc]);
   const compare = useMemo(() => (result ? comparisonTraces(result) : []), [result]);
   const rows = useMemo(() => (result ? summaryRows(result) : []), [result]);
@@ -221,6 +250,7 @@ export function FacilityPage() {
                   onClick={() => {
                     setZoom(z);
                     setZoomFrom(undefined);
+                    setDrag(null);
                   }}
                 >
                   {z === 'all' ? 'Whole horizon' : z === 'week' ? 'Week' : 'Day'}
@@ -229,14 +259,17 @@ export function FacilityPage() {
             </div>{' '}
             {range && (
               <>
-                <button className="small" aria-label="Earlier" onClick={() => setZoomFrom(Math.max(0, range[0] - (range[1] - range[0])))}>
+                <button className="small" aria-label="Earlier" onClick={() => shift(-1)}>
                   ←
                 </button>{' '}
-                <button className="small" aria-label="Later" onClick={() => setZoomFrom(range[1])}>
+                <button className="small" aria-label="Later" onClick={() => shift(1)}>
                   →
                 </button>{' '}
                 <span className="muted small" data-testid="facility-zoom-range">
                   days {range[0].toFixed(1)}–{range[1].toFixed(1)}
+                </span>{' '}
+                <span className="muted small" data-testid="facility-zoom-resolution">
+                  {slice ? `${slice.it_w.length.toLocaleString('en-US')} points, ${resolution}` : 'loading the full-resolution window…'}
                 </span>
               </>
             )}
@@ -245,10 +278,11 @@ export function FacilityPage() {
             <div className="card">
               <Plot
                 testId="facility-series"
-                data={series as never}
+                data={shown as never}
+                onXRange={setDrag}
                 layout={{
                   ...BELOW,
-                  title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (means per ${((lv.series.t_h[1] ?? 1) * 60).toFixed(0)} min)` },
+                  title: { text: `${sc.name}, ${Math.round(lv.target_utilization * 100)} %: power (${resolution})` },
                   xaxis: { title: { text: 'day' }, ...(range ? { range, autorange: false } : { autorange: true }) },
                   yaxis: { title: { text: 'MW' } },
                   shapes: eventShapes(lv) as never,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { MethodInput, MethodOutput } from '../../../shared/api';
@@ -5,6 +6,8 @@ import { resourcesDir } from '../runner/workloads';
 import { configName, FacilityConfigError, facilityFromYaml, named, readConfigText } from './config-file';
 import { FacilityCancelledError, runFacility } from './pool';
 import { searchHost, type HostSearchResult } from '../../../core/facility/host-search';
+import { seriesSlice, type FullSeries } from '../../../core/facility/metrics';
+import { LabError } from '../../../shared/errors';
 
 export function facilityResourcesDir(env: NodeJS.ProcessEnv): string {
   return join(resourcesDir(env), 'facility');
@@ -29,7 +32,44 @@ export interface FacilityRunExtras {
   labDb?: string;
   /** Cancels the run (the page's Cancel). */
   signal?: AbortSignal;
+  /** Keeps replica 1's full-resolution series of every level here (the page's zoom); the result gets its key. */
+  keep?: FacilitySeriesStore;
 }
+
+/**
+ * Replica 1's full-resolution series of the last run's levels, for facilitySeries (the page's zoom): only the last
+ * run is kept (a year at 1 min is 3 x 2 MB per level in 32-bit floats, ~1 W resolution on a multi-MW site).
+ */
+export class FacilitySeriesStore {
+  private kept: { key: string; levels: Map<string, { full: FullSeries; stepS: number }> } | null = null;
+
+  /** Collects a run's levels; `commit` makes them the kept run and returns its key. */
+  collect(): { add: (scenario: string, targetIndex: number, full: FullSeries, stepS: number) => void; commit: () => string } {
+    const levels = new Map<string, { full: FullSeries; stepS: number }>();
+    const f32 = (x: Float32Array | Float64Array) => (x instanceof Float32Array ? x : Float32Array.from(x));
+    return {
+      add: (scenario, i, full, stepS) => {
+        const it = f32(full.it);
+        levels.set(levelKey(scenario, i), { full: { it, total: full.total === full.it ? it : f32(full.total), ...(full.grid ? { grid: f32(full.grid) } : {}) }, stepS });
+      },
+      commit: () => {
+        const key = randomUUID();
+        this.kept = { key, levels };
+        return key;
+      },
+    };
+  }
+
+  slice(input: MethodInput<'facilitySeries'>): MethodOutput<'facilitySeries'> {
+    if (this.kept?.key !== input.series_key) throw new LabError('not_found', `facility series ${input.series_key}: not kept (the engine keeps the last run's series only): run the config again`);
+    const level = this.kept.levels.get(levelKey(input.scenario, input.target_index));
+    if (!level) throw new LabError('not_found', `facility series ${input.series_key}: no scenario "${input.scenario}" with target index ${input.target_index}`);
+    if (!(input.to_h > input.from_h)) throw new LabError('invalid', `facilitySeries: to_h ${input.to_h} must be after from_h ${input.from_h}`);
+    return seriesSlice(level.full, level.stepS, input.from_h, input.to_h, input.max_points ?? 20_000);
+  }
+}
+
+const levelKey = (scenario: string, i: number) => `${scenario}\u0000${i}`;
 
 /** Runs a facility config given as YAML (the page, and `caplab facility` through the engine). */
 export async function runFacilityYaml(
@@ -50,8 +90,10 @@ export async function runFacilityYaml(
     config: { ...s.config, replicas: input.replicas ?? s.config.replicas, horizon_days: input.horizon_days ?? s.config.horizon_days },
   }));
   if (extras.csvDir) mkdirSync(extras.csvDir, { recursive: true });
+  const keep = extras.keep?.collect();
   try {
-    return await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir, signal: extras.signal });
+    const r = await runFacility(scenarios, { onProgress, threads: extras.threads, csvDir: extras.csvDir, signal: extras.signal, keepSeries: keep?.add });
+    return keep ? { ...r, series_key: keep.commit() } : r;
   } catch (e) {
     if (e instanceof FacilityCancelledError) throw e;
     // Found while simulating (a target the pool cannot reach): named like every other config error.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { labWorkerExists, startLabWorker } from '../lab-worker';
 import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
+import type { FullSeries } from '../../../core/facility/metrics';
 import { buildModel, type ScenarioInput } from '../../../core/facility/model';
 import { loadSearch, replicaSeed, summarize, type ReplicaResult } from '../../../core/facility/run';
 import { FacilityInputError } from '../../../core/facility/profile';
@@ -17,6 +18,8 @@ export interface FacilityRunOptions {
   onProgress?: (done: number, total: number, label: string) => void;
   /** Cancels the run: tasks waiting or running are dropped, the workers stopped, and the run rejects. */
   signal?: AbortSignal;
+  /** Given replica 0's full-resolution series of each level (by scenario name and target index), for the page's zoom. */
+  keepSeries?: (scenario: string, targetIndex: number, full: FullSeries, stepS: number) => void;
 }
 
 /** A facility run stopped by its caller (the page's Cancel): HTTP 409 through the host. */
@@ -119,7 +122,8 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
   const speculate = pool !== null && threads > searches;
   const replicaTask = (sc: ScenarioInput, target: number, load: number, r: number): Promise<ReplicaResult> => {
     const csvFile = r === 0 && opts.csvDir ? join(opts.csvDir, `${slug(sc.name)}_${Math.round(target * 100)}u_power.csv`) : undefined;
-    return exec({ kind: 'replica', sc, load, seed: replicaSeed(sc.config.seed, r), csvFile }).then((res) => (res as Extract<FacilityTaskResult, { kind: 'replica' }>).replica);
+    const keepFull = r === 0 && opts.keepSeries !== undefined;
+    return exec({ kind: 'replica', sc, load, seed: replicaSeed(sc.config.seed, r), csvFile, keepFull }).then((res) => (res as Extract<FacilityTaskResult, { kind: 'replica' }>).replica);
   };
   // Replicas run during a level's search, by load tried and replica index.
   const early = new Map<string, Map<string, Promise<ReplicaResult>>>();
@@ -179,7 +183,10 @@ export async function runFacility(scenarios: ScenarioInput[], opts: FacilityRunO
                 return replica;
               }),
             );
-            return summarize(target, found.load, reps as ReplicaResult[]);
+            const full = reps[0]!.full;
+            if (full) opts.keepSeries?.(sc.name, i, full, c.step_s);
+            for (const r of reps) delete r.full;
+            return summarize(target, found.load, reps);
           }),
         );
         return { name: sc.name, levels };

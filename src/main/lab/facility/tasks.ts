@@ -5,7 +5,7 @@ import { writeProfileCsv } from './csv';
 /** Work a facility worker (or the main thread) does: one try of a level's load search, or one replica at a load. */
 export type FacilityTask =
   | { kind: 'util'; sc: ScenarioInput; load: number; seed: number }
-  | { kind: 'replica'; sc: ScenarioInput; load: number; seed: number; csvFile?: string };
+  | { kind: 'replica'; sc: ScenarioInput; load: number; seed: number; csvFile?: string; keepFull?: boolean };
 
 export type FacilityTaskResult = { kind: 'util'; utilization: number } | { kind: 'replica'; replica: ReplicaResult };
 
@@ -21,8 +21,8 @@ function modelOf(sc: ScenarioInput): BuiltModel {
 export function runTask(t: FacilityTask): FacilityTaskResult {
   const b = modelOf(t.sc);
   if (t.kind === 'util') return { kind: 'util', utilization: simulate(b, t.load, t.seed, false).utilization };
-  const replica = runReplica(t.sc, b, t.load, t.seed, t.csvFile !== undefined);
+  const replica = runReplica(t.sc, b, t.load, t.seed, t.csvFile !== undefined || t.keepFull === true);
   if (t.csvFile && replica.full) writeProfileCsv(t.csvFile, t.sc.config.start, t.sc.config.step_s, t.sc.config.nodes, replica.full);
-  delete replica.full;
+  if (!t.keepFull) delete replica.full;
   return { kind: 'replica', replica };
 }
