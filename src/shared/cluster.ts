@@ -63,6 +63,18 @@ export const TaskResult = z.object({
 export type TaskResult = z.infer<typeof TaskResult>;
 
 /** A submitted job as the lab database remembers it. */
+/** A run in progress as the Prometheus exporter labels it (CapLab's own metrics beside DCGM's). */
+export const ActiveRun = z.object({
+  sweep_id: z.number().int(),
+  run_id: z.number().int(),
+  workload: z.string(),
+  cap_w: z.number(),
+  repetition: z.number().int(),
+  /** setting-cap | warmup | measure | cooldown, or 'running' where the sub-phase is not known (another process's sweep). */
+  phase: z.string(),
+});
+export type ActiveRun = z.infer<typeof ActiveRun>;
+
 export const ClusterJob = z.object({
   job_id: z.string(),
   name: z.string(),

@@ -95,9 +95,20 @@ describe('faces reach the engine through its door', { timeout: 60_000 }, () => {
     expect(await layerErrors('src/main/lab/sweep/planted.ts', internal('../'))).toEqual([]);
   });
 
+  it('allows an engine-free command its standalone door, and only that folder, not what lies behind it', async () => {
+    const standalone = "import { openLabBackend } from '../../lab/standalone/devices';\nexport const x = openLabBackend;\n";
+    expect(await layerErrors('src/main/cli/commands/planted.ts', standalone)).toEqual([]);
+    const behind = "import { openLabBackend } from '../../lab/gpu/lab-backend';\nexport const x = openLabBackend;\n";
+    expect(await layerErrors('src/main/cli/commands/planted.ts', behind)).toEqual([expect.stringMatching(/A face imports the engine through its door/)]);
+    const deeper = "import { x } from '../../lab/standalone/inner/more';\nexport const y = x;\n";
+    expect(await layerErrors('src/main/cli/commands/planted.ts', deeper)).toHaveLength(1);
+  });
+
   it('the commands that have gone through the door stay there', async () => {
-    // export and report went through engine.files (issue #26): an internal import there fails again.
-    for (const file of ['src/main/cli/commands/export.ts', 'src/main/cli/commands/report.ts', 'src/main/cli/commands/doctor.ts']) {
+    // export and report went through engine.files (issue #26), the rest through the door's exports, an engine method
+    // (cluster task runs) or a standalone door: an internal import there fails again.
+    const through = ['export', 'report', 'doctor', 'devices', 'exporter', 'throughput', 'workloads', 'sim-workload', 'serve', 'cluster', 'tune', 'facility'];
+    for (const file of [...through.map((c) => `src/main/cli/commands/${c}.ts`), 'src/main/cli/serve-metrics.ts', 'src/main/cli/cluster-task.ts']) {
       expect(await layerErrors(file, internal('../../')), file).toHaveLength(1);
     }
   });

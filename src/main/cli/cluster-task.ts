@@ -1,14 +1,22 @@
 // One Slurm array task: CapLab's own sweep of one shard on this node's GPUs (node-local database and journal),
 // its results rewritten to a per-task file on shared storage after every run, so `collect` sees partial results.
 // Driven from `caplab cluster task`: a face of the engine, so it lives beside the CLI, not in lab/cluster.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Engine } from '../lab/engine';
-import { taskRuns, writeTaskResult } from '../lab/cluster/task-result';
-import { getSweep } from '../lab/store/sweeps';
+import { dirname } from 'node:path';
+import type { Engine } from '../lab';
 import type { Plan } from '../../shared/plan';
 import type { DeviceInfo } from '../../shared/device';
 import type { CapRestore } from '../../shared/records';
 import type { TaskResult } from '../../shared/cluster';
+
+/** Written to a temp file and renamed: a reader on shared storage never sees half a file. */
+function writeTaskResult(file: string, result: TaskResult): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(result) + '\n');
+  renameSync(tmp, file);
+}
 
 export interface TaskOptions {
   engine: Engine;
@@ -61,7 +69,7 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   let sweepId: number | null = null;
   const snapshot = () => {
     result.updated_at = Date.now() / 1000;
-    if (sweepId !== null) result.runs = taskRuns(engine.db, sweepId);
+    if (sweepId !== null) result.runs = engine.clusterTaskRuns(sweepId);
     writeTaskResult(o.out, result);
   };
   snapshot();
@@ -87,10 +95,10 @@ export async function startClusterTask(o: TaskOptions): Promise<ClusterTask> {
   identify(await listGpus());
   result.status = 'running';
   snapshot();
-  const done = sweep.done.then((status) => {
+  const done = sweep.done.then(async (status) => {
     unsubscribe();
     result.status = status;
-    result.error = getSweep(engine.db, sweep.sweepId)?.error ?? null;
+    result.error = (await engine.getSweep({ sweep_id: sweep.sweepId })).sweep.error;
     result.restored = restored;
     snapshot();
     return result.status;

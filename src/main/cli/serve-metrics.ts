@@ -2,10 +2,11 @@
 // engine in-process, so the run's phase (warm-up, measure, cool-down) is exact rather than 'running'.
 // A face of the engine (it subscribes to it), so it lives beside the CLI rather than in lab/cluster.
 import { hostname } from 'node:os';
-import type { Engine } from '../lab/engine';
+import type { Engine } from '../lab';
 import type { DeviceInfo } from '../../shared/device';
 import type { Sample } from '../../shared/sample';
-import { CapLabMetrics, type ActiveRun } from '../lab/cluster/exporter';
+import type { ActiveRun } from '../../shared/cluster';
+import { CapLabMetrics } from './prometheus-metrics';
 
 export interface HostMetrics {
   metrics: CapLabMetrics;

@@ -32,6 +32,7 @@ import { ImportError } from '../../core/import';
 import { ImportFormat } from '../../shared/dataset';
 import { clusterCancel, clusterCollect, clusterJobs, clusterStatus } from './cluster/service';
 import { submitJob, type Prepared } from './cluster/submit';
+import { taskRuns } from './cluster/task-result';
 import { analyzeSweepNodes } from './cluster/node-analysis';
 import { listRunsPage, listSamplesPage, withNodes } from './paging';
 import { analyzeStoredSweep } from './analysis/analyze-stored';
@@ -55,6 +56,7 @@ import { TuneStart } from '../../shared/tune';
 import type { EventArgs, LabApi, LabEventListener, MethodInput, MethodOutput } from '../../shared/api';
 import type { BackendChoice, DeviceInfo } from '../../shared/device';
 import type { SweepStatus } from '../../shared/records';
+import type { TaskRun } from '../../shared/cluster';
 import { FacilitySeriesStore, listFacilityConfigs, runFacilityFile, runFacilityYaml, searchHostFile } from './facility/engine-facility';
 import type { HostSearchResult } from '../../core/facility/host-search';
 import { facilityReportFile } from './facility/report-file';
@@ -553,6 +555,11 @@ export class Engine implements LabApi {
   submitClusterJob(prepared: Prepared): Promise<string> {
     this.writable('submit a cluster job');
     return submitJob(this.db, prepared, { env: this.env });
+  }
+
+  /** A Slurm array task's sweep as its results file carries it (`caplab cluster task`): runs with per-GPU figures. */
+  clusterTaskRuns(sweepId: number): TaskRun[] {
+    return taskRuns(this.db, sweepId);
   }
 
   async listClusterJobs(_input: MethodInput<'listClusterJobs'>): Promise<MethodOutput<'listClusterJobs'>> {

@@ -11,6 +11,14 @@ export type { TimeFormat } from './exporters/samples';
 export type { PtyHandler } from './gpu/lab-backend';
 export { runDoctor } from './doctor';
 export { readTariffFile, type CostedAnalysisOptions } from './analysis/cost';
-// The printing contract: the Electron shell prints with its own renderer (printToPDF) under the engine's footer.
-export { footerTemplate } from './exporters/chromium';
-export type { PdfPrinter } from './report/write';
+// Printing: the CLI prints with headless Chromium, the Electron shell with its own renderer (printToPDF), both under
+// the engine's footer.
+export { findBrowser, footerTemplate, NoBrowserError, printPdfWithChromium } from './exporters/chromium';
+export { PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from './report/write';
+export { checkWritable, ExportError } from './files/atomic';
+// What the faces that open an engine also read themselves: plan files, the workloads' resources, cluster job folders.
+export { planFromYaml, readPlanFile } from './sweep/plan-file';
+export { resourcesDir } from './runner/workloads';
+export { prepareJob } from './cluster/submit';
+export { LeaseHeldError } from './lease/device-lease';
+export { TUNE_DEFAULTS, type TuneReport } from './tune/session';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeNodes, type NodeRunInput } from '../../../src/core/analysis/nodes';
-import { CapLabMetrics } from '../../../src/main/lab/cluster/exporter';
+import { CapLabMetrics } from '../../../src/main/cli/prometheus-metrics';
 import type { DeviceInfo, Sample } from '../../../src/shared/device';
 
 function run(node: string, cap: number, efficiency: number, rep = 1): NodeRunInput {

@@ -2,10 +2,8 @@ import { readFileSync } from 'node:fs';
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
-import { planFromYaml, readPlanFile } from '../../lab/sweep/plan-file';
-import { prepareJob } from '../../lab/cluster/submit';
+import { planFromYaml, prepareJob, readPlanFile, type Engine } from '../../lab';
 import { startClusterTask } from '../cluster-task';
-import type { Engine } from '../../lab/engine';
 import type { NodeAnalysis } from '../../../shared/cluster';
 
 const USAGE = [

@@ -1,4 +1,4 @@
-import { listCpuPackages, openLabBackend } from '../../lab/gpu/lab-backend';
+import { listCpuPackages, openLabBackend } from '../../lab/standalone/devices';
 import { backendUsage } from '../../../shared/backends';
 import { printJson, type CliCommand } from '../command';
 import { backendOpt, backendOption, jsonOption } from '../open-engine';

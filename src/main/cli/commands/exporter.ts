@@ -2,11 +2,10 @@ import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand } from '../command';
 import { backendOpt, backendOption, dbOption } from '../open-engine';
-import { openLabBackend } from '../../lab/gpu/lab-backend';
-import { dbPath } from '../../lab/paths';
+import { openLabBackend, startPolling } from '../../lab/standalone/exporter';
+import { dbPath } from '../../lab/basics';
 import { isLoopbackHost } from '../../host/server';
-import { CapLabMetrics } from '../../lab/cluster/exporter';
-import { startPolling } from '../../lab/cluster/exporter-source';
+import { CapLabMetrics } from '../prometheus-metrics';
 
 /** dcgm-exporter's default port, so a scrape config written for it needs no change. */
 const DEFAULT_PORT = 9400;

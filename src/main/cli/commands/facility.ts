@@ -6,9 +6,7 @@ import type { FacilityResult } from '../../../shared/facility';
 import { EVENT_HEADERS, eventCells, GRID_HEADERS, gridCells, levelCells, levelHeaders, mwOf, pctOf, targetOf } from '../../../shared/facility-format';
 import type { WrittenFile } from '../../../shared/export';
 import { renderFacilityReport } from '../../../core/report/facility';
-import { checkWritable, ExportError } from '../../lab/files/atomic';
-import { findBrowser, NoBrowserError, printPdfWithChromium } from '../../lab/exporters/chromium';
-import { PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from '../../lab/report/write';
+import { checkWritable, ExportError, findBrowser, NoBrowserError, printPdfWithChromium, PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from '../../lab';
 import { paperOf } from './report';
 
 function progressPrinter(io: CliIO) {

@@ -6,10 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand, type CliIO } from '../command';
 import { backendOption, dbOption, describeRestores, openEngine } from '../open-engine';
 import { isLoopbackHost, startServer } from '../../host/server';
-import { readPlanFile } from '../../lab/sweep/plan-file';
-import { resourcesDir } from '../../lab/runner/workloads';
+import { dataDir, readPlanFile, resourcesDir } from '../../lab';
 import { attachMetrics, type HostMetrics } from '../serve-metrics';
-import { dataDir } from '../../lab/paths';
 import type { EventPayload } from '../../../shared/api';
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json and the CLI. */

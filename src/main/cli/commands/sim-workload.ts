@@ -1,5 +1,5 @@
 import type { CliCommand } from '../command';
-import { runSimWorkloadWith, SIM_WORKLOAD_OPTIONS, SIM_WORKLOAD_USAGE } from '../../lab/runner/sim-workload';
+import { runSimWorkloadWith, SIM_WORKLOAD_OPTIONS, SIM_WORKLOAD_USAGE } from '../../lab/standalone/sim-workload';
 
 /** Internal: the simulated backend's workload process (docs/line-protocol.md). Hidden from --help. */
 export const simWorkloadCommand: CliCommand = {

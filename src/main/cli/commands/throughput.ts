@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { AdapterError, adapters, getAdapter, readThroughput } from '../../../core/adapters';
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
-import { followJob } from '../../lab/tune/follow-job';
+import { followJob } from '../../lab/standalone/throughput';
 
 /** `--follow -- CMD`: the job's rate read live from its output, observe only (no lease, no limit). */
 async function follow(args: CliArgs, io: CliIO, adapter: string): Promise<number> {

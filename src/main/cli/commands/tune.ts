@@ -1,11 +1,10 @@
-import { LeaseHeldError } from '../../lab/lease/device-lease';
+import { LeaseHeldError, TUNE_DEFAULTS, type TuneReport } from '../../lab';
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { adapterNames, getAdapter } from '../../../core/adapters';
 import { CapGridError, parseCaps } from '../../../core/tune/grid';
 import { Selector } from '../../../shared/analysis';
 import { selectorIds } from '../../../shared/selectors';
-import { TUNE_DEFAULTS, type TuneReport } from '../../lab/tune/session';
 import type { Estimate } from '../../../core/tune/savings';
 
 function percentOpt(args: Parameters<CliCommand['run']>[0], name: string, fallback: number, max = 100): number {

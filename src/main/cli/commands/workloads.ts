@@ -1,4 +1,4 @@
-import { loadWorkloads, summarizeWorkload, userWorkloadsDir } from '../../lab/runner/workloads';
+import { loadWorkloads, summarizeWorkload, userWorkloadsDir } from '../../lab/standalone/workloads';
 import { printJson, type CliCommand } from '../command';
 import { table } from '../format';
 import type { ParamSpec } from '../../../shared/workload';

@@ -5,7 +5,14 @@ import { openDb, type Db } from '../store/db';
 import { runningRuns } from '../store/sweeps';
 import { isPidAlive } from '../gpu/sim-state';
 import type { GpuBackend } from '../gpu/backend';
-import type { ActiveRun, CapLabMetrics } from './exporter';
+import type { ActiveRun } from '../../../shared/cluster';
+import type { DeviceInfo } from '../../../shared/device';
+import type { Sample } from '../../../shared/sample';
+
+/** Where the readings go: the CLI's Prometheus metrics (src/main/cli/prometheus-metrics.ts). */
+export interface MetricsSink {
+  update(devices: readonly DeviceInfo[], samples: readonly Sample[], run: ActiveRun | null): void;
+}
 
 /** The run in progress of a live sweep in this database, if any; its sub-phase is not stored, so 'running'. */
 export function runningRun(db: Db): ActiveRun | null {
@@ -22,7 +29,7 @@ export interface Poller {
 }
 
 /** Reads the devices every intervalMs and updates the metrics; a failed reading keeps the previous values. */
-export function startPolling(backend: GpuBackend, metrics: CapLabMetrics, intervalMs: number, dbFile: string | null, onError: (e: Error) => void): Poller {
+export function startPolling(backend: GpuBackend, metrics: MetricsSink, intervalMs: number, dbFile: string | null, onError: (e: Error) => void): Poller {
   let db: Db | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;

@@ -1,13 +1,11 @@
-// A Slurm array task's results file (src/main/cli/cluster-task.ts runs the task): the shard's runs read from the
-// node-local database with their per-GPU figures, samples and metrics, rewritten whole to shared storage.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+// A Slurm array task's runs (src/main/cli/cluster-task.ts runs the task and writes its results file): the shard's runs
+// read from the node-local database with their per-GPU figures, samples and metrics.
 import type { Db } from '../store/db';
 import { runsOfSweep } from '../store/sweeps';
 import { allMetricsOfRun, samplesOfRun } from '../store/samples';
 import { runDeviceFigures } from '../store/devices';
 import type { RunRecord } from '../../../shared/records';
-import type { TaskResult, TaskRun } from '../../../shared/cluster';
+import type { TaskRun } from '../../../shared/cluster';
 
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
 
@@ -21,14 +19,6 @@ function taskRun(db: Db, run: RunRecord): TaskRun {
     samples: finished ? devs.flatMap((d) => samplesOfRun(db, run.id, d.device_id).map((s) => ({ ...s, device_id: `${d.idx}`, index: d.idx }))) : [],
     metrics: finished ? allMetricsOfRun(db, run.id) : [],
   };
-}
-
-/** Written to a temp file and renamed: a reader on shared storage never sees half a file. */
-export function writeTaskResult(file: string, result: TaskResult): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(result) + '\n');
-  renameSync(tmp, file);
 }
 
 /** The sweep's runs as the results file carries them. */

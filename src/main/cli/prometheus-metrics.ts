@@ -1,19 +1,10 @@
 // CapLab's samples in the Prometheus text format, with the metric names and labels of NVIDIA's DCGM exporter
 // (so existing Grafana dashboards work unchanged), plus CapLab's own: the limit it set, the sweep run and phase.
+// A face's output format, so it lives with the CLI (`caplab exporter`, `caplab serve --metrics`), not in the engine.
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { DeviceInfo } from '../../../shared/device';
-import type { Sample } from '../../../shared/sample';
-
-/** What a run in progress looks like to the exporter. */
-export interface ActiveRun {
-  sweep_id: number;
-  run_id: number;
-  workload: string;
-  cap_w: number;
-  repetition: number;
-  /** setting-cap | warmup | measure | cooldown, or 'running' where the sub-phase is not known (another process's sweep). */
-  phase: string;
-}
+import type { ActiveRun } from '../../shared/cluster';
+import type { DeviceInfo } from '../../shared/device';
+import type { Sample } from '../../shared/sample';
 
 const PHASES = ['idle', 'setting-cap', 'warmup', 'measure', 'cooldown', 'running'] as const;
 
