@@ -14,3 +14,5 @@ export { readTariffFile, type CostedAnalysisOptions } from './analysis/cost';
 // The printing contract: the Electron shell prints with its own renderer (printToPDF) under the engine's footer.
 export { footerTemplate } from './exporters/chromium';
 export type { PdfPrinter } from './report/write';
+// A plan read once (`caplab sweep` reads it before it opens the database, then hands it to beginSweep).
+export { readPlan, type CheckedPlan } from './sweep/plan-verdict';
