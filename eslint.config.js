@@ -37,13 +37,6 @@ const labPatterns = [
  * src/main/lab/standalone/; plus src/shared.
  */
 const faceDoor = { group: ['**/lab/**', '!**/lab/basics', '!**/lab/standalone', '!**/lab/standalone/*'], message: 'A face imports the engine through its door (src/main/lab/index.ts, lab/basics.ts, or for an engine-free command lab/standalone/) and src/shared, nothing else under src/main/lab/.' };
-/**
- * CLI commands that still drive engine internals directly (a sweep's terminal loop). Each is debt, listed in
- * docs/architecture.md; a file leaves this list when it goes through the door, and no file joins it.
- */
-const crossingTheDoor = [
-  'src/main/cli/commands/sweep.ts',
-];
 const cliPatterns = [{ group: ['**/renderer/**', '**/preload/**', '**/electron/**'], message: 'The CLI does not depend on the UI or the Electron shell.' }];
 
 export default tseslint.config(
@@ -116,12 +109,7 @@ export default tseslint.config(
   },
   {
     files: ['src/main/cli/**/*.ts'],
-    ignores: crossingTheDoor,
     rules: { 'no-restricted-imports': layer([noSqlite], [...cliPatterns, faceDoor]) },
-  },
-  {
-    files: crossingTheDoor,
-    rules: { 'no-restricted-imports': layer([noSqlite], cliPatterns) },
   },
   {
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts'],

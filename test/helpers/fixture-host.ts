@@ -1,11 +1,11 @@
 // The 0.1.0 fixture database copied to a temp dir, with a real engine and browser host over it, and a POST helper
 // for the host's API (token, Host header, JSON).
 import { copyFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { Engine } from '../../src/main/lab/engine';
 import { startServer, type RunningServer } from '../../src/main/host/server';
 import { runCli } from './cli';
+import { hostPoster, type HostPost } from './host-post';
 import { tempDir } from './tmp';
 
 export interface FixtureHost {
@@ -13,7 +13,7 @@ export interface FixtureHost {
   env: NodeJS.ProcessEnv;
   engine: Engine;
   server: RunningServer;
-  post<T = Record<string, unknown>>(method: string, body: unknown): Promise<{ status: number; json: T }>;
+  post: HostPost;
   close(): Promise<void>;
 }
 
@@ -33,26 +33,7 @@ export async function openFixtureHost(opts: { migrateWithCli?: boolean; prepare?
   opts.prepare?.(db);
   const engine = await Engine.open({ dbPath: db, env: { ...process.env, ...env } });
   const server = await startServer({ engine, port: 0, staticDir: null });
-  const post = <T,>(method: string, body: unknown) =>
-    new Promise<{ status: number; json: T }>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: server.port,
-          path: `/api/${method}`,
-          method: 'POST',
-          headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as T }));
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify(body));
-    });
+  const post = hostPoster(server);
   return {
     db,
     env,

@@ -1,11 +1,11 @@
 // Plans that are bad input and were once internal errors or accepted (issue #32, items 3, 6 and 7): each is exit 2
 // through the real CLI and a 400 (or validatePlan's ok: false) through the real host, naming the field.
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { openFixtureHost, type FixtureHost } from '../helpers/fixture-host';
+import { postText } from '../helpers/host-post';
 import { tempDir } from '../helpers/tmp';
 
 const tmp = tempDir('caplab-plan-bad-');
@@ -58,21 +58,7 @@ describe('the host: a 100,000-deep JSON plan', () => {
   afterAll(() => host?.close());
   // Written by hand: JSON.stringify itself recurses and cannot write it.
   const deep = `{"plan":{"caps":${'['.repeat(100_000)}1${']'.repeat(100_000)}}}`;
-  const post = <T,>(method: string, body: string) =>
-    new Promise<{ status: number; json: T }>((resolve, reject) => {
-      const { port, token } = host.server;
-      const req = request(
-        { host: '127.0.0.1', port, path: `/api/${method}`, method: 'POST', headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as T }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const post = <T,>(method: string, body: string) => postText<T>(host.server, method, body);
 
   it('validatePlan answers ok: false naming the nesting, not a 500', async () => {
     const r = await post<{ ok: boolean; issues: { path: string; message: string }[] }>('validatePlan', deep);

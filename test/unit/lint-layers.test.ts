@@ -107,7 +107,7 @@ describe('faces reach the engine through its door', { timeout: 60_000 }, () => {
   it('the commands that have gone through the door stay there', async () => {
     // export and report went through engine.files (issue #26), the rest through the door's exports, an engine method
     // (cluster task runs) or a standalone door: an internal import there fails again.
-    const through = ['export', 'report', 'doctor', 'devices', 'exporter', 'throughput', 'workloads', 'sim-workload', 'serve', 'cluster', 'tune', 'facility'];
+    const through = ['export', 'report', 'doctor', 'sweep', 'devices', 'exporter', 'throughput', 'workloads', 'sim-workload', 'serve', 'cluster', 'tune', 'facility'];
     for (const file of [...through.map((c) => `src/main/cli/commands/${c}.ts`), 'src/main/cli/serve-metrics.ts', 'src/main/cli/cluster-task.ts']) {
       expect(await layerErrors(file, internal('../../')), file).toHaveLength(1);
     }

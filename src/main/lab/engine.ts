@@ -12,12 +12,12 @@ import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { parsePlan, planFromYaml, planToYaml } from './sweep/plan-file';
 import { NotFoundError, PlanError } from './input/errors';
-import { validatePlanAgainstDevices } from './sweep/plan-check';
 import { issueLines } from './input/issues';
-import { checkPlan, type PlanVerdict } from './sweep/plan-verdict';
-import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type LabBackend, type PtyHandler } from './gpu/lab-backend';
+import { checkPlan, CheckedPlan, readPlan, type PlanHistory, type PlanVerdict } from './sweep/plan-verdict';
+import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type PtyHandler } from './gpu/lab-backend';
+import type { LabBackend } from './gpu/backend';
 import type { IPty } from 'node-pty';
-import { checkWorkloadParams, knownWorkloads, listWorkloadSummaries, workloadCommandFor, workloadSoftware } from './sweep/workload-command';
+import { listWorkloadSummaries, workloadCommandFor, workloadSoftware } from './sweep/workload-command';
 import { isAlive } from './runner/process-tree';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
@@ -181,14 +181,34 @@ export class Engine implements LabApi {
   }
 
   async validatePlan(input: MethodInput<'validatePlan'>): Promise<MethodOutput<'validatePlan'>> {
-    const r = await this.checkPlan(input.plan);
+    const checked = await this.readPlan(input.plan);
+    try {
+      return this.validateChecked(checked);
+    } finally {
+      await checked.close();
+    }
+  }
+
+  /** validatePlan's answer for a plan already read (`caplab sweep --check` reads it before it opens the database). */
+  validateChecked(checked: CheckedPlan): MethodOutput<'validatePlan'> {
+    const r = checked.verdict(this.history);
     if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null, estimate_basis: null, warnings: [] };
     return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: r.estimate?.seconds ?? null, estimate_basis: r.estimate?.basis ?? null, warnings: r.warnings, adaptive_estimate: adaptiveEstimate(r.plan, r.timeScale) };
   }
 
   /** Every problem of a plan at once, each at its field, and its warnings (plan-verdict.ts, with this database's earlier runs); this engine's --backend applies. */
   checkPlan(value: unknown): Promise<PlanVerdict> {
-    return checkPlan(value, { backend: this.opts.backend, env: this.env, history: { db: this.db, host: this.host } });
+    return checkPlan(value, { backend: this.opts.backend, env: this.env, history: this.history });
+  }
+
+  /** A plan read once against this engine's --backend (or the plan's); the caller runs it or closes it. */
+  private readPlan(value: unknown): Promise<CheckedPlan> {
+    return readPlan(value, { backend: this.opts.backend, env: this.env });
+  }
+
+  /** Where a plan's warnings look up earlier runs: this database, under this host's name. */
+  private get history(): PlanHistory {
+    return { db: this.db, host: this.host };
   }
 
   async planToYaml(input: MethodInput<'planToYaml'>): Promise<MethodOutput<'planToYaml'>> {
@@ -241,18 +261,20 @@ export class Engine implements LabApi {
     return out;
   }
 
-  /** Like startSweep, but hands back the running orchestrator (the CLI waits on it). */
+  /**
+   * Like startSweep, but hands back the running orchestrator (the CLI waits on it). `planValue` is a value to read, or a
+   * CheckedPlan the caller read already (`caplab sweep`, before it opened the database): the sweep runs on the
+   * backend it was checked on, and it is closed if the sweep does not start.
+   */
   async beginSweep(planValue: unknown, opts: BeginOptions = {}): Promise<SweepOrchestrator> {
-    this.writable('start a sweep');
-    const checked = await this.checkPlan(planValue);
-    if (!checked.plan || checked.issues.length) throw PlanError.of(opts.where ?? 'plan', checked.issues);
-    const plan = checked.plan;
-    this.refuseWhileBusy();
-    const lab: LabBackend = await openLabBackend(this.opts.backend ?? plan.backend, { env: this.env, plan, onPty: this.handlePty });
+    const checked = planValue instanceof CheckedPlan ? planValue : await this.readPlan(planValue);
     let caps: CapOwnership | null = null;
     try {
-      const all = await lab.backend.listDevices();
-      const devices = validatePlanAgainstDevices(plan, all, knownWorkloads(lab.backend, this.env), checkWorkloadParams(plan, lab.backend, this.env));
+      this.writable('start a sweep');
+      if (checked.issues.length) throw PlanError.of(opts.where ?? 'plan', checked.issues);
+      this.refuseWhileBusy();
+      const warnings = checked.verdict(this.history).warnings;
+      const { plan, lab, devices } = checked.forSweep(this.handlePty);
       const notices = plan.observe_only ? await this.observeNotices(lab, devices) : [];
       if (!plan.observe_only) caps = await this.takeCaps(lab, devices, opts);
       const cpu = await openCpuPower(lab, this.env);
@@ -272,7 +294,7 @@ export class Engine implements LabApi {
         plan,
       );
       sweep.notices.push(...notices, ...(caps?.restoredStale ?? []).map((r) => `a limit left by an earlier, killed sweep was restored first: ${r.device_name} to ${r.before_w} W (was ${r.was_w} W)`));
-      sweep.notices.push(...checked.warnings.map((w) => `warning: ${issueLines([w])[0]}`));
+      sweep.notices.push(...warnings.map((w) => `warning: ${issueLines([w])[0]}`));
       this.active.set(sweep.sweepId, sweep);
       void sweep.done.finally(() => {
         this.active.delete(sweep.sweepId);
@@ -282,7 +304,7 @@ export class Engine implements LabApi {
       return sweep;
     } catch (e) {
       await caps?.release();
-      await lab.backend.close();
+      await checked.close();
       throw e;
     }
   }

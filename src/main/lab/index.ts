@@ -17,7 +17,10 @@ export { findBrowser, footerTemplate, NoBrowserError, printPdfWithChromium } fro
 export { PrintError, writeReportFiles, type PdfPrinter, type ReportTargets } from './report/write';
 export { checkWritable, ExportError } from './files/atomic';
 // What the faces that open an engine also read themselves: plan files, the workloads' resources, cluster job folders.
-export { planFromYaml, readPlanFile } from './sweep/plan-file';
+export { planFromYaml, readPlanFile, readPlanValue } from './sweep/plan-file';
+export { PlanError } from './input/errors';
+// A plan read once (`caplab sweep` reads it before it opens the database, then hands it to beginSweep).
+export { readPlan, type CheckedPlan } from './sweep/plan-verdict';
 export { resourcesDir } from './runner/workloads';
 export { prepareJob } from './cluster/submit';
 export { LeaseHeldError } from './lease/device-lease';

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPlanFile, planFromYaml, planToYaml } from '../../../src/main/lab/sweep/plan-file';
 import { PlanError } from '../../../src/main/lab/input/errors';
-import { validatePlanAgainstDevices } from '../../../src/main/lab/sweep/plan-check';
+import { deviceIssues, partsOf } from '../../../src/main/lab/sweep/plan-check';
+import { issueLines } from '../../../src/main/lab/input/issues';
 import { planCaps, Plan } from '../../../src/shared/plan';
 import { scheduleRuns, estimatePlanSeconds } from '../../../src/core/schedule';
 import type { DeviceInfo } from '../../../src/shared/device';
@@ -63,22 +64,19 @@ describe('plan files', () => {
 
   it('rejects caps outside the device range with the allowed range, and unknown workloads and devices', () => {
     const plan = Plan.parse({ workloads: [{ id: 'vit_l_16' }, { id: 'nope' }], caps: [150, 300, 800], devices: [0, 3] });
-    let errors: string[] = [];
-    try {
-      validatePlanAgainstDevices(plan, [h100], known);
-    } catch (e) {
-      errors = (e as PlanError).errors;
-    }
+    const { issues, chosen } = deviceIssues(partsOf(plan), [h100], known);
+    const errors = issueLines(issues);
     expect(errors).toContain('caps: 150 W is outside the allowed range of H100 SXM (simulated) (#0): 200-700 W');
     expect(errors).toContain('caps: 800 W is outside the allowed range of H100 SXM (simulated) (#0): 200-700 W');
     expect(errors).toContain('workloads.1.id: unknown workload "nope" (known: resnet50, vit_l_16)');
     expect(errors).toContain('devices.1: no GPU with index 3 (available: 0)');
-    expect(validatePlanAgainstDevices(Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [200, 700] }), [h100], known)).toEqual([h100]);
+    expect(chosen).toEqual([h100]);
+    expect(deviceIssues(partsOf(Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [200, 700] })), [h100], known)).toEqual({ issues: [], chosen: [h100] });
   });
 
   it('lets observe-only plans name any cap, since no limit is touched', () => {
     const plan = Plan.parse({ workloads: [{ id: 'vit_l_16' }], caps: [900], observe_only: true });
-    expect(validatePlanAgainstDevices(plan, [h100], known)).toEqual([h100]);
+    expect(deviceIssues(partsOf(plan), [h100], known)).toEqual({ issues: [], chosen: [h100] });
   });
 });
 

@@ -1,11 +1,8 @@
-import { readPlanValue } from '../../lab/sweep/plan-file';
 import { backendUsage } from '../../../shared/backends';
-import { PlanError } from '../../lab/input/errors';
-import { LeaseHeldError } from '../../lab/lease/device-lease';
 import { CliError, printJson, type CliArgs, type CliCommand, type CliIO } from '../command';
 import { formatDuration } from '../../../shared/units';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
-import { checkPlan } from '../../lab/sweep/plan-verdict';
+import { LeaseHeldError, PlanError, readPlan, readPlanValue, type CheckedPlan } from '../../lab';
 import { fixed, printable, progressBar, table } from '../format';
 import type { EventPayload, LabEventListener } from '../../../shared/api';
 import type { RunRecord } from '../../../shared/records';
@@ -58,10 +55,10 @@ function progressPrinter(io: CliIO): LabEventListener {
 }
 
 /** `--check`: the plan's warnings (with this database's earlier runs) and its estimate; nothing runs, nothing is written. */
-async function checkOnly(plan: unknown, file: string, args: CliArgs, io: CliIO): Promise<number> {
+async function checkOnly(checked: CheckedPlan, file: string, args: CliArgs, io: CliIO): Promise<number> {
   const engine = await openEngine(args, io, { readOnly: true, optionalDb: true });
   try {
-    const v = await engine.validatePlan({ plan });
+    const v = engine.validateChecked(checked);
     if (args.values.json) printJson(io, v);
     else {
       for (const w of v.warnings) io.stderr.write(`caplab: warning: ${file}: ${w.path}: ${w.message}\n`);
@@ -88,11 +85,24 @@ export const sweepCommand: CliCommand = {
       if (e instanceof PlanError) throw new CliError(e.message);
       throw e;
     }
-    // Every problem of the plan at once (schema, workloads, devices, caps), before the database is even opened.
-    const verdict = await checkPlan(plan, { backend: backendOpt(args), env: io.env });
-    if (verdict.issues.length) throw new CliError(PlanError.of(file, verdict.issues).message);
-    if (args.values.check) return checkOnly(plan, file, args, io);
-    const engine = await openEngine(args, io, { restoreOnOpen: true });
+    // Every problem of the plan at once (schema, workloads, devices, caps), before the database is even opened. The
+    // plan is read once: the sweep runs on the backend it was checked on (beginSweep takes it over).
+    const checked = await readPlan(plan, { backend: backendOpt(args), env: io.env });
+    if (checked.issues.length || args.values.check) {
+      try {
+        if (checked.issues.length) throw new CliError(PlanError.of(file, checked.issues).message);
+        return await checkOnly(checked, file, args, io);
+      } finally {
+        await checked.close();
+      }
+    }
+    let engine;
+    try {
+      engine = await openEngine(args, io, { restoreOnOpen: true });
+    } catch (e) {
+      await checked.close();
+      throw e;
+    }
     const unsubscribe = engine.subscribe(progressPrinter(io));
     let signalled: NodeJS.Signals | null = null;
     const onSignal = (sig: NodeJS.Signals) => {
@@ -107,7 +117,7 @@ export const sweepCommand: CliCommand = {
       let sweep;
       try {
         // Schema, device, workload and cap problems are reported together (nothing is written for a bad plan).
-        sweep = await engine.beginSweep(plan, {
+        sweep = await engine.beginSweep(checked, {
           where: file,
           wait: args.values.wait === true,
           onWait: (why) => io.stderr.write(`caplab: waiting: ${why}\n`),

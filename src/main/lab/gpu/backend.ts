@@ -31,6 +31,12 @@ export interface GpuBackend {
   readEnergyAt?(index: number): Promise<{ t: number; energy_mj: number | null }>;
   getPowerLimit(index: number): Promise<number>;
   /**
+   * Optional: a backend opened look-only (a plan check) may change the host from now on, because the sweep it was
+   * checked for runs on it (the simulated GPUs take the plan's presets). Backends that only read until a limit is
+   * set ignore lookOnly and need no such step.
+   */
+  allowChanges?(): void;
+  /**
    * Optional: the vendor tool's argv that sets `watts` on device `index`, run through sudo by a normal user (so
    * `caplab doctor` can ask sudo whether it would run it). Absent where no tool sets limits (simulated, RAPL).
    */
@@ -90,6 +96,19 @@ export interface OpenedGpus {
   reopenOpts?: Record<string, unknown>;
   /** Simulated GPUs: where their state lives and their clock, handed to simulated workloads. */
   sim?: { stateDir: string; clock: SimClock };
+}
+
+/** A backend as the engine holds it: opened, with why it was chosen and the defaults filled in. */
+export interface LabBackend {
+  backend: GpuBackend;
+  /** Which backend was chosen and why (auto tries NVML, nvidia-smi, amd-smi, then simulated GPUs). */
+  reason: string;
+  /** Backend seconds per wall second: the simulated speed-up, 1 for real devices. */
+  timeScale: number;
+  /** Options that reopen the same backend later (cap-journal restore after a crash). */
+  reopenOpts: Record<string, unknown>;
+  /** Set for the simulated backend: where its state lives and its clock, handed to simulated workloads. */
+  sim: { stateDir: string; clock: SimClock } | null;
 }
 
 /**

@@ -2,8 +2,7 @@ import type { IPty } from 'node-pty';
 import type { BackendChoice } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
 import { simStateDir } from '../paths';
-import type { GpuBackend, OpenContext } from './backend';
-import type { SimClock } from './sim-clock';
+import type { GpuBackend, LabBackend, OpenContext } from './backend';
 import { openBackend } from './select';
 import { findBackend } from './registry';
 import { RaplReader } from './rapl';
@@ -11,19 +10,6 @@ import type { DeviceInfo } from '../../../shared/device';
 
 /** Receives the pty of `sudo … -pl W` when a limit is set as a normal user, so someone can type the password. */
 export type PtyHandler = (p: IPty) => void;
-
-/** A backend opened for the engine, with what a sweep needs to know about it. */
-export interface LabBackend {
-  backend: GpuBackend;
-  /** Which backend was chosen and why (auto tries NVML, nvidia-smi, amd-smi, then simulated GPUs). */
-  reason: string;
-  /** Backend seconds per wall second: the simulated speed-up, 1 for real devices. */
-  timeScale: number;
-  /** Options that reopen the same backend later (cap-journal restore after a crash). */
-  reopenOpts: Record<string, unknown>;
-  /** Set for the simulated backend: where its state lives and its clock, handed to simulated workloads. */
-  sim: { stateDir: string; clock: SimClock } | null;
-}
 
 /** How limits are set: CAPLAB_PRIVILEGE=sudo forces the sudo path even as root; default auto (direct as root). */
 export function privilegeOf(env: NodeJS.ProcessEnv): 'auto' | 'root' | 'sudo' {
@@ -39,9 +25,8 @@ export function labOpenContext(env: NodeJS.ProcessEnv, more: Partial<OpenContext
 }
 
 /** Opens the backend a plan or a flag asks for. A plan's `sim` options apply when the simulated backend is used. */
-export async function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler; lookOnly?: boolean }): Promise<LabBackend> {
-  const o = await openBackend(choice, labOpenContext(opts.env, { plan: opts.plan, onPty: opts.onPty, lookOnly: opts.lookOnly }));
-  return { backend: o.backend, reason: o.reason, timeScale: o.timeScale ?? 1, reopenOpts: o.reopenOpts ?? {}, sim: o.sim ?? null };
+export function openLabBackend(choice: BackendChoice, opts: { env: NodeJS.ProcessEnv; plan?: Plan; onPty?: PtyHandler; lookOnly?: boolean }): Promise<LabBackend> {
+  return openBackend(choice, labOpenContext(opts.env, { plan: opts.plan, onPty: opts.onPty, lookOnly: opts.lookOnly }));
 }
 
 /** Reopens a backend by name for restoring journalled limits. */

@@ -81,7 +81,8 @@ export class SimBackend implements GpuBackend {
   private readonly clock: SimClock;
   private readonly seed: number;
   private readonly node: string | undefined;
-  private readonly lookOnly: boolean;
+  private lookOnly: boolean;
+  private readonly presets: string[] | undefined;
   private devices: DeviceRuntime[] = [];
   private loads = new Map<number, DeviceLoad>();
   private lastScanMs = -Infinity;
@@ -98,7 +99,15 @@ export class SimBackend implements GpuBackend {
     this.seed = opts.seed ?? 1;
     this.node = opts.node ?? (process.env.CAPLAB_SIM_NODE || undefined);
     this.lookOnly = opts.lookOnly ?? false;
+    this.presets = opts.presets;
     this.adoptState(this.guard(() => (this.lookOnly ? wantedState(this.dir, opts.presets, process.env).state : loadOrInitState(this.dir, opts.presets, process.env))));
+  }
+
+  /** The plan check passed and its sweep runs on this backend: the presets are set up now, as opening it for the sweep would. */
+  allowChanges(): void {
+    if (!this.lookOnly) return;
+    this.lookOnly = false;
+    this.adoptState(this.guard(() => loadOrInitState(this.dir, this.presets, process.env)));
   }
 
   now(): number {

@@ -142,11 +142,3 @@ export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown,
 export function issueLines(issues: readonly PlanIssue[], doc: DocumentWords = PLAN_WORDS): string[] {
   return issues.map((i) => (doc.selfNaming ? i.message : `${i.path || '(plan)'}: ${i.message}`));
 }
-
-/** `path: message` lines (the workload parameter check's) as issues at their fields. */
-export function issuesOfLines(lines: readonly string[]): PlanIssue[] {
-  return lines.map((l) => {
-    const m = /^([\w.]+): (.*)$/s.exec(l);
-    return m ? { path: m[1]!, message: m[2]! } : { path: '', message: l };
-  });
-}

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/workload';
 import { dataDir } from '../paths';
 import { didYouMean } from '../../../shared/suggest';
+import type { PlanIssue } from '../../../shared/api';
 
 /**
  * Workload definitions: the built-ins in resources/workloads/*.yaml plus the user's folder
@@ -44,9 +45,10 @@ export class WorkloadDefinitionError extends Error {
 export class WorkloadParamError extends Error {
   constructor(
     readonly workload: string,
-    readonly problems: string[],
+    /** Each problem at its field (`params.batch_size`; '' for the workload as a whole), so a plan check places it. */
+    readonly issues: PlanIssue[],
   ) {
-    super(`workload ${workload}: ${problems.join('; ')}`);
+    super(`workload ${workload}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`);
     this.name = 'WorkloadParamError';
   }
 }
@@ -257,7 +259,7 @@ export function loadWorkloads(opts: LoadOptions = {}): WorkloadCatalog {
     get: (id) => definitions.find((w) => w.def.id === id),
     require(id) {
       const w = definitions.find((d) => d.def.id === id);
-      if (!w) throw new WorkloadParamError(id, [`unknown workload${didYouMean(id, definitions.map((d) => d.def.id))}; known: ${definitions.map((d) => d.def.id).join(', ') || '(none)'}`]);
+      if (!w) throw new WorkloadParamError(id, [{ path: '', message: `unknown workload${didYouMean(id, definitions.map((d) => d.def.id))}; known: ${definitions.map((d) => d.def.id).join(', ') || '(none)'}` }]);
       return w;
     },
   };
@@ -340,17 +342,17 @@ function checkValue(spec: ParamSpec, v: ParamValue): Checked {
 
 /** Defaults filled in, values converted and checked against the definition. Throws WorkloadParamError listing every problem. */
 export function resolveParams(def: WorkloadDefinition, given: ParamValues = {}): ResolvedParams {
-  const problems: string[] = [];
+  const problems: PlanIssue[] = [];
   const out: ResolvedParams = {};
   for (const k of Object.keys(given)) {
-    if (!(k in def.params)) problems.push(`params.${k}: unknown parameter; known: ${Object.keys(def.params).join(', ') || '(none)'}`);
+    if (!(k in def.params)) problems.push({ path: `params.${k}`, message: `unknown parameter; known: ${Object.keys(def.params).join(', ') || '(none)'}` });
   }
   for (const [name, spec] of Object.entries(def.params)) {
     const v = given[name] ?? spec.default;
     if (v === undefined) continue;
     const r = checkValue(spec, v);
     if (r.ok) out[name] = r.value;
-    else problems.push(`params.${name}: ${r.error}`);
+    else problems.push({ path: `params.${name}`, message: r.error });
   }
   if (problems.length) throw new WorkloadParamError(def.id, problems);
   return out;
@@ -431,8 +433,8 @@ function substitute(s: string, ctx: Ctx): string {
     if (m === '}}') return '}';
     if (name! in ctx.scalars) return ctx.scalars[name!]!;
     const v = ctx.params[name!];
-    if (v === undefined) throw new WorkloadParamError(ctx.id, [`params.${name}: required here (it has no default)`]);
-    if (Array.isArray(v)) throw new WorkloadParamError(ctx.id, [`params.${name}: a list cannot be part of a larger argument`]);
+    if (v === undefined) throw new WorkloadParamError(ctx.id, [{ path: `params.${name}`, message: 'required here (it has no default)' }]);
+    if (Array.isArray(v)) throw new WorkloadParamError(ctx.id, [{ path: `params.${name}`, message: 'a list cannot be part of a larger argument' }]);
     return typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v);
   });
 }
@@ -460,7 +462,7 @@ function apptainerImage(image: string, env: Env = process.env): string {
 function imageFor(img: string | { nvidia?: string; amd?: string }, vendor: GpuVendor, id: string, what: string): string {
   if (typeof img === 'string') return img;
   const v = vendor === 'amd' ? img.amd : img.nvidia;
-  if (!v) throw new WorkloadParamError(id, [`${what}: no image for ${vendor} GPUs`]);
+  if (!v) throw new WorkloadParamError(id, [{ path: what, message: `no image for ${vendor} GPUs` }]);
   return v;
 }
 
@@ -475,15 +477,15 @@ export function buildCommand(def: WorkloadDefinition, given: ParamValues, opts: 
   const params = resolveParams(def, given);
   const vendor = opts.vendor ?? 'nvidia';
   const devices = [...opts.devices];
-  const problems: string[] = [];
-  if (new Set(devices).size !== devices.length || devices.some((d) => !Number.isInteger(d) || d < 0)) problems.push(`devices: must be distinct GPU indexes, got ${JSON.stringify(devices)}`);
+  const problems: PlanIssue[] = [];
+  if (new Set(devices).size !== devices.length || devices.some((d) => !Number.isInteger(d) || d < 0)) problems.push({ path: 'devices', message: `must be distinct GPU indexes, got ${JSON.stringify(devices)}` });
   const gpus = Math.max(1, devices.length);
-  if (gpus > def.multi_gpu.max_gpus) problems.push(`devices: this workload runs on at most ${def.multi_gpu.max_gpus} GPU(s); ${gpus} given`);
+  if (gpus > def.multi_gpu.max_gpus) problems.push({ path: 'devices', message: `this workload runs on at most ${def.multi_gpu.max_gpus} GPU(s); ${gpus} given` });
   const container = opts.runtime !== 'native';
-  if (container && !def.container) problems.push(`runtime: ${opts.runtime} needs a container section in the definition`);
-  if (!container && !def.native) problems.push('runtime: this workload has no native command; use docker, podman or apptainer');
-  if ((opts.runtime === 'docker' || opts.runtime === 'podman') && !opts.containerName) problems.push(`containerName: required for ${opts.runtime} so the run can be stopped by name`);
-  if (opts.containerName && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/.test(opts.containerName)) problems.push(`containerName: "${opts.containerName}" is not a valid container name`);
+  if (container && !def.container) problems.push({ path: 'runtime', message: `${opts.runtime} needs a container section in the definition` });
+  if (!container && !def.native) problems.push({ path: 'runtime', message: 'this workload has no native command; use docker, podman or apptainer' });
+  if ((opts.runtime === 'docker' || opts.runtime === 'podman') && !opts.containerName) problems.push({ path: 'containerName', message: `required for ${opts.runtime} so the run can be stopped by name` });
+  if (opts.containerName && !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/.test(opts.containerName)) problems.push({ path: 'containerName', message: `"${opts.containerName}" is not a valid container name` });
   if (problems.length) throw new WorkloadParamError(def.id, problems);
 
   const visible = devices.join(',');
@@ -501,20 +503,20 @@ export function buildCommand(def: WorkloadDefinition, given: ParamValues, opts: 
   const ctx: Ctx = { id: def.id, params, scalars, python: launcher, args: def.args };
   const needRunDir = (items: ArgItem[] | undefined) => JSON.stringify(items ?? []).includes('{run_dir}');
   if (!opts.runDir && (needRunDir(def.args) || needRunDir(container ? (def.container?.command ?? def.native?.argv) : def.native?.argv) || def.throughput.file?.includes('{run_dir}'))) {
-    throw new WorkloadParamError(def.id, ['runDir: this workload writes to {run_dir}; give the run a folder']);
+    throw new WorkloadParamError(def.id, [{ path: 'runDir', message: 'this workload writes to {run_dir}; give the run a folder' }]);
   }
 
   // Throughput reader (command workloads may choose theirs through parameters).
   const adapter = def.kind === 'command' && typeof params.adapter === 'string' ? params.adapter : def.throughput.adapter;
   const pattern = def.kind === 'command' && typeof params.pattern === 'string' ? params.pattern : (def.throughput.pattern ?? null);
   const fileTpl = def.kind === 'command' && typeof params.file === 'string' ? params.file : (def.throughput.file ?? null);
-  if (!['protocol', 'auto', ...adapterNames].includes(adapter)) throw new WorkloadParamError(def.id, [`params.adapter: unknown adapter "${adapter}"; known: protocol, auto, ${adapterNames.filter((n) => n !== 'protocol').join(', ')}`]);
-  if (adapter === 'regex' && !pattern) throw new WorkloadParamError(def.id, ['params.pattern: the regex adapter needs a pattern']);
+  if (!['protocol', 'auto', ...adapterNames].includes(adapter)) throw new WorkloadParamError(def.id, [{ path: 'params.adapter', message: `unknown adapter "${adapter}"; known: protocol, auto, ${adapterNames.filter((n) => n !== 'protocol').join(', ')}` }]);
+  if (adapter === 'regex' && !pattern) throw new WorkloadParamError(def.id, [{ path: 'params.pattern', message: 'the regex adapter needs a pattern' }]);
   if (pattern) {
     try {
       compileUserPattern(pattern);
     } catch (e) {
-      throw new WorkloadParamError(def.id, [`params.pattern: ${(e as Error).message.replace(/^<pattern>: /, '')}`]);
+      throw new WorkloadParamError(def.id, [{ path: 'params.pattern', message: (e as Error).message.replace(/^<pattern>: /, '') }]);
     }
   }
   // The reader runs on the host: {run_dir} is the host folder there.

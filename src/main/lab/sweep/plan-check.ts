@@ -1,7 +1,6 @@
 import { CapsSpec, PLAN_LIMITS, planCaps, rangeCount, type Plan } from '../../../shared/plan';
 import type { DeviceInfo } from '../../../shared/device';
-import { PlanError } from '../input/errors';
-import { issueLines, issuesOfLines, type PlanIssue } from '../input/issues';
+import type { PlanIssue } from '../input/issues';
 import { didYouMean } from '../../../shared/suggest';
 
 /** The parts of a plan the device check reads; taken from a plan, or from whatever parses of a malformed one. */
@@ -60,15 +59,4 @@ export function deviceIssues(parts: PlanParts, devices: readonly DeviceInfo[], w
   }
   const seen = new Set<string>();
   return { issues: issues.filter((i) => !seen.has(i.path + i.message) && seen.add(i.path + i.message)), chosen };
-}
-
-/**
- * Checks a plan against the devices and workloads that exist, before anything runs or is written.
- * Returns the plan's devices. Every problem is listed, each naming the field it concerns.
- */
-export function validatePlanAgainstDevices(plan: Plan, devices: readonly DeviceInfo[], workloads: ReadonlySet<string>, paramProblems: readonly string[] = []): DeviceInfo[] {
-  const { issues: found, chosen } = deviceIssues(partsOf(plan), devices, workloads);
-  const issues = [...issuesOfLines(paramProblems), ...found];
-  if (issues.length) throw new PlanError(`invalid plan:\n  ${issueLines(issues).join('\n  ')}`, issueLines(issues), 'invalid', issues);
-  return chosen;
 }

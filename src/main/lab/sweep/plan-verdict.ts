@@ -2,14 +2,17 @@ import { BackendChoice, type DeviceInfo } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
 import { definitionTiming, estimatePlanWall, mergeTimings, planTimingWarnings, simTiming, timingFromRuns, type PlanEstimate, type WorkloadTiming } from '../../../core/plan-timing';
 import { loadWorkloads } from '../runner/workloads';
-import { openLabBackend, type LabBackend } from '../gpu/lab-backend';
+import { openLabBackend, type PtyHandler } from '../gpu/lab-backend';
+import type { LabBackend } from '../gpu/backend';
 import type { Db } from '../store/db';
 import { pastRunsOf } from '../store/run-history';
 import { schemaIssues } from './plan-file';
 import { deviceIssues, partsOf, rawParts } from './plan-check';
-import { issuesOfLines, shapeIssue, type PlanIssue } from '../input/issues';
+import { shapeIssue, type PlanIssue } from '../input/issues';
+import { trace } from '../trace';
 import { checkWorkloadParams, knownWorkloads } from './workload-command';
 
+/** A checked plan's answer to validatePlan: its errors, or its warnings and estimate. */
 export interface PlanVerdict {
   plan: Plan | null;
   issues: PlanIssue[];
@@ -48,33 +51,85 @@ function timingsOf(plan: Plan, lab: LabBackend, device: DeviceInfo | undefined, 
 }
 
 /**
- * Every problem of a plan at once, each at its field: the schema's, and (from whatever parts parse) unknown
- * workloads and parameters, missing devices, caps outside a device's range, and a backend that cannot be opened;
- * then the warnings of a plan whose timing does not suit its workloads, and its time estimate.
- * Reads devices (and, given `history`, earlier runs) only: no limit is touched and nothing on the host changes (the
- * simulated GPUs a plan's presets name are looked at, not set up).
+ * A plan read once: parsed, then checked against the devices of the backend it would run on, every problem at its
+ * field. The backend stays open, look-only: the sweep of this plan runs on it (`forSweep`, Engine.beginSweep), and
+ * whoever does not run it closes it (`close`). validatePlan, startSweep and `caplab sweep` each read a plan once.
  */
-export async function checkPlan(value: unknown, opts: { backend?: BackendChoice; env: NodeJS.ProcessEnv; history?: PlanHistory }): Promise<PlanVerdict> {
+export class CheckedPlan {
+  constructor(
+    /** The plan; null when the schema refused it. */
+    readonly plan: Plan | null,
+    /** Its errors, each at its field: the schema's, then unknown parameters, devices, workloads and caps. */
+    readonly issues: PlanIssue[],
+    /** The plan's devices as the backend lists them (those of them that exist). */
+    readonly devices: DeviceInfo[],
+    /** The backend it was checked on; null where none could be opened (an issue at `backend` says why). */
+    readonly lab: LabBackend | null,
+    private readonly env: NodeJS.ProcessEnv,
+    /** Where a limit change's sudo pty goes: the backend was opened before the engine that runs the sweep. */
+    private readonly pty: { to: PtyHandler | null },
+  ) {}
+
+  /** Its warnings and wall-time estimate, with what `history` knows of its workloads; reads no device again. */
+  verdict(history?: PlanHistory): PlanVerdict {
+    const timeScale = this.lab?.timeScale ?? 1;
+    if (!this.plan || !this.lab || this.issues.length) return { plan: this.plan, issues: this.issues, warnings: [], estimate: null, timeScale };
+    const timings = timingsOf(this.plan, this.lab, this.devices[0], history, this.env);
+    return { plan: this.plan, issues: this.issues, warnings: planTimingWarnings(this.plan, timings, timeScale), estimate: estimatePlanWall(this.plan, timings, timeScale), timeScale };
+  }
+
+  /**
+   * The sweep of this plan starts on the backend it was checked on: from now on it may change the host (the
+   * simulated GPUs take the plan's presets) and hands a limit change's sudo pty to `onPty`. Only for a plan without issues.
+   */
+  forSweep(onPty: PtyHandler): { plan: Plan; lab: LabBackend; devices: DeviceInfo[] } {
+    if (!this.plan || !this.lab || this.issues.length) throw new Error('a plan with issues cannot be run');
+    this.pty.to = onPty;
+    this.lab.backend.allowChanges?.();
+    return { plan: this.plan, lab: this.lab, devices: this.devices };
+  }
+
+  async close(): Promise<void> {
+    await this.lab?.backend.close();
+  }
+}
+
+/**
+ * Reads a plan once: every problem at its field (the schema's, and from whatever parts parse, unknown workloads and
+ * parameters, missing devices, caps outside a device's range, a backend that cannot be opened), against the
+ * backend it names (or `backend`, the --backend flag) opened look-only: no limit is touched and nothing on the host
+ * changes (the simulated GPUs a plan's presets name are looked at, not set up). The caller closes it or runs it.
+ */
+export async function readPlan(value: unknown, opts: { backend?: BackendChoice; env: NodeJS.ProcessEnv }): Promise<CheckedPlan> {
+  trace(opts.env, 'plan.check');
+  const pty: { to: PtyHandler | null } = { to: null };
   const schema = schemaIssues(value);
   // A plan holding itself or nested without end: nothing else is read from it (every other check would recurse).
-  if (shapeIssue(value)) return { plan: null, issues: schema.issues, warnings: [], estimate: null, timeScale: 1 };
+  if (shapeIssue(value)) return new CheckedPlan(null, schema.issues, [], null, opts.env, pty);
   const named = BackendChoice.safeParse((value as { backend?: unknown } | null)?.backend ?? 'auto');
   let lab: LabBackend;
   try {
-    // Look only: a plan naming other simulated presets is checked against them without setting them up on the host.
-    lab = await openLabBackend(opts.backend ?? (named.success ? named.data : 'auto'), { env: opts.env, plan: schema.plan ?? undefined, lookOnly: true });
+    lab = await openLabBackend(opts.backend ?? (named.success ? named.data : 'auto'), { env: opts.env, plan: schema.plan ?? undefined, lookOnly: true, onPty: (p) => pty.to?.(p) });
   } catch (e) {
-    return { plan: schema.plan, issues: [...schema.issues, { path: 'backend', message: `cannot be opened: ${(e as Error).message}` }], warnings: [], estimate: null, timeScale: 1 };
+    return new CheckedPlan(schema.plan, [...schema.issues, { path: 'backend', message: `cannot be opened: ${(e as Error).message}` }], [], null, opts.env, pty);
   }
   try {
     const parts = schema.plan ? partsOf(schema.plan) : rawParts(value);
     const devices = deviceIssues(parts, await lab.backend.listDevices(), knownWorkloads(lab.backend, opts.env));
-    const params = schema.plan ? issuesOfLines(checkWorkloadParams(schema.plan, lab.backend, opts.env)) : [];
-    const issues = [...schema.issues, ...params, ...devices.issues];
-    if (!schema.plan || issues.length) return { plan: schema.plan, issues, warnings: [], estimate: null, timeScale: lab.timeScale };
-    const timings = timingsOf(schema.plan, lab, devices.chosen[0], opts.history, opts.env);
-    return { plan: schema.plan, issues, warnings: planTimingWarnings(schema.plan, timings, lab.timeScale), estimate: estimatePlanWall(schema.plan, timings, lab.timeScale), timeScale: lab.timeScale };
-  } finally {
+    const params = schema.plan ? checkWorkloadParams(schema.plan, lab.backend, opts.env) : [];
+    return new CheckedPlan(schema.plan, [...schema.issues, ...params, ...devices.issues], devices.chosen, lab, opts.env, pty);
+  } catch (e) {
     await lab.backend.close();
+    throw e;
+  }
+}
+
+/** validatePlan's check: the plan read (readPlan), its verdict with `history`, the backend closed again. */
+export async function checkPlan(value: unknown, opts: { backend?: BackendChoice; env: NodeJS.ProcessEnv; history?: PlanHistory }): Promise<PlanVerdict> {
+  const checked = await readPlan(value, opts);
+  try {
+    return checked.verdict(opts.history);
+  } finally {
+    await checked.close();
   }
 }

@@ -4,7 +4,7 @@ import type { WorkloadRef } from '../../../shared/plan';
 import type { GpuBackend } from '../gpu/backend';
 import { findBackend } from '../gpu/registry';
 import type { GpuVendor } from '../../../shared/workload';
-import type { LabBackend } from '../gpu/lab-backend';
+import type { LabBackend } from '../gpu/backend';
 import { SIM_CLOCK_ENV } from '../gpu/sim-clock';
 import { selfCommand } from '../self-command';
 import { dataDir } from '../paths';
@@ -14,6 +14,7 @@ import { findWorkload, resolveParams as resolveSimParams, WORKLOAD_IDS } from '.
 import type { Plan } from '../../../shared/plan';
 import type { WorkloadCommand } from './orchestrator';
 import type { SoftwareRecord } from '../../../shared/export';
+import type { PlanIssue } from '../../../shared/api';
 import { probeSoftware, SIMULATED_SOFTWARE, type SoftwareTarget } from '../software';
 
 /** Workload ids a backend can run: simulated models on the simulated backend, definitions elsewhere. */
@@ -40,20 +41,20 @@ function simFaultProblem(key: string, v: unknown): string | null {
 
 /**
  * Every workload's parameters checked against its definition (types, ranges, unknown keys) before anything
- * runs: `workloads.N.params.KEY: why` per problem. Simulated GPUs also take the fault-injection parameters and
- * check what the simulation models (batch_size, seq_len).
+ * runs, each problem at its field (`workloads.N.params.KEY`). Simulated GPUs also take the fault-injection
+ * parameters and check what the simulation models (batch_size, seq_len).
  */
-export function checkWorkloadParams(plan: Plan, backend: GpuBackend, env: NodeJS.ProcessEnv = process.env): string[] {
+export function checkWorkloadParams(plan: Plan, backend: GpuBackend, env: NodeJS.ProcessEnv = process.env): PlanIssue[] {
   const catalog = loadWorkloads({ env });
-  const problems: string[] = [];
+  const problems: PlanIssue[] = [];
   plan.workloads.forEach((ref, i) => {
-    const at = (p: string) => `workloads.${i}.${p}`;
+    const at = (path: string, message: string): PlanIssue => ({ path: path ? `workloads.${i}.${path}` : `workloads.${i}`, message });
     const given = { ...ref.params };
     if (backend.simulated) {
       for (const key of Object.keys(SIM_FAULTS)) {
         if (!(key in given)) continue;
         const problem = simFaultProblem(key, given[key]);
-        if (problem) problems.push(at(`params.${key}: ${problem}`));
+        if (problem) problems.push(at(`params.${key}`, problem));
         delete given[key];
       }
     }
@@ -63,7 +64,7 @@ export function checkWorkloadParams(plan: Plan, backend: GpuBackend, env: NodeJS
       try {
         resolveParams(def, given);
       } catch (e) {
-        if (e instanceof WorkloadParamError) problems.push(...e.problems.map((p) => at(p)));
+        if (e instanceof WorkloadParamError) problems.push(...e.issues.map((p) => at(p.path, p.message)));
         else throw e;
       }
     }
@@ -74,7 +75,7 @@ export function checkWorkloadParams(plan: Plan, backend: GpuBackend, env: NodeJS
       try {
         resolveSimParams(model, Object.fromEntries(Object.entries(given).filter(([, v]) => !Array.isArray(v))) as Record<string, string | number | boolean>);
       } catch (e) {
-        problems.push(at(`params: ${(e as Error).message}`));
+        problems.push(at('params', (e as Error).message));
       }
     }
   });

@@ -2,7 +2,7 @@
 // (every device or none) and the session begun. Every bad input is refused here, before anything is written.
 import type { Db } from '../store/db';
 import type { CapOwnership } from '../sweep/cap-guard';
-import type { LabBackend } from '../gpu/lab-backend';
+import type { LabBackend } from '../gpu/backend';
 import { LabError } from '../../../shared/errors';
 import { Plan } from '../../../shared/plan';
 import type { BackendChoice, DeviceInfo } from '../../../shared/device';
