@@ -1,9 +1,10 @@
 // Adaptive measurement window (plan `adaptive.window`): a run stops measuring once its throughput and power are
 // steady and known to the target precision, never before the steady-state test could judge it, never after the
-// plan's window. Power is judged per workload step (its mean over each step's interval, from the energy counter
-// where the device has one), so a swing within the step (forward, backward, optimizer) averages out instead of
-// widening the CI: on a real H200 an LLM's ~0.1 s steps strobed by 0.1 s readings kept the readings' CI at 9-10 %
-// with throughput's at 0.1-0.2 % (bench/results/h200-adaptive-2026-12-03.md).
+// plan's window. Power is judged over whole workload steps (each CI batch on its own energy from its first step's
+// start to its last step's end, from the energy counter where the device has one), so a swing within the step
+// (forward, backward, optimizer) averages out instead of widening the CI: on a real H200 an LLM's ~0.1 s steps
+// strobed by 0.1 s readings kept the readings' CI at 9-10 % with throughput's at 0.1-0.2 %
+// (bench/results/h200-adaptive-2026-12-03.md).
 import { detectSteadyState } from '../analysis/steady-state';
 import { linearFit, mean, sampleSd, tQuantile } from '../analysis/stats';
 
@@ -45,14 +46,18 @@ export function batchMeansHalfWidth(values: readonly number[]): number | null {
 }
 
 /**
- * Steady: the steady-state test the analysis applies (MSER-5) finds a steady state, and the fitted drift over the
- * window is within the CI target (a slow ramp can pass MSER on a short window; it cannot hide a trend).
+ * Within the target: the fitted drift over `span` s (default the points' own), relative to the mean (a slow ramp
+ * can pass MSER on a short window).
  */
-function settled(t: readonly number[], v: readonly number[], target: number): boolean {
-  if (!detectSteadyState(t, v).reached) return false;
+function flat(t: readonly number[], v: readonly number[], target: number, span = t[t.length - 1]! - t[0]!): boolean {
   const fit = linearFit(t, v);
   const m = mean(v as number[]);
-  return fit !== null && Math.abs(m) > 0 && Math.abs(fit.slope * (t[t.length - 1]! - t[0]!)) / Math.abs(m) <= target;
+  return fit !== null && Math.abs(m) > 0 && Math.abs(fit.slope * span) / Math.abs(m) <= target;
+}
+
+/** Steady: the steady-state test the analysis applies (MSER-5) finds a steady state, and there is no drift. */
+function settled(t: readonly number[], v: readonly number[], target: number): boolean {
+  return detectSteadyState(t, v).reached && flat(t, v, target);
 }
 
 /** Linear interpolation of the cumulative energy e (J) at time x, searching from index `from`; null outside its span. */
@@ -65,24 +70,69 @@ function energyAt(t: readonly number[], e: readonly number[], x: number, from: n
   return { j: e[i]! + ((e[i + 1]! - e[i]!) * (x - t[i]!)) / (t[i + 1]! - t[i]!), i };
 }
 
+/** Cumulative energy (J) at each point of one channel: the energy counter's readings or the power readings' integral. */
+interface EnergySeries {
+  t: number[];
+  e: number[];
+}
+
 /**
- * One device's readings and its energy so far: the energy counter's when every reading has one (it integrates the
- * true power, so a step shorter than the sampling period cannot alias), else the readings' trapezoid integral.
+ * One device's power readings and energy-counter readings. The counter (read beside the sampler, not in its
+ * readings on NVML) integrates the true power, so a step shorter than the sampling period cannot alias; it is the
+ * channel judged once it has readings, the power readings' trapezoid integral where it has none or was reset.
  */
 interface DevicePower {
-  t: number[];
-  w: number[];
-  /** Cumulative energy at each reading, J. */
-  e: number[];
-  counter: { first_mj: number; last_mj: number } | null;
-  /** Steps judged so far (their whole interval is covered by readings), with the mean power over each. */
+  readings: EnergySeries & { w: number[] };
+  counter: (EnergySeries & { first_mj: number; last_mj: number }) | null;
+  counterReset: boolean;
+  /** Steps judged so far on `source` (their whole interval is covered by it), with the mean power over each. */
   stepsDone: number;
+  stepStart: number[];
   stepT: number[];
   stepW: number[];
   cursor: number;
+  source: 'counter' | 'readings' | null;
 }
 
-/** Watches one run's window: per-step rates and each device's power readings (the widest device CI counts). */
+/** The batch-means CI and drift of a device's power, with each batch judged on its own energy over whole steps. */
+interface BatchPower {
+  /** Batch mid-times and mean powers (energy over the batch / its duration), oldest first. */
+  t: number[];
+  w: number[];
+  /** From the first batch's start to the last one's end, s. */
+  span: number;
+  ci: number | null;
+}
+
+/**
+ * Power of CI_BATCHES batches of whole steps, newest first filled like batchMeansHalfWidth's, each the energy from
+ * its first step's start to its last step's end over that span. A batch's energy is two readings of the channel
+ * whatever its steps' lengths, so counter updates that fall unevenly on ~0.1 s steps (NVML's every 100 ms) no
+ * longer weigh as whole per-step means; only the batch edges' quantisation is left, shrinking as batches lengthen.
+ */
+function batchPower(d: DevicePower): BatchPower | null {
+  const n = d.stepT.length;
+  if (n < STEADY_MIN_POINTS) return null;
+  const src = d.source === 'counter' ? d.counter! : d.readings;
+  const size = Math.floor(n / CI_BATCHES);
+  const from = n - size * CI_BATCHES;
+  const t: number[] = [];
+  const w: number[] = [];
+  for (let b = 0; b < CI_BATCHES; b++) {
+    const a = d.stepStart[from + b * size]!;
+    const z = d.stepT[from + (b + 1) * size - 1]!;
+    const ea = energyAt(src.t, src.e, a, 0).j;
+    const ez = energyAt(src.t, src.e, z, 0).j;
+    if (ea === null || ez === null || !(z > a)) return null;
+    t.push((a + z) / 2);
+    w.push((ez - ea) / (z - a));
+  }
+  const m = mean(w);
+  const ci = Math.abs(m) > 0 ? (tQuantile(0.975, CI_BATCHES - 1) * sampleSd(w)) / Math.sqrt(CI_BATCHES) / Math.abs(m) : null;
+  return { t, w, span: d.stepT[n - 1]! - d.stepStart[from]!, ci };
+}
+
+/** Watches one run's window: per-step rates and each device's power (the widest device CI counts). */
 export class AdaptiveWindow {
   private readonly stepT: number[] = [];
   private readonly stepStart: number[] = [];
@@ -103,56 +153,85 @@ export class AdaptiveWindow {
     }
   }
 
-  /** One power reading, with the device's energy counter (mJ) where it has one. */
+  /**
+   * One reading of a device: its power, its energy counter (mJ), or both. The counter may come in readings of its
+   * own (power null), as the orchestrator's are.
+   */
   sample(device: string, t: number, power_w: number | null, energy_mj: number | null = null): void {
-    if (power_w === null || !Number.isFinite(power_w) || t < this.start) return;
-    let s = this.power.get(device);
+    const w = power_w !== null && Number.isFinite(power_w) ? power_w : null;
     const mj = energy_mj !== null && Number.isFinite(energy_mj) ? energy_mj : null;
+    if ((w === null && mj === null) || t < this.start) return;
+    let s = this.power.get(device);
     if (!s) {
-      this.power.set(device, (s = { t: [], w: [], e: [], counter: mj === null ? null : { first_mj: mj, last_mj: mj }, stepsDone: 0, stepT: [], stepW: [], cursor: 0 }));
-    } else if (s.counter && (mj === null || mj < s.counter.last_mj)) {
-      // A reading without the counter, or a counter that went back (reset): integrate the power readings instead.
-      s.counter = null;
-      s.e = s.t.map(() => 0);
-      for (let k = 1; k < s.t.length; k++) s.e[k] = s.e[k - 1]! + ((s.w[k - 1]! + s.w[k]!) / 2) * (s.t[k]! - s.t[k - 1]!);
+      s = { readings: { t: [], e: [], w: [] }, counter: null, counterReset: false, stepsDone: 0, stepStart: [], stepT: [], stepW: [], cursor: 0, source: null };
+      this.power.set(device, s);
     }
-    const n = s.t.length;
-    if (s.counter) s.counter.last_mj = mj!;
-    s.e.push(s.counter ? (mj! - s.counter.first_mj) / 1000 : n === 0 ? 0 : s.e[n - 1]! + ((s.w[n - 1]! + power_w) / 2) * (t - s.t[n - 1]!));
-    s.t.push(t);
-    s.w.push(power_w);
+    if (w !== null) {
+      const r = s.readings;
+      const n = r.t.length;
+      if (n === 0 || t > r.t[n - 1]!) {
+        r.e.push(n === 0 ? 0 : r.e[n - 1]! + ((r.w[n - 1]! + w) / 2) * (t - r.t[n - 1]!));
+        r.t.push(t);
+        r.w.push(w);
+      }
+    }
+    if (mj !== null && !s.counterReset) {
+      const c = s.counter;
+      // A reading older than the last (two streams of the counter, the sampler's and the orchestrator's) adds nothing.
+      if (!c) s.counter = { t: [t], e: [0], first_mj: mj, last_mj: mj };
+      else if (t <= c.t[c.t.length - 1]!) return;
+      else if (mj < c.last_mj) {
+        // A counter that went back (reset): the power readings decide from here on.
+        s.counterReset = true;
+        s.counter = null;
+      } else {
+        c.last_mj = mj;
+        c.t.push(t);
+        c.e.push((mj - c.first_mj) / 1000);
+      }
+    }
   }
 
   /**
-   * The power series the device is judged on: its mean over each whole step once STEADY_MIN_POINTS steps are
-   * covered by readings (batches of them then span whole steps), its raw readings before that.
+   * The channel a device is judged on (the counter where it has one, else the power readings) once it has
+   * STEADY_MIN_POINTS readings, with its mean power over each whole step it covers; null before.
    */
-  private powerSeries(d: DevicePower): { t: readonly number[]; w: readonly number[] } {
-    const last = d.t[d.t.length - 1]!;
+  private devicePower(d: DevicePower): DevicePower | null {
+    const source = d.counter ? 'counter' : 'readings';
+    const src = source === 'counter' ? d.counter! : d.readings;
+    if (src.t.length < STEADY_MIN_POINTS) return null;
+    if (d.source !== source) Object.assign(d, { source, stepsDone: 0, stepStart: [], stepT: [], stepW: [], cursor: 0 });
+    const last = src.t[src.t.length - 1]!;
     for (; d.stepsDone < this.stepT.length && this.stepT[d.stepsDone]! <= last; d.stepsDone++) {
       const a = this.stepStart[d.stepsDone]!;
       const b = this.stepT[d.stepsDone]!;
-      const from = energyAt(d.t, d.e, a, d.cursor);
-      const to = energyAt(d.t, d.e, b, from.i);
+      const from = energyAt(src.t, src.e, a, d.cursor);
+      const to = energyAt(src.t, src.e, b, from.i);
       d.cursor = from.i;
       // A step that began before the first reading is left out rather than judged on part of itself.
       if (from.j === null || to.j === null || !(b > a)) continue;
+      d.stepStart.push(a);
       d.stepT.push(b);
       d.stepW.push((to.j - from.j) / (b - a));
     }
-    return d.stepW.length >= STEADY_MIN_POINTS ? { t: d.stepT, w: d.stepW } : d;
+    return d;
   }
 
-  /** Whether the window may end at `t` (the last step's time). */
+/** Whether the window may end at `t` (the last step's time). */
   judge(t: number): WindowVerdict {
     const elapsed_s = t - this.start;
     const throughput_ci = batchMeansHalfWidth(this.rate);
-    const devices = [...this.power.values()];
-    // The readings' own floor stays: per-step means interpolated from fewer readings than the test needs say little.
-    const series = devices.map((d) => (d.w.length >= STEADY_MIN_POINTS ? this.powerSeries(d) : null));
-    const cis = series.map((d) => (d === null ? null : batchMeansHalfWidth(d.w)));
+    const devices = [...this.power.values()].map((d) => this.devicePower(d));
+    const batches = devices.map((d) => (d === null ? null : batchPower(d)));
+    const cis = batches.map((b) => b?.ci ?? null);
     const power_ci = devices.length > 0 && cis.every((c) => c !== null) ? Math.max(...(cis as number[])) : null;
-    const steady = throughput_ci !== null && power_ci !== null && settled(this.stepT, this.rate, this.rule.ci_target) && series.every((d) => d !== null && settled(d.t, d.w, this.rule.ci_target));
+    // Power: MSER on the per-step means (fine-grained, for a warm-up transient), the drift on the batch powers (each
+    // per-step mean carries a whole counter update of quantisation; a fit through them would wander by more).
+    const steady =
+      throughput_ci !== null &&
+      power_ci !== null &&
+      settled(this.stepT, this.rate, this.rule.ci_target) &&
+      devices.every((d, k) => d !== null && detectSteadyState(d.stepT, d.stepW).reached && flat(batches[k]!.t, batches[k]!.w, this.rule.ci_target, batches[k]!.span));
     const base = { elapsed_s, throughput_ci, power_ci, steady };
     const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
     if (elapsed_s < this.rule.min_s) return { ...base, stop: false, reason: `shorter than the minimum window (${this.rule.min_s} s)` };

@@ -48,8 +48,13 @@ describe('adaptive window: stops once steady and within the CI target, never bel
     expect(v.stop).toBe(false);
     expect(v.throughput_ci).toBeNull();
     expect(v.reason).toContain('50 steps');
-    w.step(t + 1, 300, 1);
-    expect(w.judge(t + 1).stop).toBe(true);
+    // The 50th step gives throughput its CI; power waits for 50 whole steps inside its readings (the first one began
+    // with the window, before the first reading): one step more.
+    for (let k = 1; k <= 2; k++) {
+      w.step(t + k, 300, 1);
+      w.sample('sim:0', t + k, 300);
+      expect(w.judge(t + k).stop, `step ${STEADY_MIN_POINTS - 1 + k}`).toBe(k === 2);
+    }
   });
 
   it('a run still ramping up is not steady, so it goes on', () => {
@@ -146,6 +151,105 @@ describe('adaptive window: power judged over whole steps', () => {
         expect(r.stop, `${step_s} s steps, counter ${counter}`).toBeNull();
         expect(r.verdict.steady, `${step_s} s steps, counter ${counter}`).toBe(false);
       }
+    }
+  });
+});
+
+/**
+ * NVML's energy counter as the H200 shows it (bench/results/h200-signal-edges-2026-12-04.md): it holds the true
+ * energy at its last update, every 100 ms, and is read in readings of its own (power null) every `read_s` s, beside
+ * power readings every 0.1 s. Steps of `step_s` (`jitter` relative sd) swing 400/700 W within themselves, their mean
+ * drifting by `drift` per second. `counter: false` leaves the counter readings out (the window before this change on
+ * the real card: NVML's sampler readings carry none, and the edge readings never reached the window).
+ */
+function nvmlTrace(o: { step_s: number; jitter: number; drift: number; read_s: number | 'step'; counter: boolean; seconds?: number }) {
+  const w = new AdaptiveWindow(rule, 0);
+  const truth = (x: number, a: number, dt: number) => ((x - a) / dt < 0.5 ? 400 : 700) * (1 + o.drift * x);
+  const H = 0.001;
+  let x = 0;
+  let energy = 0;
+  let held = 0;
+  let update = 0.037;
+  let read = o.read_s === 'step' ? Infinity : o.read_s;
+  let power = 0.1;
+  let j = 0;
+  const counter: { t: number; j: number }[] = [];
+  const steps: { a: number; b: number }[] = [];
+  let t = 0;
+  let v = w.judge(0);
+  for (let k = 0; t < (o.seconds ?? 45); k++) {
+    const dt = o.step_s * (1 + o.jitter * gaussian(3, k));
+    const a = t;
+    t += dt;
+    for (; x + H <= t + 1e-12; x += H) {
+      energy += truth(x + H / 2, a, dt) * H;
+      if (x + H >= update) {
+        held = energy;
+        update += 0.1;
+      }
+      if (x + H >= read) {
+        counter.push({ t: x + H, j: held });
+        if (o.counter) w.sample('nvml:0', x + H, null, held * 1000);
+        read = o.read_s === 'step' ? Infinity : read + o.read_s;
+      }
+      if (x + H >= power) {
+        w.sample('nvml:0', x + H, truth(x + H, a, dt) * (1 + 0.005 * gaussian(4, j++)));
+        power += 0.1;
+      }
+    }
+    steps.push({ a, b: t });
+    if (o.read_s === 'step') read = t + 0.005;
+    w.step(t, 1000, dt);
+    v = w.judge(t);
+    if (v.stop) break;
+  }
+  return { stop: v.stop ? t : null, verdict: v, perStepCi: perStepCounterCi(counter, steps) };
+}
+
+/** The per-step rule: each step's mean power from the counter readings around its edges, then unweighted batch means. */
+function perStepCounterCi(counter: readonly { t: number; j: number }[], steps: readonly { a: number; b: number }[]): number | null {
+  const at = (q: number) => {
+    const i = counter.findIndex((c) => c.t > q);
+    if (i <= 0) return null;
+    const p = counter[i - 1]!;
+    const n = counter[i]!;
+    return p.j + ((n.j - p.j) * (q - p.t)) / (n.t - p.t);
+  };
+  const per = steps.flatMap(({ a, b }) => {
+    const ea = at(a);
+    const eb = at(b);
+    return ea === null || eb === null ? [] : [(eb - ea) / (b - a)];
+  });
+  return batchMeansHalfWidth(per);
+}
+
+describe('adaptive window: each CI batch judged on its own counter energy over whole steps', () => {
+  it('the LLM on the H200 (0.1 s steps, counter read every 0.1 s in readings of its own): settles near the minimum window', () => {
+    const r = nvmlTrace({ step_s: 0.101, jitter: 0.02, drift: 0, read_s: 0.1, counter: true });
+    expect(r.stop).not.toBeNull();
+    expect(r.stop!).toBeLessThan(rule.min_s + 2);
+    expect(r.verdict.power_ci!).toBeLessThanOrEqual(rule.ci_target);
+    // Without the counter (the run on the card): the power readings strobe the steps' swing and the window runs out.
+    const without = nvmlTrace({ step_s: 0.101, jitter: 0.02, drift: 0, read_s: 0.1, counter: false });
+    expect(without.stop).toBeNull();
+    expect(without.verdict.power_ci!).toBeGreaterThan(0.05);
+  });
+
+  it('steps of uneven length, the counter read after each: per-batch energy narrows the CI that unweighted per-step means widen', () => {
+    // Each step's own counter delta holds 0, 1 or 2 whole 100 ms updates; weighing those equally whatever the step's
+    // length does not add up to the batch's energy, a batch's own delta does.
+    const r = nvmlTrace({ step_s: 0.101, jitter: 0.3, drift: 0, read_s: 'step', counter: true });
+    expect(r.verdict.power_ci!).toBeLessThanOrEqual(rule.ci_target);
+    expect(r.perStepCi!).toBeGreaterThan(2 * rule.ci_target);
+  });
+
+  it('a genuine drift of the mean power (0.2 %/s) is never settled, steady power at the same counter phase is', () => {
+    for (const read_s of [0.1, 0.1037, 'step'] as const) {
+      const drifting = nvmlTrace({ step_s: 0.101, jitter: 0.02, drift: 0.002, read_s, counter: true });
+      expect(drifting.stop, `counter read every ${read_s}`).toBeNull();
+      expect(drifting.verdict.steady, `counter read every ${read_s}`).toBe(false);
+      const steady = nvmlTrace({ step_s: 0.101, jitter: 0.02, drift: 0, read_s, counter: true });
+      expect(steady.stop, `counter read every ${read_s}`).not.toBeNull();
     }
   });
 });

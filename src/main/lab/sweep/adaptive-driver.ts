@@ -15,11 +15,14 @@ const BASELINE_S = 3;
 /** Readings kept per device for the cool-down's slope test. */
 const KEEP_READINGS = 600;
 
-/** A cool-down reading with the energy counter the window's per-step power is taken from. */
+/** A cool-down reading with the energy counter the window's power is taken from where a reading carries both. */
 type Reading = CoolReading & { energy_mj: number | null };
+/** An energy-counter reading of its own (power null): NVML's sampler readings carry none, the orchestrator reads it. */
+type CounterReading = { t: number; energy_mj: number };
 
 export class AdaptiveDriver {
   private readonly readings = new Map<string, Reading[]>();
+  private readonly counters = new Map<string, CounterReading[]>();
   private baselines = new Map<string, Baseline>();
   private win: AdaptiveWindow | null = null;
   private verdict: WindowVerdict | null = null;
@@ -38,10 +41,27 @@ export class AdaptiveDriver {
     return plan.adaptive ? new AdaptiveDriver(plan as Plan & { adaptive: NonNullable<Plan['adaptive']> }, now, now()) : null;
   }
 
-  /** Every GPU reading of the sampler (also between runs): the window's power and the cool-down's readings. */
+  /** Plan `adaptive.window` is on: the orchestrator reads the energy counter through each window for it. */
+  get judgesWindow(): boolean {
+    return this.plan.adaptive.window !== undefined;
+  }
+
+  /**
+   * Every GPU reading of the sampler (also between runs) and every energy-counter reading of the orchestrator's:
+   * the window's power and the cool-down's readings.
+   */
   onSamples(samples: readonly Sample[]): void {
     for (const s of samples) {
-      if (s.power_w === null && s.temp_c === null) continue;
+      if (s.power_w === null && s.temp_c === null) {
+        if (s.energy_mj === null) continue;
+        // Kept apart from the cool-down's readings, whose last one must carry temperature and power.
+        let list = this.counters.get(s.device_id);
+        if (!list) this.counters.set(s.device_id, (list = []));
+        list.push({ t: s.t, energy_mj: s.energy_mj });
+        if (list.length > KEEP_READINGS) list.splice(0, list.length - KEEP_READINGS);
+        this.win?.sample(s.device_id, s.t, null, s.energy_mj);
+        continue;
+      }
       let list = this.readings.get(s.device_id);
       if (!list) this.readings.set(s.device_id, (list = []));
       list.push({ t: s.t, temp_c: s.temp_c, power_w: s.power_w, energy_mj: s.energy_mj });
@@ -69,6 +89,7 @@ export class AdaptiveDriver {
       if (!this.win) {
         this.win = new AdaptiveWindow(rule, start);
         for (const [device, list] of this.readings) for (const r of list) this.win.sample(device, r.t, r.power_w, r.energy_mj);
+        for (const [device, list] of this.counters) for (const r of list) this.win.sample(device, r.t, null, r.energy_mj);
       }
       this.win.step(step.t, step.units, step.dt);
       this.verdict = this.win.judge(step.t);

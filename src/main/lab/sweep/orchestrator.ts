@@ -414,10 +414,32 @@ export class SweepOrchestrator {
     const readCounters = async () => {
       for (const d of this.deps.devices) {
         const { t, energy_mj } = await counterReading(backend, d.index);
-        if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
+        if (energy_mj === null) continue;
+        const sample = Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj });
+        this.recorder.collect([sample]);
+        this.adaptive?.onSamples([sample]);
       }
     };
     let boundary: Promise<void> = Promise.resolve();
+    // Plan adaptive.window: the counter also read through the window on the sampler's period, for the window's
+    // power (each CI batch's energy over its whole steps); power readings alone strobe ~0.1 s steps (7-8 % on the
+    // H200's LLM, bench/results/h200-adaptive-2026-12-04.md). A read still in flight skips the tick.
+    let counterTimer: ReturnType<typeof setInterval> | null = null;
+    let counterBusy = false;
+    const stopCounterTimer = () => {
+      if (counterTimer) clearInterval(counterTimer);
+      counterTimer = null;
+    };
+    const startCounterTimer = () => {
+      if (!this.adaptive?.judgesWindow || counterTimer) return;
+      counterTimer = setInterval(() => {
+        if (counterBusy) return;
+        counterBusy = true;
+        boundary = boundary.then(readCounters).finally(() => {
+          counterBusy = false;
+        });
+      }, this.plan.sample_interval_ms / this.deps.timeScale);
+    };
     let timedOut: string | null = null;
     const metrics: { t: number; name: string; value: number }[] = [];
     const onSignal = (sig: ProgressSignal) => {
@@ -428,8 +450,10 @@ export class SweepOrchestrator {
       } else if (sig.type === 'metric') metrics.push({ t: sig.t, name: sig.name, value: sig.value });
       else if (sig.type === 'warmup-end') {
         boundary = boundary.then(readCounters);
+        startCounterTimer();
         this.progress(i, 'measure');
       } else if (sig.type === 'window-complete') {
+        stopCounterTimer();
         boundary = boundary.then(readCounters);
         void run.kill();
       } else if (sig.type === 'failure') void run.kill();
@@ -466,6 +490,7 @@ export class SweepOrchestrator {
     const unsubscribe = checkMs >= WATCHDOG_MS ? (this.sampler?.onWake(check) ?? null) : null;
     const watchdog = unsubscribe ? null : setInterval(check, checkMs);
     const exit = await run.exited;
+    stopCounterTimer();
     if (watchdog) clearInterval(watchdog);
     unsubscribe?.();
     // Whatever the run started and left behind (daemons that left the process tree) ends with the run.
