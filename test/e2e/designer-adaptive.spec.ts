@@ -17,6 +17,9 @@ test('designer: stop-early options give the adaptive estimate beside the fixed o
   const estimate = app.getByTestId('adaptive-estimate');
   await expect(estimate).toHaveText(/^about .+, at most .+ \(fixed: .+\)$/);
   await expect(app.getByTestId('estimate')).not.toHaveText('–');
+  // The template's note (a toast) goes on a click, so it hides nothing in the screenshots.
+  for (const t of await app.locator('.toast').all()) await t.click();
+  await expect(app.locator('.toast')).toHaveCount(0);
   await screenshotSizes(app, 'adaptive-options', 'designer-adaptive');
   await app.getByTestId('adaptive-margin').fill('0');
   await expect(app.getByTestId('validation-errors')).toContainText('adaptive.margin');
