@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { Engine } from '../../src/main/lab/engine';
 import { tempDir } from '../../test/helpers/tmp';
-import { adaptivePlan } from './protocols';
+import { ADAPTIVE_SETTINGS, adaptivePlan, decideAdaptive, type Measured } from './protocols';
 
 const workload = process.argv[2] ?? 'resnet50';
 const preset = process.argv[3] ?? 'h100-sxm';
@@ -33,6 +33,15 @@ try {
   const best = a.groups[0]!.optima['max-efficiency'];
   const virtual = adaptivePlan({ preset, workload, seed: 1 });
   const { runs } = await engine.getSweep({ sweep_id: sweep.sweepId });
+  // Run by run: the cap, its window and efficiency in each, and where the two first part (a different window or
+  // value changes what the sequential rule decides next).
+  const eff = new Map(a.runs.map((r) => [r.run_id, r.efficiency]));
+  const ran = [...runs].filter((r) => r.started_at !== null).sort((x, y) => x.started_at! - y.started_at!);
+  const sequence = ran.map((r, k) => {
+    const v = virtual.sequence[k];
+    const e = eff.get(r.id) ?? null;
+    return { cap_w: r.cap_w, played_cap_w: v?.cap_w ?? null, window_s: +(r.measure_end! - r.measure_start!).toFixed(2), played_window_s: v?.window_s ?? null, efficiency_rel_diff: e !== null && v ? +(e / v.efficiency - 1).toFixed(5) : null, reason: r.reason };
+  });
   const sum = (f: (r: (typeof runs)[number]) => number | null | undefined) => +(runs.reduce((s, r) => s + (f(r) ?? 0), 0) / 3600).toFixed(3);
   // Where the engine's device time goes: start to warm-up end (process start-up, init, warm-up), window, stop, cool-down.
   const parts = {
@@ -41,6 +50,24 @@ try {
     stop_h: sum((r) => r.ended_at! - r.measure_end!),
     cooldown_h: sum((r) => r.adaptive?.cooldown?.waited_s),
   };
+  // The same decisions: the engine's own measured runs replayed through the bench's decision code (decideAdaptive,
+  // the rules the driver calls). Each proposed batch must be the engine's next batch, cap for cap (its order is the
+  // engine's own shuffle); the first mismatch ends the comparison.
+  const byId = new Map(a.runs.map((r) => [r.run_id, r]));
+  const taken: Measured[] = [];
+  const mismatches: string[] = [];
+  let cursor = 0;
+  decideAdaptive(ADAPTIVE_SETTINGS, (caps, pass) => {
+    const batch = mismatches.length ? [] : ran.slice(cursor, cursor + caps.length);
+    const want = [...caps].sort((x, y) => x - y).join(', ');
+    const got = batch.map((r) => r.cap_w).sort((x, y) => x - y).join(', ');
+    if (!mismatches.length && want !== got) mismatches.push(`${pass} after ${cursor} runs: the rule proposes ${want} W, the engine ran ${got || 'nothing'} W`);
+    cursor += batch.length;
+    for (const r of batch) taken.push({ cap_w: r.cap_w, throughput: byId.get(r.id)?.throughput ?? NaN, efficiency: byId.get(r.id)?.efficiency ?? NaN });
+    return taken;
+  });
+  if (!mismatches.length && cursor < ran.length) mismatches.push(`the rule stops after ${cursor} runs, the engine ran ${ran.length}`);
+  const replay = { same_decisions: mismatches.length === 0, runs_replayed: cursor, engine_runs: ran.length, mismatches };
   console.log(
     JSON.stringify(
       {
@@ -49,6 +76,8 @@ try {
         status,
         speedup,
         engine: { ...parts, runs: a.adaptive!.runs, gpu_h: +(a.adaptive!.gpu_s / 3600).toFixed(3), windows_settled: a.adaptive!.windows_settled, best_cap_w: best.cap_w, set: best.indistinguishable_caps },
+        replay,
+        sequence,
         virtual_lab: { runs: virtual.runs, gpu_h: +(virtual.gpu_s / 3600).toFixed(3), windows_settled: virtual.windows_settled, best_cap_w: virtual.best_cap_w, set: virtual.set },
       },
       null,

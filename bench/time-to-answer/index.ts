@@ -27,13 +27,36 @@ interface Row {
   preset: string;
   workload: string;
   true_cap_w: number;
-  protocols: Record<string, { gpu_h_median: number; gpu_h: number[]; correct: number; loss_pct_median: number; span_w_median: number; runs_median: number; settled_share: number; cooldown_h_median: number }>;
+  protocols: Record<
+    string,
+    {
+      gpu_h_median: number;
+      gpu_h: number[];
+      correct: number;
+      loss_pct_median: number;
+      span_w_median: number;
+      runs_median: number;
+      settled_share: number;
+      cooldown_h_median: number;
+      /** Mean over the trials, h: where the device time went. */
+      parts_h_mean: Answer['parts'];
+      /** Mean runs per sweep by pass. */
+      passes_mean: Answer['passes'];
+    }
+  >;
 }
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
+
+/** Field by field mean of records of numbers, each divided by `unit`. */
+function meanOf<T extends Record<string, number>>(xs: readonly T[], unit = 1): T {
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(xs[0]!)) out[k] = +(xs.reduce((s, x) => s + x[k]!, 0) / xs.length / unit).toFixed(4);
+  return out as T;
+}
 
 const L = 'adaptive plan (lean)';
 const rows: Row[] = [];
@@ -58,6 +81,8 @@ for (const preset of PRESETS) {
         runs_median: median(answers.map((a) => a.runs)),
         settled_share: answers.reduce((s, a) => s + a.windows_settled, 0) / answers.reduce((s, a) => s + a.runs, 0),
         cooldown_h_median: median(answers.map((a) => a.cooldown_s / 3600)),
+        parts_h_mean: meanOf(answers.map((a) => a.parts), 3600),
+        passes_mean: meanOf(answers.map((a) => a.passes)),
       };
     }
     rows.push({ preset, workload, true_cap_w: tr.cap_w, protocols });
@@ -88,6 +113,18 @@ const lines = [
       const x = r.protocols[p]!;
       const vs = (a: string) => (p === A || p === L ? (p === a ? (pass(r, a) ? 'goal met' : 'goal NOT met') : '') : f(ratio(r, p, a), 3));
       return `| ${r.preset} | ${r.workload} | ${r.true_cap_w} W | ${p} | ${f(x.gpu_h_median)} | ${x.runs_median} | ${f(x.cooldown_h_median)} | ${(x.settled_share * 100).toFixed(0)} % | ${x.correct}/${TRIALS} | ${f(x.span_w_median, 0)} | ${f(x.loss_pct_median)} | ${vs(A)} | ${vs(L)} |`;
+    }),
+  ),
+  '',
+  'Where the adaptive plans\' device time goes (mean per sweep over the trials): start-up is the process and model init before the first step, stop the cap change and process end (2 s a run); runs by pass.',
+  '',
+  '| GPU | workload | protocol | start-up (h) | warm-up (h) | windows (h) | stop (h) | cool-downs (h) | first pass | refinement | repetitions | window a run (s) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.flatMap((r) =>
+    [A, L].map((p) => {
+      const { parts: x, passes: n } = { parts: r.protocols[p]!.parts_h_mean, passes: r.protocols[p]!.passes_mean };
+      const runs = n.first + n.refinement + n.repetitions;
+      return `| ${r.preset} | ${r.workload} | ${p} | ${f(x.start_s, 3)} | ${f(x.warmup_s, 3)} | ${f(x.window_s, 3)} | ${f(x.stop_s, 3)} | ${f(x.cooldown_s, 3)} | ${f(n.first, 1)} | ${f(n.refinement, 1)} | ${f(n.repetitions, 1)} | ${f((x.window_s * 3600) / runs, 1)} |`;
     }),
   ),
   '',

@@ -20,6 +20,12 @@ export interface Answer {
   span: [number, number] | null;
   windows_settled: number;
   cooldown_s: number;
+  /** Where the device time went, s: start-up (process and model init), warm-up, windows, stop (cap, process end), cool-downs and pauses. */
+  parts: { start_s: number; warmup_s: number; window_s: number; stop_s: number; cooldown_s: number };
+  /** The caps in the order they ran, with each run's window (s) and efficiency: what a cross-check compares. */
+  sequence: { cap_w: number; window_s: number; efficiency: number }[];
+  /** Runs by pass: the first pass (grid), refinement, sequential repetitions (the fixed plans' repetitions 2-3). */
+  passes: { first: number; refinement: number; repetitions: number };
 }
 
 export interface Trial {
@@ -46,7 +52,7 @@ function shuffle<T>(xs: T[], rand: () => number): T[] {
   return xs;
 }
 
-function points(results: readonly RunResult[]): OptimumPoint[] {
+function points(results: readonly Measured[]): OptimumPoint[] {
   const caps = [...new Set(results.map((r) => r.cap_w))].sort((a, b) => a - b);
   return caps.map((cap_w) => ({ cap_w, eligible: true, runs: results.filter((r) => r.cap_w === cap_w).map((r) => ({ throughput: r.throughput, efficiency: r.efficiency })) }));
 }
@@ -61,9 +67,10 @@ function spanOf(set: readonly number[], measured: readonly number[]): [number, n
   return [below.length ? (lo + Math.max(...below)) / 2 : lo, above.length ? (hi + Math.min(...above)) / 2 : hi];
 }
 
-function answer(protocol: string, gpu: VirtualGpu, results: RunResult[], cooldown_s: number, single: boolean): Answer {
+function answer(protocol: string, gpu: VirtualGpu, results: RunResult[], cooldown_s: number, single: boolean, passes: Answer['passes'], pool_single = false): Answer {
   const pts = points(results);
-  const o = selectOptimum(pts, 'max-efficiency', { margin: MARGIN, alpha: ALPHA });
+  const o = selectOptimum(pts, 'max-efficiency', { margin: MARGIN, alpha: ALPHA, pool_single });
+  const sum = (f: (r: RunResult) => number) => results.reduce((s, r) => s + f(r), 0);
   const set = single || !o.indistinguishable_caps ? (o.cap_w === null ? [] : [o.cap_w]) : o.indistinguishable_caps;
   return {
     protocol,
@@ -74,6 +81,15 @@ function answer(protocol: string, gpu: VirtualGpu, results: RunResult[], cooldow
     span: spanOf(set, pts.map((p) => p.cap_w)),
     windows_settled: results.filter((r) => r.settled).length,
     cooldown_s,
+    parts: {
+      start_s: sum((r) => r.start_s),
+      warmup_s: sum((r) => r.warmup_s),
+      window_s: sum((r) => r.window_s),
+      stop_s: sum((r) => r.run_s - r.start_s - r.warmup_s - r.window_s),
+      cooldown_s: gpu.clock - sum((r) => r.run_s),
+    },
+    passes,
+    sequence: results.map((r) => ({ cap_w: r.cap_w, window_s: +r.window_s.toFixed(2), efficiency: r.efficiency })),
   };
 }
 
@@ -92,7 +108,7 @@ export function seedProtocol(t: Trial): Answer {
     gpu.idle(600);
     results.push(gpu.run(cap, k++, { steps: 50 }, window));
   }
-  return answer('seed protocol', gpu, results, 600 * results.length, true);
+  return answer('seed protocol', gpu, results, 600 * results.length, true, { first: results.length, refinement: 0, repetitions: 0 });
 }
 
 /** A fixed CapLab plan at the adaptive plan's final resolution: 25 W steps, 3 repetitions in random order, fixed figures. */
@@ -110,7 +126,7 @@ export function fixedPlan(t: Trial): Answer {
       gpu.idle(COOLDOWN_S);
     }
   }
-  return answer('fixed CapLab plan', gpu, results, COOLDOWN_S * results.length, false);
+  return answer('fixed CapLab plan', gpu, results, COOLDOWN_S * results.length, false, { first: results.length / 3, refinement: 0, repetitions: (results.length * 2) / 3 });
 }
 
 /** The adaptive plan's own figures (plan `caps.adaptive` and `adaptive`). */
@@ -120,10 +136,12 @@ export interface AdaptiveSettings {
   /** Sequential repetitions may add at most this many runs (adaptive.budget.runs). */
   budget_runs: number;
   coarse_step_w: number;
+  /** adaptive.repetitions.pool_single: caps measured once judged on the pooled spread. */
+  pool_single: boolean;
 }
-export const ADAPTIVE_SETTINGS: AdaptiveSettings = { refine_runs: 8, max_per_cap: 3, budget_runs: 20, coarse_step_w: 100 };
+export const ADAPTIVE_SETTINGS: AdaptiveSettings = { refine_runs: 8, max_per_cap: 3, budget_runs: 20, coarse_step_w: 100, pool_single: true };
 /** A leaner plan: a 125 W coarse grid, 6 refinement runs, 12 repetitions at most. */
-export const LEAN_SETTINGS: AdaptiveSettings = { refine_runs: 6, max_per_cap: 3, budget_runs: 12, coarse_step_w: 125 };
+export const LEAN_SETTINGS: AdaptiveSettings = { refine_runs: 6, max_per_cap: 3, budget_runs: 12, coarse_step_w: 125, pool_single: true };
 
 /**
  * The adaptive plan: coarse 100 W grid once (random order), golden-section refinement to 25 W (caps.adaptive, at most
@@ -152,24 +170,41 @@ export function adaptivePlan(t: Trial, o: AdaptiveSettings = ADAPTIVE_SETTINGS, 
       return judgeCooldown(readings, baseline, coolRule, t - start, COOLDOWN_S).settled;
     });
   };
+  const passes = decideAdaptive(o, (caps, pass) => {
+    for (const cap of pass === 'refinement' ? caps : shuffle([...caps], rand)) measure(cap);
+    return results;
+  });
+  return answer(name, gpu, results, cooled, false, passes, o.pool_single);
+}
+
+/** One measured run as the decisions see it. */
+export type Measured = Pick<RunResult, 'cap_w' | 'throughput' | 'efficiency'>;
+
+/**
+ * The adaptive plan's decisions, apart from how runs are measured: the coarse grid, refinement batches while
+ * proposeCaps asks for them, then sequential repetition batches while proposeRepetitions does. `measure` runs a
+ * batch (in its own order) and returns every run so far; the played sweep measures on the virtual GPU, the
+ * cross-check replays the real engine's runs through the same decisions.
+ */
+export function decideAdaptive(o: AdaptiveSettings, measure: (caps: number[], pass: 'first' | 'refinement' | 'repetitions') => readonly Measured[]): Answer['passes'] {
   const coarse: number[] = [];
   for (let cap = RANGE.from; cap <= RANGE.to; cap += o.coarse_step_w) coarse.push(cap);
-  for (const cap of shuffle(coarse, rand)) measure(cap);
+  let results = measure(coarse, 'first');
   const limits = { min_w: RANGE.from, max_w: RANGE.to, granularity_w: 1 };
   let refineRuns = 0;
   for (;;) {
     const score = points(results).map((p) => ({ cap_w: p.cap_w, score: mean(p.runs.map((r) => r.efficiency)) }));
     const next = proposeCaps({ points: score, limits, width_w: 25, max_runs: o.refine_runs, runs_used: refineRuns, repetitions: 1, batch: 2 });
     if (next.done) break;
-    for (const cap of next.next_caps) measure(cap);
+    results = measure([...next.next_caps], 'refinement');
     refineRuns += next.next_caps.length;
   }
   let added = 0;
   for (;;) {
-    const p = proposeRepetitions({ points: points(results), selector: 'max-efficiency', margin: MARGIN, alpha: ALPHA, max_per_cap: o.max_per_cap, runs_left: o.budget_runs - added });
+    const p = proposeRepetitions({ points: points(results), selector: 'max-efficiency', margin: MARGIN, alpha: ALPHA, max_per_cap: o.max_per_cap, runs_left: o.budget_runs - added, pool_single: o.pool_single });
     if (p.done) break;
-    for (const r of shuffle([...p.runs], rand)) measure(r.cap_w);
+    results = measure(p.runs.map((r) => r.cap_w), 'repetitions');
     added += p.runs.length;
   }
-  return answer(name, gpu, results, cooled, false);
+  return { first: coarse.length, refinement: refineRuns, repetitions: added };
 }

@@ -26,6 +26,9 @@ export interface RunResult {
   window_s: number;
   /** Device seconds from the cap change to the process's end. */
   run_s: number;
+  /** Of run_s: the model's start-up before its first step, and the warm-up (first step to the window's start). */
+  start_s: number;
+  warmup_s: number;
   settled: boolean;
 }
 
@@ -129,6 +132,6 @@ export class VirtualGpu {
     const window_s = e - warmEnd!;
     this.clock += e + RUN_OVERHEAD_S;
     const throughput = units / window_s;
-    return { cap_w, throughput, efficiency: units / (energy + OVERHEAD_W * window_s), window_s, run_s: this.clock - t0, settled };
+    return { cap_w, throughput, efficiency: units / (energy + OVERHEAD_W * window_s), window_s, run_s: this.clock - t0, start_s: firstStep!, warmup_s: warmEnd! - firstStep!, settled };
   }
 }

@@ -134,6 +134,11 @@ export const AnalysisOptions = z.object({
   alpha: z.number().gt(0).lt(1).default(0.05),
   /** Practical margin: a cap within this fraction of the best cap's score is as good as the best. */
   margin: z.number().gt(0).lt(1).default(0.02),
+  /**
+   * Judge a cap with a single run against the best on the run-to-run spread pooled over the caps with repetitions
+   * (plan adaptive.repetitions.pool_single), instead of leaving it undetermined.
+   */
+  pool_single: z.boolean().default(false),
   /** Coefficient of variation above which a cap point is flagged high-variance. */
   cv_threshold: z.number().positive().default(0.05),
   /** Enforcement tolerance: mean power above cap * (1 + frac) + w is not enforced. */
@@ -391,6 +396,8 @@ export const CapComparison = z.object({
   ci: z.tuple([z.number(), z.number()]).nullable(),
   /** Repetitions per cap that would likely settle an undetermined cap (null where none are needed or none can). */
   repetitions_needed: z.number().int().nullable(),
+  /** 'pooled': one run at this cap, its interval from the run-to-run spread pooled over the caps with repetitions. */
+  spread: z.literal('pooled').optional(),
 });
 export type CapComparison = z.infer<typeof CapComparison>;
 

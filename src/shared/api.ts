@@ -39,6 +39,8 @@ const analysisOptions = {
   include_unenforced: z.boolean().optional(),
   include_flagged: z.boolean().optional(),
   margin: z.number().gt(0).lt(1).optional(),
+  /** Judge caps measured once on the pooled run-to-run spread; default: the sweep plan's adaptive.repetitions.pool_single. */
+  pool_single: z.boolean().optional(),
   /** Cost and carbon of the measured energy (the result's `cost`): the facility planner's tariff, constants optional. */
   tariff: CostTariff.optional(),
 };

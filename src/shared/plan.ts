@@ -132,6 +132,12 @@ export const AdaptiveOptions = z
     repetitions: z
       .object({
         max_per_cap: z.number().int().min(2).max(100).default(5),
+        /**
+         * A cap measured once is judged on the run-to-run spread pooled over the caps with repetitions (it assumes
+         * the caps spread alike), so a cap far from the best is not repeated to be shown worse; the first batch is
+         * the best cap and its neighbours. false: every cap of the first pass is repeated once before any is judged.
+         */
+        pool_single: z.boolean().default(true),
       })
       .strict()
       .optional(),

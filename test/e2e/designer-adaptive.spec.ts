@@ -1,4 +1,4 @@
-import { test, expect, go } from './fixtures';
+import { test, expect, go, screenshotSizes } from './fixtures';
 
 test('designer: stop-early options give the adaptive estimate beside the fixed one, and their problems at the field', async ({ app }) => {
   await go(app, 'designer');
@@ -10,11 +10,17 @@ test('designer: stop-early options give the adaptive estimate beside the fixed o
   await app.getByTestId('adaptive-cooldown').check();
   await app.getByTestId('adaptive-repetitions').check();
   await app.getByTestId('adaptive-max-per-cap').fill('4');
+  // Caps measured once are judged on the pooled spread unless the user turns it off.
+  await expect(app.getByTestId('adaptive-pool-single')).toBeChecked();
   await expect(app.getByTestId('validation')).toHaveAttribute('data-validating', 'false');
   await expect(app.getByTestId('validation-ok')).toBeVisible();
   const estimate = app.getByTestId('adaptive-estimate');
   await expect(estimate).toHaveText(/^about .+, at most .+ \(fixed: .+\)$/);
   await expect(app.getByTestId('estimate')).not.toHaveText('–');
+  // The template's note (a toast) goes on a click, so it hides nothing in the screenshots.
+  for (const t of await app.locator('.toast').all()) await t.click();
+  await expect(app.locator('.toast')).toHaveCount(0);
+  await screenshotSizes(app, 'adaptive-options', 'designer-adaptive');
   await app.getByTestId('adaptive-margin').fill('0');
   await expect(app.getByTestId('validation-errors')).toContainText('adaptive.margin');
   await expect(app.getByTestId('adaptive-margin-error')).toBeVisible();

@@ -37,6 +37,18 @@ export async function go(page: Page, name: 'devices' | 'designer' | 'console' | 
   await expect(page.getByTestId(`nav-${name}`)).toHaveAttribute('aria-current', 'page');
 }
 
+/** Screenshots at the two sizes docs/screenshots keeps (name-1280x800.png, name-1920x1080.png), `testId` in view. */
+export async function screenshotSizes(page: Page, testId: string, name: string): Promise<void> {
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.getByTestId(testId).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `docs/screenshots/${name}-${width}x${height}.png` });
+  }
+}
+
 /** Calls the engine from inside the page, over whichever transport the page uses (IPC bridge or HTTP host). */
 export async function callApi<T = unknown>(page: Page, method: string, input: unknown): Promise<T> {
   return page.evaluate(

@@ -95,6 +95,30 @@ describe('adaptive plan (engine, simulated H100)', () => {
     const again = JSON.parse((await runCli(['runs', '--json', '--sweep', String(imported.sweeps[0]!.sweep_id)], env)).stdout)[0].runs as { reason: string; adaptive: unknown }[];
     expect(again.map((r) => ({ reason: r.reason, adaptive: r.adaptive }))).toEqual(recorded!.runs);
   });
+
+  it('pool_single: a cap far from the best is judged worse on the pooled spread without a repetition of its own', { timeout: 240_000 }, async () => {
+    const env = labEnv(join(tmp.dir, 'pooled'), 'p');
+    const engine = await Engine.open({ dbPath: env.CAPLAB_DB!, env: { ...process.env, ...env } });
+    try {
+      // ResNet-50's best on the simulated H100 is near 300 W; 700 W is ~20 % below it.
+      const sweep = await engine.beginSweep({ ...plan, name: 'pooled', caps: [250, 300, 350, 700], adaptive: { ...plan.adaptive, cooldown: undefined, repetitions: { max_per_cap: 2 }, budget: {} } });
+      expect(await sweep.done).toBe('done');
+      const { runs } = await engine.getSweep({ sweep_id: sweep.sweepId });
+      const at = (cap: number) => runs.filter((r) => r.cap_w === cap).length;
+      // The first batch is the best cap and its neighbours; 700 W is never repeated.
+      expect(at(700)).toBe(1);
+      expect(runs.length).toBeLessThanOrEqual(4 + 3);
+      const analysis = await engine.analyzeSweep({ sweep_id: sweep.sweepId });
+      const eq = analysis.groups[0]!.optima['max-efficiency'].equivalence!;
+      expect(eq.caps.find((c) => c.cap_w === 700)).toMatchObject({ verdict: 'worse', spread: 'pooled' });
+      expect(analysis.groups[0]!.optima['max-efficiency'].indistinguishable_caps).not.toContain(700);
+      // The caller may ask for the analysis without pooling: the single run then says nothing.
+      const own = await engine.analyzeSweep({ sweep_id: sweep.sweepId, pool_single: false });
+      expect(own.groups[0]!.optima['max-efficiency'].equivalence!.caps.find((c) => c.cap_w === 700)).toMatchObject({ verdict: 'undetermined', ci: null });
+    } finally {
+      await engine.close();
+    }
+  });
 });
 
 const cliPlan = `backend: sim

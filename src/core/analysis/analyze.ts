@@ -143,7 +143,7 @@ function buildGroup(workload: string, device_model: string, runs: RunAnalysis[],
     runs: usableAt(p.cap_w).map((r) => ({ throughput: r.throughput as number, efficiency: r.efficiency as number })),
   }));
   const default_limit_w = input.default_limits[device_model] ?? null;
-  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin, default_limit_w, no_answer_fix: answerFix(workload, runs, points) };
+  const optOpts = { slowdown_budget: o.slowdown_budget, weight: o.weight, alpha: o.alpha, margin: o.margin, pool_single: o.pool_single, default_limit_w, no_answer_fix: answerFix(workload, runs, points) };
   const optima = Object.fromEntries(SELECTORS.map((s) => [s, selectOptimum(optPoints, s, optOpts)])) as Record<Selector, Optimum>;
   const ohPoints: OverheadPoint[] = points.map((p) => ({
     cap_w: p.cap_w,

@@ -17,7 +17,7 @@ export function equivalenceToBest(
   values: readonly (readonly number[])[],
   best: number,
   direction: 'max' | 'min',
-  opts: { margin: number; alpha: number },
+  opts: { margin: number; alpha: number; pool_single?: boolean },
 ): Equivalence {
   const { margin, alpha } = opts;
   const m = Math.max(1, caps.length - 1);
@@ -26,10 +26,20 @@ export function equivalenceToBest(
   const b = finite(values[best]!);
   const mb = mean(b);
   const sign = direction === 'max' ? 1 : -1;
+  const pooled = opts.pool_single && b.length >= 2 ? pooledSpread(values) : null;
+  const singles: number[] = [];
   const out: CapComparison[] = caps.map((cap_w, i) => {
     if (i === best) return { cap_w, verdict: 'best', rel_diff: 0, ci: [0, 0], repetitions_needed: null };
     const x = finite(values[i]!);
     const rel = (sign * (mean(x) - mb)) / Math.abs(mb);
+    if (x.length === 1 && pooled) {
+      // One run has no spread of its own: it is judged on the run-to-run spread of the caps with repetitions.
+      const half = (tQuantile(1 - a, pooled.df) * pooled.sd * Math.sqrt(1 + 1 / b.length)) / Math.abs(mb);
+      const ci: [number, number] = [rel - half, rel + half];
+      const verdict: Verdict = ci[0] >= -margin && ci[1] <= margin ? 'equivalent' : ci[1] < -margin ? 'worse' : 'undetermined';
+      singles.push(cap_w);
+      return { cap_w, verdict, rel_diff: rel, ci, repetitions_needed: verdict === 'undetermined' ? needed(Math.abs(rel), pooled.sd / Math.abs(mb), margin, a) : null, spread: 'pooled' };
+    }
     if (x.length < 2 || b.length < 2) {
       return { cap_w, verdict: 'undetermined', rel_diff: rel, ci: null, repetitions_needed: needed(Math.abs(rel), null, margin, a) };
     }
@@ -59,6 +69,7 @@ export function equivalenceToBest(
     const most = need.every((n) => n !== null) ? Math.max(...(need as number[])) : null;
     parts.push(`not enough repetitions to tell: ${undetermined_caps.join(', ')} W${most !== null ? ` (about ${most} repetitions per cap would)` : ''}`);
   }
+  if (singles.length) parts.push(`${singles.join(', ')} W (one run each) judged on the run-to-run spread pooled over ${pooled!.caps} caps with repetitions (${pooled!.df} df)`);
   const correction = m > 1 ? `Bonferroni over ${m} comparisons: each interval at ${(level * 100).toFixed(1)} %` : `one comparison: interval at ${(level * 100).toFixed(1)} %`;
   return {
     margin,
@@ -73,6 +84,25 @@ export function equivalenceToBest(
     caps: out,
     statement: `${parts.join('; ')} (margin ${pct(margin)}, ${correction}, family-wise ${((1 - alpha) * 100).toFixed(0)} %)`,
   };
+}
+
+/**
+ * Run-to-run standard deviation pooled over the caps with at least 2 runs (one-way ANOVA's within-cap spread; it
+ * assumes every cap spreads alike, which a cap's own spread cannot be checked against with one run). null with fewer
+ * than 2 such caps: the spread of one cap says too little about the others.
+ */
+function pooledSpread(values: readonly (readonly number[])[]): { sd: number; df: number; caps: number } | null {
+  let ss = 0;
+  let df = 0;
+  let caps = 0;
+  for (const v of values) {
+    const x = finite(v);
+    if (x.length < 2) continue;
+    ss += sampleSd(x) ** 2 * (x.length - 1);
+    df += x.length - 1;
+    caps++;
+  }
+  return caps >= 2 && df > 0 ? { sd: Math.sqrt(ss / df), df, caps } : null;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface OptimumOptions {
    * cap of the sweep, else interpolated or extrapolated; without it the highest cap measured is the reference.
    */
   default_limit_w?: number | null;
+  /** Judge single-run caps on the run-to-run spread pooled over the caps with repetitions (equivalence.ts). */
+  pool_single?: boolean;
   /** Valid caps a best cap needs: below it there is no answer, only why and what to do. Default 2 (MIN_VALID_CAPS). */
   min_valid_caps?: number;
   /** What would give an answer when there is none (the analysis derives it from the flags and the runs' ramp). */
@@ -167,7 +169,7 @@ export function selectOptimum(points: readonly OptimumPoint[], selector: Selecto
       idx.map((i) => values[i]!),
       idx.indexOf(best),
       direction,
-      { margin: opts.margin ?? 0.02, alpha },
+      { margin: opts.margin ?? 0.02, alpha, pool_single: opts.pool_single ?? false },
     );
     indist = equivalence.candidate_caps;
     for (const c of equivalence.caps) if (c.ci === null && c.verdict !== 'best') untested.push(c.cap_w);

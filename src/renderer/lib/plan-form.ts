@@ -49,6 +49,8 @@ export interface StopEarlyForm {
   cooldownRule: { temp_band_c: number; power_band_w: number; flat_c_per_min: number; check_s: number };
   repetitions: boolean;
   max_per_cap: number;
+  /** adaptive.repetitions.pool_single: judge caps measured once on the pooled run-to-run spread. */
+  pool_single: boolean;
   margin_pct: number;
   confidence_pct: number;
   budget_gpu_h: number;
@@ -63,6 +65,7 @@ export const defaultStopEarly = (): StopEarlyForm => ({
   cooldownRule: { temp_band_c: 5, power_band_w: 20, flat_c_per_min: 0.5, check_s: 2 },
   repetitions: false,
   max_per_cap: 5,
+  pool_single: true,
   margin_pct: 2,
   confidence_pct: 95,
   budget_gpu_h: 0,
@@ -78,7 +81,7 @@ export function stopEarlyToPlan(a: StopEarlyForm): Plan['adaptive'] {
   return {
     ...(a.window ? { window: { ci_target: a.ci_target_pct / 100, min_s: a.min_s } } : {}),
     ...(a.cooldown ? { cooldown: { ...a.cooldownRule } } : {}),
-    ...(a.repetitions ? { repetitions: { max_per_cap: a.max_per_cap } } : {}),
+    ...(a.repetitions ? { repetitions: { max_per_cap: a.max_per_cap, pool_single: a.pool_single } } : {}),
     margin: a.margin_pct / 100,
     confidence: a.confidence_pct / 100,
     budget,
@@ -97,6 +100,7 @@ function stopEarlyFromPlan(p: Plan['adaptive']): StopEarlyForm {
     cooldownRule: p.cooldown ? { ...p.cooldown } : d.cooldownRule,
     repetitions: !!p.repetitions,
     max_per_cap: p.repetitions?.max_per_cap ?? d.max_per_cap,
+    pool_single: p.repetitions?.pool_single ?? d.pool_single,
     margin_pct: pct(p.margin),
     confidence_pct: pct(p.confidence),
     budget_gpu_h: p.budget.gpu_s !== undefined ? p.budget.gpu_s / 3600 : 0,

@@ -6,6 +6,38 @@ import { selectOptimum } from '../../../src/core/analysis/optimum';
 import { welchTest } from '../../../src/core/analysis/stats';
 import { gaussian, uniform } from '../../../src/core/sim/random';
 
+describe('caps measured once, judged on the spread pooled over the caps with repetitions (pool_single)', () => {
+  // Best 350 W and its neighbours with 2 runs (0.2 % run-to-run spread), 200 W measured once, 25 % below the best.
+  const caps = [200, 325, 350, 375];
+  const values = [[0.75], [0.985, 0.987], [1.0, 1.002], [0.99, 0.992]];
+  it('a single run far below the best is worse, with a finite interval and the pooled spread named', () => {
+    const eq = equivalenceToBest(caps, values, 2, 'max', { margin: 0.02, alpha: 0.05, pool_single: true });
+    const far = eq.caps[0]!;
+    expect(far).toMatchObject({ verdict: 'worse', spread: 'pooled' });
+    expect(far.ci![1]).toBeLessThan(-0.02);
+    expect(eq.candidate_caps).not.toContain(200);
+    expect(eq.statement).toMatch(/200 W \(one run each\) judged on the run-to-run spread pooled over 3 caps with repetitions \(3 df\)/);
+    // Without the option the same run says nothing: fewer than 2 repetitions.
+    const own = equivalenceToBest(caps, values, 2, 'max', { margin: 0.02, alpha: 0.05 });
+    expect(own.caps[0]).toMatchObject({ verdict: 'undetermined', ci: null });
+    expect(own.caps[0]).not.toHaveProperty('spread');
+  });
+
+  it('does not cut short: a single run near the margin stays undetermined, and so does a far one with one cap of repetitions', () => {
+    const near = equivalenceToBest([330, 350, 375], [[0.982], [1.0, 1.002], [0.99, 0.992]], 1, 'max', { margin: 0.02, alpha: 0.05, pool_single: true });
+    expect(near.caps[0]).toMatchObject({ verdict: 'undetermined', spread: 'pooled' });
+    expect(near.candidate_caps).toContain(330);
+    // Only the best has repetitions: one cap's spread is not pooled over the others.
+    const lone = equivalenceToBest([200, 350], [[0.75], [1.0, 1.002]], 1, 'max', { margin: 0.02, alpha: 0.05, pool_single: true });
+    expect(lone.caps[0]).toMatchObject({ verdict: 'undetermined', ci: null });
+  });
+
+  it('a noisy pooled spread widens the single run\'s interval: 10 % run-to-run spread cannot show 25 % worse', () => {
+    const eq = equivalenceToBest(caps, [[0.75], [0.9, 1.05], [0.95, 1.1], [0.92, 1.06]], 2, 'max', { margin: 0.02, alpha: 0.05, pool_single: true });
+    expect(eq.caps[0]!.verdict).toBe('undetermined');
+  });
+});
+
 describe('equivalence to the best cap', () => {
   it('two repetitions 28 % apart are not "indistinguishable": not enough repetitions to tell, and how many would', () => {
     // The issue's case: 400 W 49.27 vs 600 W 38.51 tokens/J, n = 2 each; Welch p ~ 0.10.

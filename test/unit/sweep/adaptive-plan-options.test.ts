@@ -12,7 +12,7 @@ describe('plan option adaptive', () => {
     expect(p.adaptive).toEqual({
       window: { ci_target: 0.01, min_s: 10 },
       cooldown: { temp_band_c: 5, power_band_w: 20, flat_c_per_min: 0.5, check_s: 2 },
-      repetitions: { max_per_cap: 5 },
+      repetitions: { max_per_cap: 5, pool_single: true },
       margin: 0.02,
       confidence: 0.95,
       budget: {},

@@ -22,7 +22,8 @@ describe('sequential repetitions: only where the answer is undecided, until deci
   });
 
   it('repeats only the undecided caps; decided ones (clearly worse, clearly equivalent) get no more runs', () => {
-    const p = proposeRepetitions({ ...base, points: caps.map((c) => point(c, 3, 0.003)) });
+    // max_per_cap 20: enough repetitions that none of the undecided caps is beyond deciding.
+    const p = proposeRepetitions({ ...base, max_per_cap: 20, points: caps.map((c) => point(c, 3, 0.003)) });
     expect(p.done).toBe(false);
     const repeated = p.runs.map((r) => r.cap_w).filter((c) => c !== p.best_cap_w);
     expect(repeated.length).toBeGreaterThan(0);
@@ -49,6 +50,24 @@ describe('sequential repetitions: only where the answer is undecided, until deci
     expect(proposeRepetitions({ ...base, points: [edge, best] })).toMatchObject({ done: true, why: 'max-per-cap', undecided_caps: [300] });
   });
 
+  it('spends no run on a cap that, by its spread, max_per_cap repetitions could not decide', () => {
+    // The same curve at 3 repetitions, max_per_cap 5: 300 and 400 W sit ~1.6 % below the best with 0.3 % run noise and
+    // would need ~10 repetitions each to be told from the 2 % margin.
+    const p = proposeRepetitions({ ...base, points: caps.map((c) => point(c, 3, 0.003)) });
+    expect(p).toMatchObject({ done: true, why: 'max-per-cap', runs: [] });
+    expect(p.undecided_caps).toEqual(expect.arrayContaining([300, 400]));
+    expect(p.note).toMatch(/300 W would need about \d+/);
+  });
+
+  it('does not give up on a cap that one more repetition may decide', () => {
+    // 0.1 % noise: at 2 repetitions 325 W is undecided, and about 3 would settle it, within max_per_cap 5.
+    const pts = caps.map((c) => point(c, 2, 0.001));
+    const p = proposeRepetitions({ ...base, points: pts });
+    expect(p.done).toBe(false);
+    expect(p.runs.length).toBeGreaterThan(0);
+    for (const r of p.runs) expect(r.repetition).toBe(3);
+  });
+
   it('run to the end on a noisy curve, it ends decided or at a bound, within the budget', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const counts = new Map(caps.map((c) => [c, 1]));
@@ -67,6 +86,55 @@ describe('sequential repetitions: only where the answer is undecided, until deci
       expect(spent).toBeLessThanOrEqual(budget);
       for (const n of counts.values()) expect(n).toBeLessThanOrEqual(base.max_per_cap);
     }
+  });
+});
+
+describe('pool_single: caps measured once are judged on the pooled spread, the best cap and its neighbours go first', () => {
+  const pool = { ...base, pool_single: true } as const;
+  it('after a single first pass only the best cap and its two neighbours are repeated', () => {
+    const p = proposeRepetitions({ ...pool, points: caps.map((c) => point(c, 1, 0.003)) });
+    const at = caps.indexOf(p.best_cap_w!);
+    expect(p.runs.map((r) => r.cap_w).sort((a, b) => a - b)).toEqual([caps[at - 1], caps[at], caps[at + 1]]);
+  });
+
+  it('at the lowest cap measured its one neighbour goes with it', () => {
+    const edge = [350, 400, 500, 600].map((c) => point(c, 1, 0.003));
+    expect(proposeRepetitions({ ...pool, points: edge }).runs.map((r) => r.cap_w).sort((a, b) => a - b)).toEqual([350, 400]);
+  });
+
+  it('then far caps measured once are decided without a repetition; near ones are still repeated', () => {
+    const pts = caps.map((c) => point(c, [325, 350, 375].includes(c) ? 2 : 1, 0.003));
+    // max_per_cap 50: enough that the caps measured once near the best (300, 400 W, ~1.6 % below it) can be decided.
+    const p = proposeRepetitions({ ...pool, max_per_cap: 50, points: pts });
+    const repeated = p.runs.map((r) => r.cap_w);
+    for (const far of [200, 500, 600, 700]) expect(repeated).not.toContain(far);
+    expect(p.done).toBe(false);
+    expect(repeated).toEqual(expect.arrayContaining([300, 400]));
+    // At max_per_cap 5 their spread says 5 runs would not decide them: they stay undecided, in the set, unrepeated.
+    const five = proposeRepetitions({ ...pool, points: pts });
+    expect(five.undecided_caps).toEqual(expect.arrayContaining([300, 400]));
+    expect(five.runs.map((r) => r.cap_w)).not.toContain(300);
+    // Without pooling the caps measured once stay undecided and every one of them is repeated.
+    const own = proposeRepetitions({ ...base, points: pts }).runs.map((r) => r.cap_w);
+    for (const far of [200, 600, 700]) expect(own).toContain(far);
+  });
+
+  it('run to the end it stays within max_per_cap and the budget and uses fewer runs than without pooling', () => {
+    const spent = (pool_single: boolean) => {
+      const counts = new Map(caps.map((c) => [c, 1]));
+      let n = 0;
+      for (let round = 0; round < 100; round++) {
+        const p = proposeRepetitions({ ...base, pool_single, points: caps.map((c) => point(c, counts.get(c)!, 0.003, 9)), runs_left: 40 - n });
+        if (p.done) break;
+        for (const r of p.runs) counts.set(r.cap_w, r.repetition);
+        n += p.runs.length;
+      }
+      for (const c of counts.values()) expect(c).toBeLessThanOrEqual(base.max_per_cap);
+      return n;
+    };
+    const pooled = spent(true);
+    expect(pooled).toBeLessThanOrEqual(40);
+    expect(pooled).toBeLessThan(spent(false));
   });
 });
 

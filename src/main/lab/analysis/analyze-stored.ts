@@ -13,10 +13,12 @@ import { getSweep, runsOfSweep } from '../store/sweeps';
 export function analyzeStoredSweep(db: Db, sweepId: number, opts: CostedAnalysisOptions): { loaded: LoadedSweep; result: AnalysisResult } {
   const { tariff, ...analysis } = opts;
   const loaded = loadSweepInput(db, sweepId);
-  const result = analyzeSweep(loaded.input, { ...analysis, adaptive: loaded.adaptive });
+  const plan = getSweep(db, sweepId)?.plan;
+  // The answer is judged as the sweep's sequential rule judged it while deciding what to repeat.
+  const pool_single = analysis.pool_single ?? plan?.adaptive?.repetitions?.pool_single ?? false;
+  const result = analyzeSweep(loaded.input, { ...analysis, adaptive: loaded.adaptive, pool_single });
   result.warnings.unshift(...loaded.warnings);
   // An adaptive plan's results say what it spent and what the same plan with fixed figures would have.
-  const plan = getSweep(db, sweepId)?.plan;
   const summary = plan ? adaptiveSummary(plan, runsOfSweep(db, sweepId)) : null;
   if (summary) result.adaptive = summary;
   return { loaded, result: withCost(result, tariff) };

@@ -152,10 +152,11 @@ export class AdaptiveDriver {
     if (runsLeft <= 0) return [];
     const { input } = loadSweepInput(db, sweepId);
     const alpha = 1 - a.confidence;
-    const result = analyzeSweep(input, { overhead_w: this.plan.overhead_w, margin: a.margin, alpha });
+    const pool_single = a.repetitions.pool_single;
+    const result = analyzeSweep(input, { overhead_w: this.plan.overhead_w, margin: a.margin, alpha, pool_single });
     const added: PlannedRun[] = [];
     for (const group of result.groups) {
-      const proposal = proposeRepetitions({ points: pointsOfGroup(group, result.runs), selector: 'max-efficiency', margin: a.margin, alpha, max_per_cap: a.repetitions.max_per_cap, runs_left: runsLeft - added.length });
+      const proposal = proposeRepetitions({ points: pointsOfGroup(group, result.runs), selector: 'max-efficiency', margin: a.margin, alpha, max_per_cap: a.repetitions.max_per_cap, runs_left: runsLeft - added.length, pool_single });
       for (const r of proposal.runs) added.push({ workload: group.workload, cap_w: r.cap_w, repetition: r.repetition, order: 0, reason: r.reason });
     }
     this.addedRuns += added.length;

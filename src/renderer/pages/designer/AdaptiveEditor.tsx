@@ -27,6 +27,9 @@ export function AdaptiveEditor({ form, update }: { form: PlanForm; update(p: Par
       <div className="row wrap">
         <CheckField label="Sequential repetitions" checked={a.repetitions} onChange={(repetitions) => set({ repetitions })} testId="adaptive-repetitions" title="After the first pass, repeat only caps whose place in the equivalence set is undecided" />
         {a.repetitions && <NumberField label="Most per cap" value={a.max_per_cap} min={2} step={1} onChange={(max_per_cap) => set({ max_per_cap })} testId="adaptive-max-per-cap" error={err('repetitions.max_per_cap')} />}
+        {a.repetitions && (
+          <CheckField label="Judge caps run once on the pooled spread" checked={a.pool_single} onChange={(pool_single) => set({ pool_single })} testId="adaptive-pool-single" title="A cap measured once is judged on the run-to-run spread of the caps with repetitions, so a cap far from the best is not repeated only to show it worse" />
+        )}
       </div>
       {any && (
         <div className="row wrap">
