@@ -200,7 +200,9 @@ export function binMeans(t: ArrayLike<number>, v: ArrayLike<number>, bins: numbe
  *    sensor or a short transition can be isolated rather than forcing a cut elsewhere).
  * 2. Candidates are merged back where they are no phase change: adjacent pieces whose levels differ by less than
  *    `merge_sigma` times the spread of the quieter piece, `min_step` or 1 % of the largest level (the wander of a noisy plateau, a 1 s average's correlated
- *    noise), or whose cut is no step (just either side of it the level hardly moves: a slow drift cut in two).
+ *    noise), or whose cut is no step (just either side of it the level hardly moves: a slow drift cut in two), or,
+ *    within twice that floor, whose levels differ by less than 4 times the series' 10 s wander or change less
+ *    sharply than the sensor responds (a quiet plateau's slow wander).
  * 3. Ramps between two levels are absorbed (absorbTransitions); an inner piece shorter than `min_s` is cut at the one
  *    step between its neighbours that fits best, and steps 2-3 repeat until nothing changes.
  * 4. Each cut is moved back by `lag_s` (the series' averaging lag); a phase shorter than `min_s` at either end of
@@ -266,6 +268,12 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
   const floor = Math.max(opts.min_step ?? 0, 0.01 * v.reduce((m, x) => Math.max(m, Math.abs(x)), 0));
   const near = bins(3);
   const skip = bins(1);
+  // The sensor's response, bins: a step shows within one bin of instant readings, within 2 lag_s (its window) of a
+  // moving average's; and the bins either side it is judged over.
+  const resp = bins(2 * (opts.lag_s ?? 0));
+  const q = Math.max(2, resp);
+  // How far the level wanders over 10 s (robust to the few steps, like sigma).
+  const wander = noiseSigma(v, bins(10));
   /** Whether the cut b[i] between two pieces is no phase change (see step 2). */
   const noChange = (b: readonly number[], i: number) => {
     const [lo, c, hi] = [b[i - 1]!, b[i]!, b[i + 1]!];
@@ -276,7 +284,15 @@ export function detectPhases(t: readonly number[], v: readonly number[], width: 
     const l0 = Math.max(lo, c - g - near);
     const r1 = Math.min(hi, c + g + near);
     if (c - g - l0 < 2 || r1 - (c + g) < 2) return false;
-    return Math.abs(mean(l0, c - g) - mean(c + g, r1)) < 0.5 * d;
+    if (Math.abs(mean(l0, c - g) - mean(c + g, r1)) < 0.5 * d) return true;
+    // Levels within twice the stated accuracy: one level where the series' own slow wander moves that much (a ~2 W
+    // rms wander over 5-10 s, no white noise, gives pieces 5-8 W apart), unless the change is as sharp as the sensor
+    // (a step of instant readings lies between two bins; a wander rarely moves that fast).
+    if (d >= 2 * floor) return false;
+    if (d < 4 * wander) return true;
+    let sharpest = 0;
+    for (let k = Math.max(lo + q, c - near); k <= Math.min(hi - resp - q, c + near); k++) sharpest = Math.max(sharpest, Math.abs(mean(k - q, k) - mean(k + resp, k + resp + q)));
+    return sharpest < 0.5 * d;
   };
   let bounds = [0, ...cuts, n];
   for (let changed = true; changed; ) {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNTER_READ_LAG_S, NVML_UPDATE_S } from '../../src/core/analysis/average-power';
+import { COUNTER_READ_LAG_S, DENSE_AVERAGE_ALIGN_S, DENSE_AVERAGE_ENERGY_ALIGN_S, NVML_UPDATE_S } from '../../src/core/analysis/average-power';
 import { windowEnergy } from '../../src/core/analysis/energy';
 import { Engine } from '../../src/main/lab/engine';
 import { loadH200Signal, type SignalPhase } from '../helpers/h200-signal';
@@ -80,5 +80,61 @@ describe('a WattAMeter counter log imported as a dataset (finding 5: within 1 % 
     const lagged = cap.phases.filter((p) => p.after_load && p.end <= cap.wattCounter[cap.wattCounter.length - 1]!.t).map((p) => pct(windowEnergy(cap.wattCounter, p, { counter_lag_s: COUNTER_READ_LAG_S }).energy_j!, p));
     expect(Math.max(...fresh.map(Math.abs))).toBeGreaterThan(1.5);
     expect(Math.max(...lagged.map(Math.abs))).toBeLessThan(Math.max(...fresh.map(Math.abs)) / 4);
+  });
+});
+
+/** The counter's energy at x, linear between its updates. */
+function counterAt(x: number): number {
+  let lo = 0;
+  let hi = updates.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (updates[mid]!.t <= x) lo = mid;
+    else hi = mid;
+  }
+  const a = updates[lo]!;
+  const b = updates[hi]!;
+  return (a.mj + ((b.mj - a.mj) * (x - a.t)) / (b.t - a.t)) / 1000;
+}
+
+describe("the seed query's power.draw at -lms 100 (finding 4: every phase of 8 s or more within 2 %)", () => {
+  const worst = (log: typeof cap.seed, only: (p: SignalPhase) => boolean, align?: number) =>
+    Math.max(...cap.phases.filter(only).map((p) => Math.abs(pct(windowEnergy(log, p, align === undefined ? {} : { average_align_s: align }).energy_j!, p))));
+
+  it('every phase, the idles right after a load included, is within 2 % of the counter (idle5 was +2.22 %)', () => {
+    for (const p of cap.phases) {
+      const r = windowEnergy(cap.seed, p);
+      expect(r.method).toBe('1 s average, boxcar tiles');
+      expect(Math.abs(pct(r.energy_j!, p)), p.name).toBeLessThan(2);
+    }
+    expect(worst(cap.seed, (p) => p.after_load)).toBeLessThan(1.5);
+  });
+
+  it('so are the other 1 s average logs of the capture: nvidia-smi power.draw.average and the WattAMeter mW column', () => {
+    expect(worst(cap.average, () => true)).toBeLessThan(2);
+    expect(worst(cap.wattPower, () => true)).toBeLessThan(2);
+  });
+
+  it('the readings are half an NVML update old against the counter: least squares against its 1 s means gives -0.05 s', () => {
+    const inside = cap.seed.filter((x) => x.t > updates[0]!.t + 2 && x.t < updates[updates.length - 1]!.t - 1);
+    const sse = (align: number) => inside.reduce((a, x) => a + (counterAt(x.t + align) - counterAt(x.t + align - 1) - x.power_w!) ** 2, 0);
+    const grid = Array.from({ length: 41 }, (_, k) => -0.15 + k * 0.005);
+    const best = grid.reduce((a, b) => (sse(b) < sse(a) ? b : a));
+    expect(best).toBeCloseTo(DENSE_AVERAGE_ENERGY_ALIGN_S, 2);
+    // The alignment fitted against the instant channel (read just as stale) misses that age: -0.01 s, up to 2 % off.
+    expect(worst(cap.seed, () => true, DENSE_AVERAGE_ALIGN_S)).toBeGreaterThan(1.5);
+    expect(worst(cap.seed, () => true, 0.07)).toBeGreaterThan(5);
+  });
+
+  it("an ideal 1 s average at the seed's own reading times, from the counter: within 0.7 % with the step's kink fitted, not cut", () => {
+    // What is left of the method alone, with no sensor jitter: the readings are the counter's exact 1 s means. A window
+    // edge on a step sits on the average's kink; a straight line between the readings around it put every idle after
+    // a load +1.0 to +1.9 % high (the cut corner at both edges, always the same sign).
+    const a = DENSE_AVERAGE_ENERGY_ALIGN_S;
+    const ideal = cap.seed.filter((x) => x.t + a - 1 > updates[0]!.t && x.t + a < updates[updates.length - 1]!.t).map((x) => ({ t: x.t, power_w: counterAt(x.t + a) - counterAt(x.t + a - 1), power_kind: 'average' as const }));
+    for (const p of cap.phases) {
+      const truth = counterAt(p.end) - counterAt(p.start);
+      expect(Math.abs(((windowEnergy(ideal, p).energy_j! - truth) / truth) * 100), p.name).toBeLessThan(0.7);
+    }
   });
 });

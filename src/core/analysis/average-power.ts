@@ -93,6 +93,102 @@ function tileEnergy(tiles: readonly Tile[], k: number, x0: number, x1: number): 
   return t.mean * (x1 - x0);
 }
 
+/** A step found in the readings: where it is, and the average it gives from just before it to just after its ramp. */
+interface FittedStep {
+  s: number;
+  at: (x: number) => number;
+}
+
+/** First index with t >= x in sorted points. */
+function lowerBound(points: readonly Point[], x: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.t < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Where the level before a step and the level after its ramp are read, s from the step (before) or ramp end (after). */
+const LEVEL_FROM_S = 0.05;
+const LEVEL_TO_S = 0.4;
+
+/**
+ * The steps in the readings over [lo, hi]. A T-second average of power is piecewise linear between kinks: flat,
+ * then a straight ramp over exactly T after a step. Read off a straight line between the two readings around it, the
+ * kink at a step is cut by up to slope x dt / 4 (14 W on an H200's load -> idle ramp read every 100 ms), and a window
+ * edge on a step puts a chain point right there: 14 J per edge, always of the same sign, +1 to +2 % on an idle after a
+ * load. And each reading on the ramp is 0-100 ms stale by its own amount (+-20 W at a 550 W/s ramp). So each step is
+ * fitted to every reading of its ramp (stepFit) and the average near it read off that fit. A step is where the level
+ * after the ramp differs most from the level before it, by far more than the readings' scatter there.
+ */
+function findSteps(all: readonly Point[], lo: number, hi: number, T: number): FittedStep[] {
+  const points = all.slice(lowerBound(all, lo - 1), lowerBound(all, hi + T + 1));
+  const cum = [0];
+  const cum2 = [0];
+  for (const p of points) {
+    cum.push(cum[cum.length - 1]! + p.v);
+    cum2.push(cum2[cum2.length - 1]! + p.v * p.v);
+  }
+  const level = (a: number, b: number) => {
+    const i0 = lowerBound(points, a);
+    const i1 = lowerBound(points, b);
+    const n = i1 - i0;
+    if (n < 2) return null;
+    const mean = (cum[i1]! - cum[i0]!) / n;
+    return { mean, sd: Math.sqrt(Math.max(0, (cum2[i1]! - cum2[i0]!) / n - mean * mean)) };
+  };
+  const jumps: { s: number; j: number }[] = [];
+  for (let i = 0; i < points.length && points[i]!.t <= hi; i++) {
+    const s = points[i]!.t;
+    const before = level(s - LEVEL_TO_S, s - LEVEL_FROM_S);
+    const after = level(s + T + LEVEL_FROM_S, s + T + LEVEL_TO_S);
+    if (!before || !after) continue;
+    const j = Math.abs(after.mean - before.mean);
+    if (j > 10 * (before.sd + after.sd) + 1) jumps.push({ s, j });
+  }
+  const steps: FittedStep[] = [];
+  jumps.forEach((c, k) => {
+    for (let m = k - 1; m >= 0 && jumps[m]!.s > c.s - 0.3; m--) if (jumps[m]!.j > c.j) return;
+    for (let m = k + 1; m < jumps.length && jumps[m]!.s < c.s + 0.3; m++) if (jumps[m]!.j >= c.j) return;
+    const step = stepFit(points, c.s, T, level);
+    if (step && !(steps.length && step.s < steps[steps.length - 1]!.s + T)) steps.push(step);
+  });
+  return steps;
+}
+
+/** The average at x: off a fitted step where x is on its ramp or right beside it, else between the two readings. */
+function averageAt(points: readonly Point[], steps: readonly FittedStep[], T: number, x: number, hint: { i: number }): number | null {
+  const v = interp(points, x, hint);
+  if (v === null) return null;
+  for (const st of steps) if (x > st.s - LEVEL_FROM_S && x < st.s + T + LEVEL_FROM_S) return st.at(x);
+  return v;
+}
+
+/**
+ * A single step near s seen through a T-second average: flat at the level before, a straight ramp over exactly T,
+ * flat at the level after. Only the step time is free (levels from the readings just outside the ramp), so it is
+ * fitted from every reading on the ramp. null where the readings do not look like one step (a load's own swings
+ * larger than 5 % of the step): there the readings are interpolated.
+ */
+function stepFit(points: readonly Point[], s: number, T: number, level: (a: number, b: number) => { mean: number } | null): FittedStep | null {
+  const before = level(s - LEVEL_TO_S, s - LEVEL_FROM_S);
+  const after = level(s + T + LEVEL_FROM_S, s + T + LEVEL_TO_S);
+  if (!before || !after) return null;
+  const ramp = points.slice(lowerBound(points, s - 0.25), lowerBound(points, s + T + 0.25));
+  const model = (at: number) => (x: number) => before.mean + (after.mean - before.mean) * Math.min(1, Math.max(0, (x - at) / T));
+  let best: { at: number; sse: number } | null = null;
+  for (let d = -100; d <= 100; d++) {
+    const f = model(s + d / 1000);
+    const sse = ramp.reduce((a, p) => a + (p.v - f(p.t)) ** 2, 0);
+    if (!best || sse < best.sse) best = { at: s + d / 1000, sse };
+  }
+  if (!best || Math.sqrt(best.sse / ramp.length) > 0.05 * Math.abs(after.mean - before.mean)) return null;
+  return { s: best.at, at: model(best.at) };
+}
+
 /**
  * Energy over [a, b] from readings of a T-second average read much faster than T (nvidia-smi power.draw at -lms
  * 100). With E the cumulative energy, A(x) = (E(x) - E(x - T)) / T, so E(x) = T * A(x) + E(x - T) for any x, and
@@ -104,7 +200,9 @@ function tileEnergy(tiles: readonly Tile[], k: number, x0: number, x1: number): 
  */
 function chainEnergy(points: readonly Point[], w: TimeWindow, T: number, maxDepth: number): BoxcarResult | null {
   const hint = { i: 0 };
-  const at = (x: number) => interp(points, x, hint);
+  const reach = (maxDepth + 2) * T;
+  const steps = findSteps(points, w.start - reach, w.end + reach, T);
+  const at = (x: number) => averageAt(points, steps, T, x, hint);
   const m = Math.floor((w.end - w.start) / T + 1e-9);
   const r = w.end - w.start - m * T;
   // A guess of E over (hi - len, hi] from the reading at hi: its error is at most len times the spread of the
@@ -197,6 +295,15 @@ export const COUNTER_READ_LAG_S = NVML_UPDATE_S / 2;
  * a row after reading it; CapLab's sampler stamps before.
  */
 export const DENSE_AVERAGE_ALIGN_S = -0.01;
+
+/**
+ * Alignment of those dense 1 s averages to the energy counter's time base, for energy: each reading holds the value of
+ * NVML's last ~100 ms update, so it is on average half an update old (the same staleness as COUNTER_READ_LAG_S). The
+ * instant channel is read the same way, so DENSE_AVERAGE_ALIGN_S, fitted against it, cancels that age. Least squares
+ * of the seed query's power.draw against the 1 s mean of every counter update (test/fixtures/h200-signal-edges/
+ * exact.log, 2026-12-04) gives -0.05 s too; every phase of that capture stays within 2 % from -0.01 to -0.07 s.
+ */
+export const DENSE_AVERAGE_ENERGY_ALIGN_S = -NVML_UPDATE_S / 2;
 
 /**
  * How late a step shows in a logged 1 s average, s: the readings ramp from one level to the next over (s - align,

@@ -2,7 +2,7 @@
 // 1 s average power (lag-corrected). Node energy = GPUs + measured CPU, else GPUs + overhead * seconds.
 import type { SensorKind } from '../../shared/device';
 import type { AnalysisFlag, EnergyResult, NodeEnergy, TimeWindow } from '../../shared/analysis';
-import { AVERAGE_ALIGN_S, AVERAGE_WINDOW_S, boxcarEnergy, DENSE_AVERAGE_ALIGN_S, edgeBoundJ } from './average-power';
+import { AVERAGE_ALIGN_S, AVERAGE_WINDOW_S, boxcarEnergy, DENSE_AVERAGE_ENERGY_ALIGN_S, edgeBoundJ } from './average-power';
 import { integrateLinear, isReading, largestGap, medianInterval, sortPoints, windowValid, type Point, type PowerSample } from './series';
 
 /** How a device's energy was obtained, in the words results carry (`method`); the uncertainty bound keys on them. */
@@ -28,7 +28,7 @@ export interface EnergyOptions {
   average_method?: 'boxcar' | 'shift';
   /** For average_method 'shift': its reading at t describes t - lag. Default 0.5 s. */
   average_lag_s?: number;
-  /** For average_method 'boxcar': the covered second ends at t + align (see AVERAGE_ALIGN_S). Default 0.07 s; 0 for an ideal sensor. */
+  /** For average_method 'boxcar': the covered second ends at t + align. Default AVERAGE_ALIGN_S (0.07 s) for readings about once a second, DENSE_AVERAGE_ENERGY_ALIGN_S (-0.05 s) for denser ones; 0 for an ideal sensor. */
   average_align_s?: number;
   /** Windows shorter than this get a warning when only the 1 s average is available. Default 10 s. */
   short_window_s?: number;
@@ -343,7 +343,7 @@ export function windowEnergy(samples: readonly PowerSample[], window: TimeWindow
   const avg = sortPoints(average);
   // Dense 1 s averages come from other tools' logs (nvidia-smi -lms 100), stamped on their own time base.
   const dense = medianInterval(avg) <= AVERAGE_WINDOW_S / 4;
-  const align = opts.average_align_s ?? (dense ? DENSE_AVERAGE_ALIGN_S : AVERAGE_ALIGN_S);
+  const align = opts.average_align_s ?? (dense ? DENSE_AVERAGE_ENERGY_ALIGN_S : AVERAGE_ALIGN_S);
   const der = sortPoints(derived);
 
   const prefer = opts.prefer ?? ['counter', 'instant', 'average'];

@@ -42,21 +42,26 @@ describe('the H200 capture of issue #25', () => {
 });
 
 describe('energy from 1 s averages read ten times a second (finding 4)', () => {
+  // This capture's marks are the counter read at arbitrary instants, each up to one NVML update (100 ms) stale
+  // (h200-signal-2026-12-03.md): the truth itself is off by up to that much of the step at each edge, on top of the
+  // method's 2 % and its stated edge bound. The edge-exact capture (test/integration/h200-signal-edges.test.ts) holds
+  // the methods to 2 % alone.
+  const level = (x: number) => {
+    const near = cap.instant.filter((s) => s.t > x - 0.3 && s.t < x + 0.3);
+    return near.length ? near.reduce((a, s) => a + s.power_w!, 0) / near.length : null;
+  };
+  // The step at an edge, from the instant readings beside it (none past the end of the logs: no step there).
+  const step = (x: number) => Math.abs((level(x + 0.4) ?? level(x - 0.4)!) - level(x - 0.4)!);
+  const markStaleJ = (p: SignalPhase) => NVML_UPDATE_S * (step(p.start) + step(p.end));
   for (const [name, log] of Object.entries(logs))
-    it(`${name}: loaded phases within 0.5 % of the counter; every phase within 2 % plus its stated edge bound`, () => {
+    it(`${name}: loaded phases within 0.5 % of the counter; every phase within 2 % plus its stated edge bound and the marks' staleness`, () => {
       for (const p of cap.phases) {
         const r = windowEnergy(log, p);
         expect(r.method).toBe('1 s average, boxcar tiles');
         if (p.kind === 'load') expect(Math.abs(pct(r.energy_j!, p))).toBeLessThan(0.5);
-        expect(Math.abs(r.energy_j! - p.counter_j)).toBeLessThanOrEqual(0.02 * p.counter_j + (r.edge_uncertainty_j ?? 0));
+        expect(Math.abs(r.energy_j! - p.counter_j), p.name).toBeLessThanOrEqual(0.02 * p.counter_j + (r.edge_uncertainty_j ?? 0) + markStaleJ(p));
       }
     });
-
-  it('is closer than the 1 Hz alignment on the idle phases right after a load (seed query: +5.1 % before)', () => {
-    const worst = (align?: number) => Math.max(...cap.phases.filter((p) => p.after_load).map((p) => Math.abs(pct(windowEnergy(cap.seed, p, align === undefined ? {} : { average_align_s: align }).energy_j!, p))));
-    expect(worst(0.07)).toBeGreaterThan(4.5);
-    expect(worst()).toBeLessThan(2.5);
-  });
 });
 
 describe('energy from the counter read every 100 ms (finding 5)', () => {
