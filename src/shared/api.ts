@@ -122,6 +122,11 @@ export const methods = {
   startTune: { input: TuneStart, output: z.object({ sweep_id: z.number().int() }) },
   /** Ends a tuning session: the limits restored at once, the job's process tree ended. cancelSweep does the same. */
   cancelTune: { input: z.object({ sweep_id: z.number().int() }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  /**
+   * A finished tuning session's outcome: its last tune.status (the cap held, visits, profiling share, the tuner's
+   * note). Null while it runs, for a sweep, and for a session whose CapLab was killed before it ended.
+   */
+  getTuneStatus: { input: z.object({ sweep_id: z.number().int() }).strict(), output: TuneStatus.nullable() },
   listSweeps: { input: z.object({ search: z.string().max(200).optional() }).strict(), output: z.array(SweepRecord) },
   getSweep: {
     input: z.object({ sweep_id: z.number().int() }).strict(),

@@ -205,12 +205,15 @@ export type WrittenFile = z.infer<typeof WrittenFile>;
 export const ExportFormat = z.enum(exportFormatIds);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
+/** The most sweeps a comparison (report, Results page, History) puts beside the first one. */
+export const MAX_COMPARED = 8;
+
 /** The app's Export button: what to make, of a sweep (or a comparison of sweeps) or of a dataset. */
 export const ExportRequest = z
   .object({
     sweep_id: z.number().int().optional(),
     /** A comparison report: the sweep first (the baseline), then these. */
-    compare_ids: z.array(z.number().int()).max(8).optional(),
+    compare_ids: z.array(z.number().int()).max(MAX_COMPARED).optional(),
     dataset_id: z.number().int().optional(),
     format: ExportFormat,
     paper: z.enum(['a4', 'letter']).default('a4'),

@@ -45,11 +45,11 @@ export const TuneStart = z
     /** Expected job length, backend seconds (`--job-seconds`): the profiling budget is a share of it. */
     job_seconds: z.number().positive().max(1e8).default(TUNE_OPTION_DEFAULTS.job_seconds),
     /** Hold this cap without profiling (`--hold`). */
-    hold_w: z.number().positive().max(100_000).nullable().default(null),
-    seed: z.number().int().default(1),
+    hold_w: z.number().positive('the cap to hold is more than 0 W').max(100_000).nullable().default(null),
+    seed: z.number().int('the seed is a whole number').default(1),
     overhead_w: z.number().min(0).max(10_000).default(TUNE_OPTION_DEFAULTS.overhead_w),
-    rate_timeout_s: z.number().positive().max(1e6).default(TUNE_OPTION_DEFAULTS.rate_timeout_s),
-    hang_timeout_s: z.number().positive().max(1e6).default(TUNE_OPTION_DEFAULTS.hang_timeout_s),
+    rate_timeout_s: z.number().positive('the wait for a rate is more than 0 s').max(1e6).default(TUNE_OPTION_DEFAULTS.rate_timeout_s),
+    hang_timeout_s: z.number().positive('the hang time-out is more than 0 s').max(1e6).default(TUNE_OPTION_DEFAULTS.hang_timeout_s),
     /** The engine's backend when absent (the host's --backend, else auto). */
     backend: BackendChoice.optional(),
     /** Simulated GPUs only: how much faster than real time their clock runs, and their presets. */

@@ -1,5 +1,5 @@
 // Issue #29 item 2: History with best cap, GPU model, duration, editable tags and notes (stored), filters, search over
-// tags/notes and compare two from here. Screenshots at 1280x800 and 1920x1080.
+// tags/notes and compare two or more from here (three: history-compare.spec.ts). Screenshots at 1280x800 and 1920x1080.
 import { test, expect, go, callApi } from './fixtures';
 import { quickPlan, startSweep, waitEnded } from './helpers';
 

@@ -56,6 +56,32 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   await expect(app.getByTestId('tune-margin-error')).toBeVisible();
   await app.getByTestId('tune-margin').fill('2');
   await expect(app.getByTestId('tune-ok')).toBeVisible();
+
+  // Every startTune option has a field: hold, seed and the time-outs under "Advanced", with the CLI's defaults.
+  await expect(app.getByTestId('tune-seed')).toBeHidden();
+  await app.getByTestId('tune-advanced').locator('summary').click();
+  await expect(app.getByTestId('tune-hold')).toHaveValue('');
+  await expect(app.getByTestId('tune-seed')).toHaveValue('1');
+  await expect(app.getByTestId('tune-rate-timeout')).toHaveValue('600');
+  await expect(app.getByTestId('tune-hang-timeout')).toHaveValue('300');
+  // A problem is shown at its field; the form is kept over a reload, and the disclosure then opens by itself to show it.
+  await app.getByTestId('tune-seed').fill('1.5');
+  await app.getByTestId('tune-hold').fill('300W');
+  await app.reload();
+  await expect(app.getByTestId('tune-advanced')).toHaveAttribute('open', '');
+  await expect(app.getByTestId('tune-seed-error')).toHaveText('the seed is a whole number');
+  await expect(app.getByTestId('tune-hold-error')).toHaveText('hold: "300W" is not a number of watts (like 300); leave it blank to profile');
+  await expect(app.getByTestId('start-tune')).toBeDisabled();
+  await app.getByTestId('tune-hold').fill('-5');
+  await expect(app.getByTestId('tune-hold-error')).toHaveText('the cap to hold is more than 0 W');
+  await app.getByTestId('tune-rate-timeout').fill('0');
+  await expect(app.getByTestId('tune-rate-timeout-error')).toHaveText('the wait for a rate is more than 0 s');
+  await app.getByTestId('tune-hold').fill('');
+  await app.getByTestId('tune-seed').fill('7');
+  await app.getByTestId('tune-rate-timeout').fill('120');
+  await app.getByTestId('tune-hang-timeout').fill('120');
+  await expect(app.getByTestId('tune-ok')).toBeVisible();
+  await expect(app.getByTestId('tune-hold-note')).toHaveCount(0);
   await screenshots(app, 'tune-form', chromium);
   await app.getByTestId('start-tune').click();
 
@@ -84,6 +110,25 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   expect(visits).toBeGreaterThanOrEqual(10);
   expect(await app.getByTestId('console-runs').locator('tbody tr').filter({ hasText: held }).count()).toBeGreaterThanOrEqual(2);
 
+  // Opened afresh after the end (a reloaded page: no live event of the session reaches it), the tuner panel shows
+  // the stored outcome: what the live panel last said.
+  const liveShare = (await app.getByTestId('tune-share').textContent())!;
+  const liveNote = (await app.getByTestId('tune-note').textContent())!;
+  expect(liveShare).toContain(`${visits} visits`);
+  expect(liveShare).not.toContain('so far');
+  expect(liveNote).toMatch(new RegExp(`^held ${held}`));
+  await app.goto(`${app.url().replace(/#.*$/, '')}#/console/${id}`);
+  await app.reload();
+  await expect(app.getByTestId('tune-panel')).toBeVisible();
+  await expect(app.getByTestId('tune-stage')).toHaveAttribute('data-stage', 'ended');
+  await expect(app.getByTestId('tune-held')).toHaveText(held);
+  await expect(app.getByTestId('tune-share')).toHaveText(liveShare);
+  await expect(app.getByTestId('tune-note')).toHaveText(liveNote);
+  await expect(app.locator('#console-title')).toContainText(`tuning session #${id}`);
+  await expect(app.getByTestId('runs-done')).toContainText(`${visits} visits`);
+  await expect(app.getByTestId('finished-banner')).toContainText('Tuning session done. The traces below are replayed from the database.');
+  await screenshots(app, 'tune-console-ended', chromium);
+
   // History lists it as the CLI's sessions are listed, with every visit a run; Results opens it.
   await go(app, 'history');
   await app.getByTestId('history-search').fill('sim-workload --workload vit_l_16');
@@ -93,6 +138,25 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   await row.getByRole('button', { name: /tune: / }).click();
   await expect(app.locator('#results-title')).toContainText(`sweep #${id}`);
   await expect(app.locator('#results-title')).toContainText('tune: ');
+});
+
+test('Advanced: a cap to hold, typed on the page, is held from the steady state to the end with no profiling', async ({ app }) => {
+  const sim = join(process.env.CAPLAB_E2E_DIR!, 'sim');
+  const cli = join(process.cwd(), 'bin', 'caplab.mjs');
+  await go(app, 'tune');
+  await app.getByTestId('tune-command').fill(`"${process.execPath}" '${cli}' sim-workload --workload vit_l_16 --devices 0 --state-dir "${sim}" --max-steps 800`);
+  await app.getByTestId('tune-backend').selectOption('sim');
+  await app.getByTestId('tune-sim-speedup').fill('100');
+  await app.getByTestId('tune-sim-devices').fill('h100-sxm');
+  await app.getByTestId('tune-advanced').locator('summary').click();
+  await app.getByTestId('tune-hold').fill('400');
+  await expect(app.getByTestId('tune-hold-note')).toHaveText(/^Holds 400 W from the job's steady state to its end: no cap is profiled/);
+  await app.getByTestId('start-tune').click();
+  await expect(app.getByTestId('nav-console')).toHaveAttribute('aria-current', 'page');
+  await expect(app.getByTestId('sweep-status')).toContainText('done', { timeout: 120_000 });
+  await expect(app.getByTestId('tune-held')).toHaveText('400 W');
+  await expect(app.getByTestId('tune-note')).toHaveText(/^held 400 W: --hold 400 W: no profiling/);
+  await expect(app.getByTestId('tune-share')).toContainText('0 visits');
 });
 
 test('Cancel tuning on the console ends the job and restores the limit', async ({ app }) => {

@@ -95,6 +95,9 @@ describe('startTune / cancelTune (the app\'s "Tune a job")', () => {
       const analysis = await engine.analyzeSweep({ sweep_id });
       expect(analysis.groups.map((g) => g.workload)).toEqual(['command']);
       expect(runs.map((x) => x.cap_w)).toContain(analysis.groups[0]!.optima['max-efficiency']!.cap_w);
+      // The outcome is stored: a console opened after the end shows what the live one last showed.
+      expect(await engine.getTuneStatus({ sweep_id })).toEqual(last);
+      await expect(engine.getTuneStatus({ sweep_id: sweep_id + 100 })).rejects.toThrow(`no sweep ${sweep_id + 100}`);
     } finally {
       await engine.close();
     }
@@ -128,6 +131,7 @@ describe('startTune / cancelTune (the app\'s "Tune a job")', () => {
       const finished = named(events, 'sweep.finished').map((e) => e[1] as { status: string; error: string | null });
       expect(finished).toEqual([expect.objectContaining({ status: 'cancelled', error: 'cancelled from the app' })]);
       expect((await engine.getSweep({ sweep_id })).sweep.status).toBe('cancelled');
+      expect(await engine.getTuneStatus({ sweep_id })).toMatchObject({ sweep_id, stage: 'ended', visits: statuses(events).at(-1)!.visits });
       await waitFor('the job\'s processes to be gone', () => processesMentioning(env.CAPLAB_SIM_STATE_DIR!).length === 0, 10_000);
       // Ended: a second cancel has nothing to do, and a new session may start.
       expect(await engine.cancelTune({ sweep_id })).toEqual({ cancelled: false });

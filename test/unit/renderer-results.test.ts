@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeSweep } from '../../src/core/analysis/analyze';
 import type { AnalysisInputRaw, AnalysisRunInput, CapPoint } from '../../src/shared/analysis';
 import { capSeverity, cardNote, flagDetail, matchGroup, nearestOverhead, optimumValue, rangeText, sortedFlags } from '../../src/shared/analysis-view';
-import { plotlyFigure } from '../../src/renderer/lib/plotly-figure';
+import { legendName, plotlyFigure } from '../../src/renderer/lib/plotly-figure';
 import { clockChart, efficiencyChart, paretoChart, throughputChart, type ChartInput } from '../../src/shared/charts';
 
 const traces = (spec: Parameters<typeof plotlyFigure>[0]) => plotlyFigure(spec).data;
@@ -56,6 +56,22 @@ describe('results page over the engine analysis', () => {
     const two: ChartInput[] = [{ name: '#1', group: g }, { name: '#2', group: g }];
     expect(traces(efficiencyChart(two)).map((t) => t.name)).toEqual(['#1', '#2', 'best cap']);
     expect(traces(throughputChart([{ name: '#1', group: g }]))[0]!.error_y!.array).toEqual(g.caps.map((c) => c.throughput.ci!.half_width));
+  });
+
+  it('draws each of up to nine compared sweeps in its own colour, none a warning or best-cap colour', () => {
+    const nine: ChartInput[] = Array.from({ length: 9 }, (_, i) => ({ name: `#${i + 1}`, group: g }));
+    const lines = traces(efficiencyChart(nine)).filter((t) => t.name !== 'best cap');
+    const colours = lines.map((t) => (t.line as { color: string }).color);
+    expect(new Set(colours).size).toBe(9);
+    for (const c of colours) expect(['#f28e2b', '#e15759', '#edc948']).not.toContain(c);
+  });
+
+  it('breaks a long legend entry at its separators so it is not cut at the chart edge', () => {
+    const long = '#3 · e2e three-way comparison of ViT-L/16 caps charlie · NVIDIA H100 80GB HBM3 (sim) · cancelled';
+    expect(legendName(long)).toBe('#3 · e2e three-way comparison of ViT-L/16 caps charlie<br>· NVIDIA H100 80GB HBM3 (sim) · cancelled');
+    for (const line of legendName(long).split('<br>')) expect(line.length).toBeLessThanOrEqual(60);
+    expect(legendName('#1 · short · H100 (sim)')).toBe('#1 · short · H100 (sim)');
+    expect(traces(efficiencyChart([{ name: long, group: g }, { name: '#4', group: g }]))[0]!.name).toContain('<br>');
   });
 
   it('plots the engine’s Pareto front and clocks with the power-cap throttle share', () => {

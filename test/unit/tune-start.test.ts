@@ -72,4 +72,27 @@ describe('the Tune a job form', () => {
     });
     expect(tuneInputOf({ ...defaultTuneForm, line: '' }).problems.map((p) => p.field)).toEqual(['line']);
   });
+
+  it('offers every startTune option: hold, seed and the time-outs from the advanced fields, the CLI defaults unchanged', () => {
+    const blank = TuneStart.parse(tuneInputOf({ ...defaultTuneForm, line: 'x' }).input);
+    expect(blank).toMatchObject({ hold_w: null, seed: 1, rate_timeout_s: TUNE_DEFAULTS.rate_timeout_s, hang_timeout_s: TUNE_DEFAULTS.hang_timeout_s });
+    const r = tuneInputOf({ ...defaultTuneForm, line: 'x', hold: ' 350 ', seed: 7, rateTimeoutS: 120, hangTimeoutS: 60 });
+    expect(r.problems).toEqual([]);
+    expect(r.input).toMatchObject({ hold_w: 350, seed: 7, rate_timeout_s: 120, hang_timeout_s: 60 });
+    // Every field of the contract is one of the form's (argv is the command line; backend its picker).
+    const formed = Object.keys(TuneStart.parse(tuneInputOf({ ...defaultTuneForm, line: 'x', cwd: '/w', adapter: 'litgpt', simDevices: 'h200' }).input)).sort();
+    expect(formed).toEqual(Object.keys(TuneStart.shape).sort());
+  });
+
+  it('names a problem of an advanced option at its field', () => {
+    const r = tuneInputOf({ ...defaultTuneForm, line: 'x', hold: '300W', seed: 1.5, rateTimeoutS: 0, hangTimeoutS: -1 });
+    expect(r.input).toBeNull();
+    expect(Object.fromEntries(r.problems.map((p) => [p.field, p.message]))).toEqual({
+      hold: 'hold: "300W" is not a number of watts (like 300); leave it blank to profile',
+      seed: 'the seed is a whole number',
+      rateTimeoutS: 'the wait for a rate is more than 0 s',
+      hangTimeoutS: 'the hang time-out is more than 0 s',
+    });
+    expect(tuneInputOf({ ...defaultTuneForm, line: 'x', hold: '-5' }).problems).toEqual([{ field: 'hold', message: 'the cap to hold is more than 0 W' }]);
+  });
 });

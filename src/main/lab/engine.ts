@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { describeMigration, openDb, type Db } from './store/db';
-import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep, setSweepNotes } from './store/sweeps';
+import { deleteSweep, getRun, getSweep, getTuneStatus, listSweeps, markInterruptedSweeps, runsOfSweep, setSweepNotes } from './store/sweeps';
 import { devicesOfRun } from './store/devices';
 import { metricsOfRun, runStream } from './store/samples';
 import { decimateField } from './store/sample-blocks';
@@ -414,6 +414,11 @@ export class Engine implements LabApi {
 
   async listSweeps(input: MethodInput<'listSweeps'>): Promise<MethodOutput<'listSweeps'>> {
     return listSweeps(this.db, input.search);
+  }
+
+  async getTuneStatus(input: MethodInput<'getTuneStatus'>): Promise<MethodOutput<'getTuneStatus'>> {
+    if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
+    return getTuneStatus(this.db, input.sweep_id);
   }
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {

@@ -11,12 +11,26 @@ function hover(s: ChartSeries): string {
   return `%{x}: %{y:.4g}${err}<br>%{text}<extra>${s.name}</extra>`;
 }
 
+/**
+ * A legend entry broken into lines of at most `max` characters at its " · " separators: Plotly never wraps one,
+ * so a long "#3 · name · model · cancelled" ran past the chart's edge and compared sweeps read alike.
+ */
+export function legendName(name: string, max = 60): string {
+  const lines: string[] = [];
+  for (const part of name.split(' · ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 3 + part.length <= max) lines[last] += ` · ${part}`;
+    else lines.push(last >= 0 ? `· ${part}` : part);
+  }
+  return lines.join('<br>');
+}
+
 function trace(s: ChartSeries): PlotData {
   const x = s.points.map((p) => p.x);
   const y = s.points.map((p) => p.y);
   const yaxis = s.axis === 'y2' ? 'y2' : undefined;
   if (s.type === 'bar') {
-    return { type: 'bar', name: s.name, x, y, yaxis, marker: { color: s.faded ? `${s.color}59` : s.color }, width: x.map(() => 30), hovertemplate: hover(s), showlegend: s.legend };
+    return { type: 'bar', name: legendName(s.name), x, y, yaxis, marker: { color: s.faded ? `${s.color}59` : s.color }, width: x.map(() => 30), hovertemplate: hover(s), showlegend: s.legend };
   }
   if (s.type === 'ring') {
     return { type: 'scatter', mode: 'markers', name: s.name, x, y, marker: { color: 'rgba(0,0,0,0)', size: 20, line: { color: s.color, width: 3 } }, hoverinfo: 'skip', showlegend: false };
@@ -27,7 +41,7 @@ function trace(s: ChartSeries): PlotData {
   return {
     type: 'scatter',
     mode,
-    name: s.name,
+    name: legendName(s.name),
     x,
     y,
     yaxis,

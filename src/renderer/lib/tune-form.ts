@@ -25,7 +25,15 @@ export interface TuneForm {
   overheadW: number;
   simSpeedup: number;
   simDevices: string;
+  /** `--hold W`: watts to hold without profiling; blank: profile. */
+  hold: string;
+  seed: number;
+  rateTimeoutS: number;
+  hangTimeoutS: number;
 }
+
+/** The fields under the page's "Advanced" disclosure (it opens by itself when one of them has a problem). */
+export const ADVANCED_TUNE_FIELDS = ['hold', 'seed', 'rateTimeoutS', 'hangTimeoutS'] as const satisfies readonly (keyof TuneForm)[];
 
 export const defaultTuneForm: TuneForm = {
   line: '',
@@ -44,6 +52,10 @@ export const defaultTuneForm: TuneForm = {
   overheadW: TUNE_OPTION_DEFAULTS.overhead_w,
   simSpeedup: 1,
   simDevices: '',
+  hold: '',
+  seed: 1,
+  rateTimeoutS: TUNE_OPTION_DEFAULTS.rate_timeout_s,
+  hangTimeoutS: TUNE_OPTION_DEFAULTS.hang_timeout_s,
 };
 
 /** Words of a command line: '…' keeps everything, "…" and a backslash escape; $, *, ;, | are plain characters. */
@@ -96,6 +108,10 @@ const FIELD_OF: Partial<Record<keyof z.input<typeof TuneStart>, TuneField>> = {
   overhead_w: 'overheadW',
   sim_speedup: 'simSpeedup',
   sim_devices: 'simDevices',
+  hold_w: 'hold',
+  seed: 'seed',
+  rate_timeout_s: 'rateTimeoutS',
+  hang_timeout_s: 'hangTimeoutS',
 };
 
 const blankToNull = (s: string) => (s.trim() === '' ? null : s.trim());
@@ -106,6 +122,9 @@ export function tuneInputOf(form: TuneForm): { input: z.input<typeof TuneStart> 
   const split = splitCommandLine(form.line);
   const problems: TuneProblem[] = split.error ? [{ field: 'line', message: split.error }] : [];
   const sim = list(form.simDevices);
+  const hold = blankToNull(form.hold);
+  const holdW = hold === null ? null : Number(hold);
+  if (holdW !== null && !Number.isFinite(holdW)) problems.push({ field: 'hold', message: `hold: "${hold}" is not a number of watts (like 300); leave it blank to profile` });
   const input: z.input<typeof TuneStart> = {
     argv: split.argv,
     ...(form.cwd.trim() ? { cwd: form.cwd.trim() } : {}),
@@ -123,6 +142,10 @@ export function tuneInputOf(form: TuneForm): { input: z.input<typeof TuneStart> 
     overhead_w: form.overheadW,
     sim_speedup: form.simSpeedup,
     ...(sim.length ? { sim_devices: sim } : {}),
+    hold_w: holdW !== null && Number.isFinite(holdW) ? holdW : null,
+    seed: form.seed,
+    rate_timeout_s: form.rateTimeoutS,
+    hang_timeout_s: form.hangTimeoutS,
   };
   const parsed = TuneStart.safeParse(input);
   if (!parsed.success) {

@@ -43,6 +43,12 @@ export function ConsolePage({ param }: { param: string | null }) {
   const running = isRunning(s);
   const tuneStatus = useTune((x) => x.status);
   const tune = tuneStatus && tuneStatus.sweep_id === s.activeId ? tuneStatus : null;
+  const loadStoredTune = useTune((x) => x.loadStored);
+  const ended = s.activeId !== null && !running && s.sweep !== null && s.sweep.status !== 'running';
+  // Opened after a session ended (a reload, from History): its outcome comes from the database, not live events.
+  useEffect(() => {
+    if (ended && !tune && s.activeId !== null) loadStoredTune(s.activeId).catch(toastError);
+  }, [ended, tune, s.activeId, loadStoredTune]);
   const [confirm, setConfirm] = useState(false);
   const { devices, load: loadDevices } = useDevices();
   // Device names for the legend, also when the console is the first page opened (a reload).
@@ -124,7 +130,7 @@ export function ConsolePage({ param }: { param: string | null }) {
         )}
       </div>
       {tune && <TunePanel t={tune} />}
-      {s.finished ? <FinishedBanner what={tune ? 'Tuning session' : 'Sweep'} /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner status={s.sweep.status} error={s.sweep.error} /> : null}
+      {s.finished ? <FinishedBanner what={tune ? 'Tuning session' : 'Sweep'} /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner what={tune ? 'Tuning session' : 'Sweep'} status={s.sweep.status} error={s.sweep.error} /> : null}
       <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />
       <div className="console-bottom">
@@ -183,7 +189,7 @@ function TunePanel({ t }: { t: TuneStatus }) {
         <dd data-testid="tune-held">{t.held_w !== null ? `${t.held_w} W` : '–'}</dd>
         <dt>Profiling</dt>
         <dd data-testid="tune-share">
-          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job so far; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
+          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job{t.stage === 'ended' ? '' : ' so far'}; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
         </dd>
       </dl>
       {t.note && (
@@ -221,10 +227,12 @@ function FinishedBanner({ what }: { what: string }) {
 }
 
 /** An ended sweep this page did not watch end (a reload, an older sweep): what the database says. */
-function StoredEndBanner({ status, error }: { status: string; error: string | null }) {
+function StoredEndBanner({ what, status, error }: { what: string; status: string; error: string | null }) {
   return (
     <div className={`banner ${status === 'done' ? 'ok' : 'warn'}`} data-testid="finished-banner">
-      <strong>Sweep {status}.</strong> {error} The traces below are replayed from the database.
+      <strong>
+        {what} {status}.
+      </strong> {error} The traces below are replayed from the database.
     </div>
   );
 }

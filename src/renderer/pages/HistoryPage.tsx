@@ -6,6 +6,7 @@ import { SimBadge, StatusBadge } from '../components/Badges';
 import { dateTime, formatDuration } from '../lib/format';
 import { navigate } from '../lib/route';
 import { askCompare, useHistory } from '../state/history';
+import { MAX_COMPARED } from '../../shared/export';
 import { toast, toastError } from '../state/toasts';
 import { api } from '../api/client';
 import type { DatasetRecord } from '../../shared/dataset';
@@ -42,9 +43,9 @@ export function HistoryPage() {
   }
 
   function compare() {
-    const [a, b] = picked;
-    askCompare(b!);
-    navigate('results', a!);
+    const [first, ...rest] = picked;
+    askCompare(rest);
+    navigate('results', first!);
   }
 
   return (
@@ -72,8 +73,8 @@ export function HistoryPage() {
               <option value="simulated">simulated only</option>
             </select>
           </label>
-          <button onClick={compare} disabled={picked.length !== 2} data-testid="history-compare" title="Tick two sweeps: the first opens on Results, compared with the second">
-            {picked.length === 2 ? `Compare #${picked[0]} with #${picked[1]}` : 'Compare (tick two)'}
+          <button onClick={compare} disabled={picked.length < 2} data-testid="history-compare" title={`Tick two or more sweeps (at most ${MAX_COMPARED + 1}): the first ticked opens on Results, compared with the others`}>
+            {picked.length >= 2 ? `Compare #${picked[0]} with ${picked.slice(1).map((p) => `#${p}`).join(', ')}` : 'Compare (tick two or more)'}
           </button>
         </div>
       </header>
@@ -100,7 +101,16 @@ export function HistoryPage() {
           {shown.map((s) => (
             <tr key={s.id} data-testid="history-row" data-sweep-id={s.id}>
               <td>
-                <input type="checkbox" checked={picked.includes(s.id)} onChange={() => toggle(s.id)} aria-label={`Pick sweep #${s.id} to compare`} data-testid={`pick-${s.id}`} />
+                <input
+                  type="checkbox"
+                  checked={picked.includes(s.id)}
+                  onChange={() => toggle(s.id)}
+                  // Nothing finished: nothing to compare. The export compares at most MAX_COMPARED with the first.
+                  disabled={!picked.includes(s.id) && (s.runs_done === 0 || picked.length > MAX_COMPARED)}
+                  title={s.runs_done === 0 ? `no run of sweep #${s.id} finished: nothing to compare` : undefined}
+                  aria-label={`Pick sweep #${s.id} to compare`}
+                  data-testid={`pick-${s.id}`}
+                />
               </td>
               <td>{s.id}</td>
               <td>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { takePendingCompare } from '../state/history';
 import type { AnalysisFlag, AnalysisGroup, AnalysisResult, CapPoint, Selector } from '../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../shared/records';
@@ -10,6 +10,8 @@ import { ExportMenu } from '../components/ExportMenu';
 import { ChartCard } from '../components/ChartCard';
 import { cardNote, FLAG_INFO, flagDetail, groupLabel, matchGroup, nearestOverhead, noAnswerText, optimumValue, rangeText, SELECTOR_ORDER, selectorTitle, sortedFlags } from '../../shared/analysis-view';
 import { bestCapText, dateTime, fmt, sig } from '../lib/format';
+import { seriesColor } from '../../shared/format';
+import { MAX_COMPARED } from '../../shared/export';
 import { navigate } from '../lib/route';
 import { isIdParam } from '../lib/routes';
 import { useHistory } from '../state/history';
@@ -62,11 +64,10 @@ export function ResultsPage({ param }: { param: string | null }) {
   const badParam = param !== null && !isIdParam(param);
   const id = badParam ? null : param !== null ? Number(param) : latest;
   const { data, error, missing } = useSweepData(id);
-  // What the page compares with: a sweep id ("3"), a dataset ("dataset:2"), or '' for nothing.
+  // What the page compares with, in order: sweep ids ("3") and datasets ("dataset:2").
   const [compareWith, setCompareWith] = useState(takePendingCompare);
-  const cmpKind: AnalysisKind = compareWith.startsWith('dataset:') ? 'dataset' : 'sweep';
-  const compareId = compareWith ? Number(compareWith.replace(/^dataset:/, '')) : null;
-  const compare = useSweepData(cmpKind === 'sweep' ? compareId : null).data;
+  const [compared, setCompared] = useState<Record<string, ComparedState>>({});
+  const onCompared = useCallback((entry: string, st: ComparedState | null) => setCompared((m) => (st ? { ...m, [entry]: st } : Object.fromEntries(Object.entries(m).filter(([k]) => k !== entry)))), []);
   const datasets = useAnalysableDatasets();
   const [overhead, setOverhead] = useState<number | null>(null);
   const [selector, setSelector] = useState<Selector>('max-efficiency');
@@ -87,7 +88,9 @@ export function ResultsPage({ param }: { param: string | null }) {
   const ov = overhead ?? planOverhead;
   const query: AnalysisQuery = { overhead_w: data ? ov : null, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, tariff };
   const analysis = useAnalysis(data ? id : null, query, revisionOf(data));
-  const cmp = useAnalysis(cmpKind === 'sweep' ? (compare ? compareId : null) : compareId, query, revisionOf(compare), cmpKind);
+  // The page's own sweep is never compared with itself (picked on History, then the Sweep picker moved to it).
+  const entries = useMemo(() => compareWith.filter((e) => e !== String(id)), [compareWith, id]);
+  const compareTo = useMemo(() => entries.flatMap((e) => compared[e]?.compare ?? []), [entries, compared]);
 
   if (badParam || missing) {
     return (
@@ -107,16 +110,16 @@ export function ResultsPage({ param }: { param: string | null }) {
   }
   const gpus = data?.sweep.plan.devices.length ?? 1;
   const result = analysis.result?.sweep_id === id ? analysis.result : null;
-  const cmpResult = compareId != null && cmp.key === `${cmpKind}:${compareId}` ? cmp.result : null;
-  const cmpName = cmpKind === 'sweep' ? (compare?.sweep.name ?? null) : (datasets.find((d) => d.id === compareId)?.name ?? null);
-  const compareTo: CompareWith | null = cmpResult && compareId != null && cmpName != null ? { result: cmpResult, kind: cmpKind, id: compareId, name: cmpName } : null;
+  // The page's own sweep is never compared with itself (picked on History, then the Sweep picker moved to it).
+  const comparedSweeps = entries.filter((e) => !e.startsWith('dataset:')).map(Number);
+  const pickable = (exclude: readonly string[]) => compareOptions(sweeps, datasets, [String(id), ...exclude]);
   return (
     <section className="page results" aria-labelledby="results-title">
       <header className="page-head">
         <h2 id="results-title">
           Results · sweep #{id} {data && <span className="muted">{data.sweep.name}</span>}
         </h2>
-        <div className="row">
+        <div className="row wrap">
           {data?.sweep.simulated && <SimBadge />}
           {data && <StatusBadge status={data.sweep.status} />}
           <label className="field">
@@ -131,36 +134,49 @@ export function ResultsPage({ param }: { param: string | null }) {
           </label>
           {data && (
             <ExportMenu
-              subject={cmpKind === 'sweep' && compareId != null ? 'compare' : 'sweep'}
-              request={{ sweep_id: id, compare_ids: cmpKind === 'sweep' && compareId != null ? [compareId] : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, ...(tariff ? { tariff } : {}) }}
+              subject={comparedSweeps.length ? 'compare' : 'sweep'}
+              request={{ sweep_id: id, compare_ids: comparedSweeps.length ? comparedSweeps : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, ...(tariff ? { tariff } : {}) }}
             />
           )}
           <label className="field">
             <span>Compare with</span>
-            <select value={compareWith} onChange={(e) => setCompareWith(e.target.value)} data-testid="results-compare">
+            {/* The first compared; changing it replaces that one, "—" drops it. */}
+            <select value={entries[0] ?? ''} onChange={(e) => setCompareWith([...(e.target.value ? [e.target.value] : []), ...entries.slice(1)])} data-testid="results-compare">
               <option value="">—</option>
-              {sweeps
-                .filter((s) => s.id !== id)
-                .map((s) => (
-                  // A sweep that did not finish says so; one with no finished run has nothing to compare.
-                  <option key={s.id} value={s.id} disabled={s.runs_done === 0}>
-                    #{s.id} {s.name}
-                    {s.status !== 'done' ? ` · ${s.status}, ${s.runs_done}/${s.run_count} runs` : ''}
-                  </option>
-                ))}
-              {datasets.length > 0 && (
-                <optgroup label="Imported datasets (segments with cap and units)">
-                  {datasets.map((d) => (
-                    <option key={d.id} value={`dataset:${d.id}`}>
-                      dataset #{d.id} {d.name}
-                    </option>
-                  ))}
-                </optgroup>
-              )}
+              {pickable(entries.slice(1))}
             </select>
           </label>
+          {entries.length > 0 && entries.length < MAX_COMPARED && (
+            <label className="field">
+              <span>and also</span>
+              <select value="" onChange={(e) => e.target.value && setCompareWith([...entries, e.target.value])} data-testid="results-compare-add">
+                <option value="">add…</option>
+                {pickable(entries)}
+              </select>
+            </label>
+          )}
         </div>
       </header>
+      {entries.length > 0 && (
+        <ul className="compare-chips" data-testid="compare-chips" aria-label="Compared with">
+          {entries.map((e, i) => {
+            const st = compared[e];
+            return (
+              <li key={e} className="chip compare-chip" data-testid="compare-chip" data-entry={e}>
+                <span className="swatch" style={{ background: seriesColor(i + 1) }} aria-hidden />
+                {st?.label ?? e}
+                {st?.compare && st.compare.status !== 'done' && st.compare.status !== null && <span className="badge status-mark">{st.compare.status}</span>}
+                <button className="link small" onClick={() => setCompareWith(entries.filter((x) => x !== e))} aria-label={`Stop comparing with ${st?.label ?? e}`} data-testid="compare-remove">
+                  ×
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {entries.map((e) => (
+        <ComparedLoader key={e} entry={e} query={query} datasets={datasets} onChange={onCompared} />
+      ))}
       {error && <p className="error">{error}</p>}
       {data && (
         <>
@@ -189,7 +205,13 @@ export function ResultsPage({ param }: { param: string | null }) {
             <TariffFields value={tariffText} onChange={setTariffText} />
           </div>
           {analysis.error && <p className="error">Analysis failed: {analysis.error}</p>}
-          {compareId != null && cmp.key === `${cmpKind}:${compareId}` && cmp.error && <p className="error">Comparison failed: {cmp.error}</p>}
+          {entries.map((e) =>
+            compared[e]?.error ? (
+              <p key={e} className="error">
+                Comparison with {compared[e]!.label} failed: {compared[e]!.error}
+              </p>
+            ) : null,
+          )}
           {result ? (
             <AnalysisView result={result} data={data} compare={compareTo} overhead={ov} onDrill={setDrill} />
           ) : (
@@ -219,27 +241,97 @@ function useAnalysableDatasets(): DatasetRecord[] {
   return datasets;
 }
 
-/** The compared sweep's or dataset's analysis, with what names it. */
+/** The options of a "compare with" picker: sweeps (one that did not finish says so) and analysable datasets. */
+function compareOptions(sweeps: readonly SweepRecord[], datasets: readonly DatasetRecord[], exclude: readonly string[]) {
+  return (
+    <>
+      {sweeps
+        .filter((s) => !exclude.includes(String(s.id)))
+        .map((s) => (
+          // One with no finished run has nothing to compare.
+          <option key={s.id} value={s.id} disabled={s.runs_done === 0}>
+            #{s.id} {s.name}
+            {s.status !== 'done' ? ` · ${s.status}, ${s.runs_done}/${s.run_count} runs` : ''}
+          </option>
+        ))}
+      {datasets.some((d) => !exclude.includes(`dataset:${d.id}`)) && (
+        <optgroup label="Imported datasets (segments with cap and units)">
+          {datasets
+            .filter((d) => !exclude.includes(`dataset:${d.id}`))
+            .map((d) => (
+              <option key={d.id} value={`dataset:${d.id}`}>
+                dataset #{d.id} {d.name}
+              </option>
+            ))}
+        </optgroup>
+      )}
+    </>
+  );
+}
+
+/** A compared sweep's or dataset's analysis, with what names it. */
 interface CompareWith {
   result: AnalysisResult;
   kind: AnalysisKind;
   id: number;
   name: string;
+  /** The sweep's status (a cancelled or failed one is marked in the legend); null for a dataset. */
+  status: SweepRecord['status'] | null;
 }
 
-/** "#3 · H100 ViT sweep · H100 SXM" ("dataset #2 · ..." for a dataset): a series' legend entry (names shortened). */
-export function seriesLabel(id: number, name: string, model: string, kind: AnalysisKind = 'sweep'): string {
-  // Long enough to tell two sweeps of one series apart by name (the legend sits above the plot and wraps).
+/** One compared entry as far as it has loaded: its analysis (null until then), an error, and a name for the chip. */
+interface ComparedState {
+  compare: CompareWith | null;
+  error: string | null;
+  label: string;
+}
+
+/**
+ * Loads one compared sweep or dataset and its analysis with the page's options and reports it to the page, so the
+ * page compares with any number of them (hooks cannot run in a loop).
+ */
+function ComparedLoader({ entry, query, datasets, onChange }: { entry: string; query: AnalysisQuery; datasets: readonly DatasetRecord[]; onChange(entry: string, st: ComparedState | null): void }) {
+  const kind: AnalysisKind = entry.startsWith('dataset:') ? 'dataset' : 'sweep';
+  const cid = Number(entry.replace(/^dataset:/, ''));
+  const loaded = useSweepData(kind === 'sweep' ? cid : null);
+  const sweep = loaded.data;
+  const cmp = useAnalysis(kind === 'sweep' ? (sweep ? cid : null) : cid, query, revisionOf(sweep), kind);
+  const mine = cmp.key === `${kind}:${cid}`;
+  const result = mine ? cmp.result : null;
+  const name = kind === 'sweep' ? (sweep?.sweep.name ?? null) : (datasets.find((d) => d.id === cid)?.name ?? null);
+  const status = sweep?.sweep.status ?? null;
+  const error = (mine ? cmp.error : null) ?? (loaded.missing ? `no sweep ${cid}` : null);
+  const label = `${kind === 'dataset' ? 'dataset ' : ''}#${cid}${name != null ? ` ${name}` : ''}`;
+  useEffect(() => onChange(entry, { compare: result && name != null ? { result, kind, id: cid, name, status } : null, error, label }), [entry, result, name, status, error, label, kind, cid, onChange]);
+  useEffect(() => () => onChange(entry, null), [entry, onChange]);
+  return null;
+}
+
+/**
+ * "#3 · H100 ViT sweep · H100 SXM" ("dataset #2 · ..." for a dataset): a series' legend entry (names shortened); a
+ * sweep that did not finish says so ("· cancelled"), its curve having fewer caps than planned.
+ */
+export function seriesLabel(id: number, name: string, model: string, kind: AnalysisKind = 'sweep', status: string | null = null): string {
+  // Long enough to tell compared sweeps of one series apart by name (the legend sits above the plot and wraps).
   const short = name.length > 56 ? `${name.slice(0, 55)}…` : name;
-  return `${kind === 'dataset' ? 'dataset ' : ''}#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}`;
+  return `${kind === 'dataset' ? 'dataset ' : ''}#${id} · ${short} · ${model.replace(/ \(simulated\)$/, ' (sim)')}${status && status !== 'done' ? ` · ${status}` : ''}`;
 }
 
-function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: CompareWith | null; overhead: number; onDrill(r: RunRecord): void }) {
+function AnalysisView({ result, data, compare, overhead, onDrill }: { result: AnalysisResult; data: Loaded; compare: readonly CompareWith[]; overhead: number; onDrill(r: RunRecord): void }) {
   const [tab, setTab] = useState(0);
   const runsById = useMemo(() => new Map(data.runs.map((r) => [r.id, r])), [data.runs]);
   const g = result.groups[Math.min(tab, result.groups.length - 1)];
+  const compares = useMemo(
+    () =>
+      g
+        ? compare.flatMap((c) => {
+            const cg = matchGroup(c.result.groups, g);
+            return cg ? [{ g: cg, label: seriesLabel(c.id, c.name, cg.device_model, c.kind, c.status) }] : [];
+          })
+        : [],
+    [compare, g],
+  );
   if (!g) return <p className="muted">No finished runs yet.</p>;
-  const cg = compare ? matchGroup(compare.result.groups, g) : null;
   return (
     <div data-testid={`workload-${g.workload}`}>
       {result.groups.length > 1 && (
@@ -251,7 +343,7 @@ function AnalysisView({ result, data, compare, overhead, onDrill }: { result: An
           ))}
         </div>
       )}
-      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} compare={compare && cg ? { g: cg, label: seriesLabel(compare.id, compare.name, cg.device_model, compare.kind) } : null} overhead={overhead} runsById={runsById} onDrill={onDrill} />
+      <GroupView g={g} result={result} sweepId={data.sweep.id} sweepName={data.sweep.name} sweepStatus={data.sweep.status} compares={compares} overhead={overhead} runsById={runsById} onDrill={onDrill} />
     </div>
   );
 }
@@ -261,7 +353,8 @@ function GroupView({
   result,
   sweepId,
   sweepName,
-  compare,
+  sweepStatus,
+  compares,
   overhead,
   runsById,
   onDrill,
@@ -270,7 +363,8 @@ function GroupView({
   result: AnalysisResult;
   sweepId: number;
   sweepName: string;
-  compare: { g: AnalysisGroup; label: string } | null;
+  sweepStatus: string;
+  compares: readonly { g: AnalysisGroup; label: string }[];
   overhead: number;
   runsById: Map<number, RunRecord>;
   onDrill(r: RunRecord): void;
@@ -279,9 +373,8 @@ function GroupView({
   const opts = result.options;
   const effBest = g.optima['max-efficiency'];
   // Series say which sweep and device they are, not just its number.
-  const name = seriesLabel(sweepId, sweepName, g.device_model);
-  const cname = compare?.label ?? '';
-  const inputs = useMemo<ChartInput[]>(() => [{ name, group: g }, ...(compare ? [{ name: cname, group: compare.g }] : [])], [g, compare, name, cname]);
+  const name = seriesLabel(sweepId, sweepName, g.device_model, 'sweep', sweepStatus);
+  const inputs = useMemo<ChartInput[]>(() => [{ name, group: g }, ...compares.map((c) => ({ name: c.label, group: c.g }))], [g, compares, name]);
   const eff = useMemo(() => efficiencyChart(inputs), [inputs]);
   const thr = useMemo(() => throughputChart(inputs), [inputs]);
   const par = useMemo(() => paretoChart(inputs), [inputs]);
@@ -340,7 +433,7 @@ function GroupView({
         <Sensitivity g={g} overhead={overhead} />
         <Flags g={g} result={result} />
         <CostCard g={g} result={result} />
-        {compare && <ComparisonCard g={g} c={compare.g} name={name} cname={cname} units={units} />}
+        {compares.length > 0 && <ComparisonCard g={g} compares={compares} name={name} units={units} />}
       </div>
       <div className="plots">
         <div className="card">
@@ -423,51 +516,63 @@ function pct(a: number | null, b: number | null): string {
   return ` (${d >= 0 ? '+' : ''}${d.toFixed(1)} %)`;
 }
 
-function ComparisonCard({ g, c, name, cname, units }: { g: AnalysisGroup; c: AnalysisGroup; name: string; cname: string; units: string }) {
+/** The shown sweep's best caps and peak efficiency beside each compared one's (columns in the charts' colours). */
+function ComparisonCard({ g, compares, name, units }: { g: AnalysisGroup; compares: readonly { g: AnalysisGroup; label: string }[]; name: string; units: string }) {
   const peak = (x: AnalysisGroup) => x.optima['max-efficiency'].value;
   const thrAt = (x: AnalysisGroup, cap: number | null) => x.caps.find((p) => p.cap_w === cap)?.throughput.mean ?? null;
+  const thrBest = (x: AnalysisGroup) => thrAt(x, x.optima['max-efficiency'].cap_w);
+  const cols = [{ g, label: name }, ...compares];
   return (
-    <div className="card" data-testid="comparison">
+    <div className="card comparison" data-testid="comparison">
       <h3>Comparison</h3>
-      <table className="table small">
-        <thead>
-          <tr>
-            <th />
-            <th>{name}</th>
-            <th>{cname}</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th>device</th>
-            <td>{g.device_model}</td>
-            <td>{c.device_model}</td>
-          </tr>
-          {SELECTOR_ORDER.map((s) => (
-            <tr key={s}>
-              <th>best cap, {s}</th>
-              <td>{bestCapText(g.optima[s].cap_w)}</td>
-              <td>{bestCapText(c.optima[s].cap_w)}</td>
+      <div className="table-scroll">
+        <table className="table small">
+          <thead>
+            <tr>
+              <th />
+              {cols.map((c, i) => (
+                <th key={i} data-testid="comparison-head">
+                  <span className="swatch" style={{ background: seriesColor(i) }} aria-hidden /> {c.label}
+                </th>
+              ))}
             </tr>
-          ))}
-          <tr>
-            <th>peak efficiency ({units}/J)</th>
-            <td>{sig(peak(g))}</td>
-            <td>
-              {sig(peak(c))}
-              <span className="muted">{pct(peak(c), peak(g))}</span>
-            </td>
-          </tr>
-          <tr>
-            <th>throughput there ({units}/s/GPU)</th>
-            <td>{fmt(thrAt(g, g.optima['max-efficiency'].cap_w), 1)}</td>
-            <td>
-              {fmt(thrAt(c, c.optima['max-efficiency'].cap_w), 1)}
-              <span className="muted">{pct(thrAt(c, c.optima['max-efficiency'].cap_w), thrAt(g, g.optima['max-efficiency'].cap_w))}</span>
-            </td>
-          </tr>
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            <tr>
+              <th>device</th>
+              {cols.map((c, i) => (
+                <td key={i}>{c.g.device_model}</td>
+              ))}
+            </tr>
+            {SELECTOR_ORDER.map((s) => (
+              <tr key={s}>
+                <th>best cap, {s}</th>
+                {cols.map((c, i) => (
+                  <td key={i}>{bestCapText(c.g.optima[s].cap_w)}</td>
+                ))}
+              </tr>
+            ))}
+            <tr>
+              <th>peak efficiency ({units}/J)</th>
+              {cols.map((c, i) => (
+                <td key={i}>
+                  {sig(peak(c.g))}
+                  {i > 0 && <span className="muted">{pct(peak(c.g), peak(g))}</span>}
+                </td>
+              ))}
+            </tr>
+            <tr>
+              <th>throughput there ({units}/s/GPU)</th>
+              {cols.map((c, i) => (
+                <td key={i}>
+                  {fmt(thrBest(c.g), 1)}
+                  {i > 0 && <span className="muted">{pct(thrBest(c.g), thrBest(g))}</span>}
+                </td>
+              ))}
+            </tr>
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

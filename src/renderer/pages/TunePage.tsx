@@ -5,7 +5,7 @@ import { FieldMessage, NumberField, SelectField } from '../components/Fields';
 import { SimulationFields } from '../components/SimulationFields';
 import { api } from '../api/client';
 import { navigate } from '../lib/route';
-import { defaultTuneForm, tuneInputOf, type TuneField, type TuneForm } from '../lib/tune-form';
+import { ADVANCED_TUNE_FIELDS, defaultTuneForm, tuneInputOf, type TuneField, type TuneForm } from '../lib/tune-form';
 import { isRunning, useSweep } from '../state/sweep';
 import { live, ptyBuffer } from '../state/live';
 import { toast, toastError } from '../state/toasts';
@@ -19,6 +19,8 @@ const useTuneForm = create<{ form: TuneForm; update(patch: Partial<TuneForm>): v
     name: 'caplab.tune',
     version: 1,
     partialize: (s) => ({ form: s.form }),
+    // A form kept before a field was added gets that field's default.
+    merge: (kept, current) => ({ ...current, form: { ...defaultTuneForm, ...(kept as { form?: Partial<TuneForm> } | undefined)?.form } }),
   }),
 );
 
@@ -31,8 +33,10 @@ export function TunePage() {
   const { form, update } = useTuneForm();
   const running = useSweep(isRunning);
   const [starting, setStarting] = useState(false);
+  const [advanced, setAdvanced] = useState(false);
   const checked = tuneInputOf(form);
   const problem = (field: TuneField) => (form.line.trim() === '' && field === 'line' ? undefined : checked.problems.find((p) => p.field === field)?.message);
+  const advancedProblem = ADVANCED_TUNE_FIELDS.some((f) => problem(f));
 
   async function start() {
     if (!checked.input) return toast('error', `Fix the form first: ${checked.problems.map((p) => p.message).join('; ')}`);
@@ -54,7 +58,7 @@ export function TunePage() {
     }
   }
 
-  const text = (field: 'file' | 'pattern' | 'units' | 'devices' | 'caps' | 'adapter' | 'cwd', label: string, placeholder: string, title: string) => (
+  const text = (field: 'file' | 'pattern' | 'units' | 'devices' | 'caps' | 'adapter' | 'cwd' | 'hold', label: string, placeholder: string, title: string) => (
     <label className="field" title={title}>
       <span>{label}</span>
       <input value={form[field]} placeholder={placeholder} data-testid={`tune-${field}`} onChange={(e) => update({ [field]: e.target.value })} />
@@ -118,6 +122,24 @@ export function TunePage() {
               <NumberField label="Node overhead" value={form.overheadW} unit="W" onChange={(overheadW) => update({ overheadW })} testId="tune-overhead" error={problem('overheadW')} />
             </div>
           </fieldset>
+          {/* Open by itself when one of its fields has a problem, so the problem is seen where it is. */}
+          <details className="group advanced" open={advanced || advancedProblem} onToggle={(e) => setAdvanced(e.currentTarget.open)} data-testid="tune-advanced">
+            <summary>Advanced: hold a cap, seed, time-outs</summary>
+            <div className="row wrap">
+              {text('hold', 'Hold a cap (W)', 'blank: profile', '--hold W: profile nothing, hold this cap from the job\'s steady state to its end (a cap found before, or the default limit as a baseline)')}
+              <NumberField label="Seed" value={form.seed} step={1} onChange={(seed) => update({ seed })} testId="tune-seed" error={problem('seed')} title="--seed: the random order of the visits (the same seed visits caps in the same order)" />
+              <NumberField
+                label="Wait for a rate"
+                value={form.rateTimeoutS}
+                unit="s"
+                onChange={(rateTimeoutS) => update({ rateTimeoutS })}
+                testId="tune-rate-timeout"
+                error={problem('rateTimeoutS')}
+                title="--rate-timeout: a job whose output gives no steady rate by then is refused (ended, no limit changed)"
+              />
+              <NumberField label="Hung after silence of" value={form.hangTimeoutS} unit="s" onChange={(hangTimeoutS) => update({ hangTimeoutS })} testId="tune-hang-timeout" error={problem('hangTimeoutS')} title="--hang-timeout: a job silent this long is ended and the limits restored" />
+            </div>
+          </details>
           <SimulationFields speedup={form.simSpeedup} presets={form.simDevices} onChange={update} testPrefix="tune-" speedupError={problem('simSpeedup')} presetsError={problem('simDevices')}>
             <p className="muted small">
               Used only on the simulated backend. A simulated job: <code>caplab sim-workload --workload vit_l_16 --devices 0 --state-dir DIR</code> (DIR: the host&apos;s CAPLAB_SIM_STATE_DIR).
@@ -127,9 +149,16 @@ export function TunePage() {
         <aside className="designer-side card" data-testid="tune-check" aria-live="polite">
           <h3>Check</h3>
           {checked.input ? (
-            <p className="ok" data-testid="tune-ok">
-              Ready: the limit is journalled before the first change and restored when the job ends, fails or is cancelled.
-            </p>
+            <>
+              <p className="ok" data-testid="tune-ok">
+                Ready: the limit is journalled before the first change and restored when the job ends, fails or is cancelled.
+              </p>
+              {checked.input.hold_w != null && (
+                <p className="small" data-testid="tune-hold-note">
+                  Holds {checked.input.hold_w} W from the job&apos;s steady state to its end: no cap is profiled (goal, caps and margin are not used).
+                </p>
+              )}
+            </>
           ) : form.line.trim() === '' ? (
             <p className="muted small">Type the job&apos;s command to start.</p>
           ) : (

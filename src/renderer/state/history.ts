@@ -14,14 +14,14 @@ interface HistoryState {
   annotate(id: number, patch: { tags?: string[]; notes?: string }): Promise<void>;
 }
 
-/** A comparison asked for on the History page, taken once by the Results page it opens ('' = none). */
-let pendingCompare = '';
-export function askCompare(withId: number): void {
-  pendingCompare = String(withId);
+/** The sweeps a comparison asked for on the History page compares with, taken once by the Results page it opens. */
+let pendingCompare: string[] = [];
+export function askCompare(withIds: readonly number[]): void {
+  pendingCompare = withIds.map(String);
 }
-export function takePendingCompare(): string {
+export function takePendingCompare(): string[] {
   const v = pendingCompare;
-  pendingCompare = '';
+  pendingCompare = [];
   return v;
 }
 

@@ -249,4 +249,9 @@ export const migrations: Migration[] = [
   `
   CREATE TABLE IF NOT EXISTS space_reserve (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
   `,
+  // v12 -> v13: a tuning session's outcome (its last tune.status as JSON: the cap held, visits, profiling share, the
+  // tuner's decision), so the console shows it when opened after the session ended.
+  `
+  ALTER TABLE sweeps ADD COLUMN tune_status TEXT;
+  `,
 ];

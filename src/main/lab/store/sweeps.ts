@@ -4,6 +4,7 @@ import { PLAN_SCHEMA_VERSION, readStoredPlan, type StoredPlan } from './stored-p
 import type { PlannedRun } from '../../../shared/plan';
 import { RunAdaptive, type RunRecord, type SweepRecord, type SweepStatus } from '../../../shared/records';
 import { ExportEnvironment, type SoftwareRecord } from '../../../shared/export';
+import { TuneStatus } from '../../../shared/tune';
 import { runFigures } from '../../../core/analysis/figures';
 import { closeSweepJournal } from './journal';
 
@@ -34,6 +35,20 @@ export function createSweep(db: Db, s: NewSweep, runs: readonly PlannedRun[]): {
 export function appendRuns(db: Db, sweepId: number, runs: readonly PlannedRun[]): number[] {
   const stmt = db.prepare('INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, reason) VALUES (?, ?, ?, ?, ?, ?, ?)');
   return db.transaction(() => runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending', r.reason ?? null).lastInsertRowid)))();
+}
+
+/** Stores a tuning session's final `tune.status` (getTuneStatus reads it back). */
+export function setTuneStatus(db: Db, sweepId: number, status: TuneStatus): void {
+  db.prepare('UPDATE sweeps SET tune_status = ? WHERE id = ?').run(JSON.stringify(status), sweepId);
+}
+
+/**
+ * A tuning session's stored final status; null for a sweep, and for a session whose CapLab was killed before it
+ * ended (it is 'interrupted' then, with no outcome to show).
+ */
+export function getTuneStatus(db: Db, sweepId: number): TuneStatus | null {
+  const row = db.prepare('SELECT tune_status FROM sweeps WHERE id = ?').get(sweepId) as { tune_status: string | null } | undefined;
+  return row?.tune_status ? TuneStatus.parse(JSON.parse(row.tune_status)) : null;
 }
 
 export function finishSweep(db: Db, sweepId: number, status: SweepStatus, error: string | null): void {

@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { sweepSamplesInRange } from '../store/samples';
-import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, updateRun } from '../store/sweeps';
+import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, setTuneStatus, updateRun } from '../store/sweeps';
 import { reserveSpace } from '../store/reserve';
 import { collectEnvironment } from '../environment';
 import { SampleRecorder } from '../sweep/sample-recorder';
@@ -29,7 +29,7 @@ import type { Plan } from '../../../shared/plan';
 import type { Selector } from '../../../shared/analysis';
 import type { CapRestore } from '../../../shared/records';
 import { counterReading } from '../gpu/counter-reading';
-import { TUNE_OPTION_DEFAULTS } from '../../../shared/tune';
+import { TUNE_OPTION_DEFAULTS, type TuneStatus } from '../../../shared/tune';
 import type { EventArgs } from '../../../shared/api';
 
 export interface TuneOptions {
@@ -225,13 +225,10 @@ export class TuneSession {
     this.sendStatus();
   }
 
-  /** `tune.status` now, and `sweep.progress` when the stage or cap changed (the console's run line and shading). */
-  private sendStatus(stageChanged = false): void {
-    if (!this.deps.emit) return;
-    const now = this.now();
-    const jobS = Math.max(0, now - this.jobStart);
-    this.statusSentAt = Date.now();
-    this.emit('tune.status', {
+  /** What the tuner is doing now, as `tune.status` says it (and the database keeps at the end). */
+  private statusNow(): TuneStatus {
+    const jobS = Math.max(0, this.now() - this.jobStart);
+    return {
       sweep_id: this.sweepId,
       stage: this.live.stage,
       cap_w: this.live.cap_w,
@@ -244,8 +241,16 @@ export class TuneSession {
       expected_s: this.opts.expected_s,
       default_limit_w: this.defaultW,
       note: this.live.note,
-    });
+    };
+  }
+
+  /** `tune.status` now, and `sweep.progress` when the stage or cap changed (the console's run line and shading). */
+  private sendStatus(stageChanged = false, status = this.statusNow()): void {
+    if (!this.deps.emit) return;
+    this.statusSentAt = Date.now();
+    this.emit('tune.status', status);
     if (!stageChanged) return;
+    const jobS = Math.max(0, this.now() - this.jobStart);
     const visiting = this.live.stage === 'visit';
     this.emit('sweep.progress', {
       sweep_id: this.sweepId,
@@ -699,14 +704,18 @@ export class TuneSession {
         report.savings = { default_energy_j: null, saved_j: null, saved_fraction: null, slowdown: null, note: 'the job changed phase: the profile of one phase does not price the other, so no saving is estimated' };
       }
     }
+    this.live.note = report.cap_held_w !== null ? `held ${report.cap_held_w} W${report.hold_note ? `: ${report.hold_note}` : ''}` : (report.error ?? this.live.note);
+    Object.assign(this.live, { stage: 'ended', cap_w: report.cap_held_w, run_id: null, held_w: report.cap_held_w });
+    const ended = this.statusNow();
     try {
       reserve?.release();
+      // Before the end: a console that reloads on sweep.finished finds the outcome stored.
+      setTuneStatus(db, this.sweepId, ended);
       finishSweep(db, this.sweepId, status === 'refused' ? 'failed' : status, error);
     } catch (e) {
       report.error = `${report.error ? `${report.error}; ` : ''}could not record the session's end: ${(e as Error).message}`;
     }
-    this.live.note = report.cap_held_w !== null ? `held ${report.cap_held_w} W${report.hold_note ? `: ${report.hold_note}` : ''}` : (report.error ?? this.live.note);
-    this.stageIs('ended', report.cap_held_w, null);
+    this.sendStatus(true, ended);
     this.emit('sweep.finished', { sweep_id: this.sweepId, status: status === 'refused' ? 'failed' : status, error: report.error, restored });
     return report;
   }
