@@ -21,6 +21,7 @@ const ingestMs: number[] = [];
 let sent = 0;
 let sampleEvents = 0;
 let plotlyDraws = 0;
+let ownDrawsAtStart = 0;
 
 function samplesMessage(sweep: number, t0: number, from: number, to: number, o: FeedOptions): string {
   const samples: EventPayload<'samples'>['samples'] = [];
@@ -69,6 +70,9 @@ async function feed(o: FeedOptions): Promise<{ sentSamples: number; receivedSamp
   // baseline; the canvas path has no such event and counts in data-draws).
   const gd = document.querySelector('[data-testid=live-traces]') as (HTMLElement & { on?(ev: string, cb: () => void): void }) | null;
   gd?.on?.('plotly_afterplot', () => plotlyDraws++);
+  // Frames and draws are counted from here: those drawn while the page loaded and took its settings are no part of it.
+  frames.length = 0;
+  ownDrawsAtStart = Number(gd?.dataset.draws ?? 0);
   live.reset(1);
   const t0 = 1_800_000_000;
   const total = Math.round(o.simSeconds * o.hz);
@@ -114,7 +118,7 @@ window.__bench = {
   // The canvas path counts its own drawings; Plotly's are counted by its afterplot event.
   draws: () => {
     const own = document.querySelector<HTMLElement>('[data-testid=live-traces]')?.dataset.draws;
-    return own === undefined ? plotlyDraws : Number(own);
+    return own === undefined ? plotlyDraws : Number(own) - ownDrawsAtStart;
   },
   ready: true,
 };

@@ -69,9 +69,10 @@ const ROWS = [
  */
 function breakGaps(d: XY): XY {
   if (d.t.length < 3) return d;
-  const steps: number[] = [];
-  for (let i = 1; i < d.t.length; i++) steps.push(d.t[i]! - d.t[i - 1]!);
-  const median = [...steps].sort((a, b) => a - b)[steps.length >> 1]!;
+  const steps = new Float64Array(d.t.length - 1);
+  for (let i = 1; i < d.t.length; i++) steps[i - 1] = d.t[i]! - d.t[i - 1]!;
+  // A typed copy sorts numerically without a comparator call per step (33 traces a frame).
+  const median = steps.slice().sort()[steps.length >> 1]!;
   const limit = 5 * median;
   if (!(limit > 0)) return d;
   const out: XY = { t: [d.t[0]!], v: [d.v[0] ?? null] };
