@@ -72,6 +72,8 @@ test('live traces on the canvas: every device drawn, legend hides and shows one,
   await app.mouse.move(box.x + box.width / 2, box.y + box.height + 40);
   await expect(tip).toBeHidden();
 
+  // The screenshots show the traces, not the "sweep done" toast over their corner.
+  await expect(app.locator('.toast')).toHaveCount(0, { timeout: 20_000 });
   for (const [w, h] of [
     [1280, 800],
     [1920, 1080],
