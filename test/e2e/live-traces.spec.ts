@@ -12,16 +12,16 @@ interface Canvas {
   getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
 }
 
-/** Canvas pixels close to `hex` (a trace's colour): lines drawn in it, whatever their shape. */
-async function pixelsOf(app: Page, hex: string): Promise<number> {
-  return app.getByTestId('live-canvas').evaluate((el, hex) => {
+/** Opaque canvas pixels within `tol` per channel of `hex` (a trace's colour): lines drawn in it, whatever their shape. */
+async function pixelsOf(app: Page, hex: string, tol = 24): Promise<number> {
+  return app.getByTestId('live-canvas').evaluate((el, [hex, tol]) => {
     const c = el as unknown as Canvas;
     const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - r!) < 24 && Math.abs(d[i + 1]! - g!) < 24 && Math.abs(d[i + 2]! - b!) < 24 && d[i + 3]! > 200) n++;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - r!) < tol && Math.abs(d[i + 1]! - g!) < tol && Math.abs(d[i + 2]! - b!) < tol && d[i + 3]! > 200) n++;
     return n;
-  }, hex);
+  }, [hex, tol] as const);
 }
 
 test('live traces on the canvas: every device drawn, legend hides and shows one, hover reads a value, redrawn on resize', async ({ app }) => {
@@ -71,6 +71,15 @@ test('live traces on the canvas: every device drawn, legend hides and shows one,
   expect(text).toMatch(/: \d+(\.\d)? W at \d+(\.\d)? s$/);
   await app.mouse.move(box.x + box.width / 2, box.y + box.height + 40);
   await expect(tip).toBeHidden();
+
+  // The light theme redraws the canvas in its colours (tick labels and titles in its text colour), and back.
+  // (Tight tolerance: the dark theme's grid colour is within 16 of the light theme's text colour.)
+  const lightFg = '#1f2328'; // --fg of the light theme
+  expect(await pixelsOf(app, lightFg, 6)).toBe(0);
+  await app.getByTestId('theme-toggle').click();
+  await expect.poll(() => pixelsOf(app, lightFg, 6)).toBeGreaterThan(100);
+  await app.getByTestId('theme-toggle').click();
+  await expect.poll(() => pixelsOf(app, lightFg, 6)).toBe(0);
 
   // The screenshots show the traces, not the "sweep done" toast over their corner.
   await expect(app.locator('.toast')).toHaveCount(0, { timeout: 20_000 });

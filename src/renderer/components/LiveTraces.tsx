@@ -106,7 +106,9 @@ export function LiveTraces({ source, names, simulated = false, height = 620, onF
       frameRef.current?.({ ms: performance.now() - started, buildMs: built - started, points: fig.points, coalesced, skippedTicks: 0 });
     };
     redrawRef.current = () => draw(true);
-    draw(true);
+    // The first frame waits for the next animation frame: on a theme change this effect runs before App's, which
+    // sets the theme attribute whose CSS colours the canvas reads.
+    const first = requestAnimationFrame(() => draw(true));
     const timer = setInterval(() => draw(), refreshMs);
     const ro = new ResizeObserver(() => {
       if (disposed || resizeQueued || (canvas.clientWidth === drawnW && canvas.clientHeight === drawnH)) return;
@@ -140,6 +142,7 @@ export function LiveTraces({ source, names, simulated = false, height = 620, onF
     canvas.addEventListener('mouseleave', onLeave);
     return () => {
       disposed = true;
+      cancelAnimationFrame(first);
       clearInterval(timer);
       ro.disconnect();
       canvas.removeEventListener('mousemove', onMove);
