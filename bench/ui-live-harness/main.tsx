@@ -20,6 +20,8 @@ const frames: FrameStats[] = [];
 const ingestMs: number[] = [];
 let sent = 0;
 let sampleEvents = 0;
+let plotlyDraws = 0;
+let ownDrawsAtStart = 0;
 
 function samplesMessage(sweep: number, t0: number, from: number, to: number, o: FeedOptions): string {
   const samples: EventPayload<'samples'>['samples'] = [];
@@ -64,6 +66,13 @@ function deliver(text: string): void {
 }
 
 async function feed(o: FeedOptions): Promise<{ sentSamples: number; receivedSamples: number; events: number; sampleEvents: number; wallS: number }> {
+  // Every Plotly drawing of the figure (frames, and redraws a resize sets off) ends in plotly_afterplot (a Plotly
+  // baseline; the canvas path has no such event and counts in data-draws).
+  const gd = document.querySelector('[data-testid=live-traces]') as (HTMLElement & { on?(ev: string, cb: () => void): void }) | null;
+  gd?.on?.('plotly_afterplot', () => plotlyDraws++);
+  // Frames and draws are counted from here: those drawn while the page loaded and took its settings are no part of it.
+  frames.length = 0;
+  ownDrawsAtStart = Number(gd?.dataset.draws ?? 0);
   live.reset(1);
   const t0 = 1_800_000_000;
   const total = Math.round(o.simSeconds * o.hz);
@@ -106,6 +115,11 @@ window.__bench = {
   feed,
   frames: () => frames.splice(0),
   ingest: () => ingestMs.splice(0),
+  // The canvas path counts its own drawings; Plotly's are counted by its afterplot event.
+  draws: () => {
+    const own = document.querySelector<HTMLElement>('[data-testid=live-traces]')?.dataset.draws;
+    return own === undefined ? plotlyDraws : Number(own) - ownDrawsAtStart;
+  },
   ready: true,
 };
 

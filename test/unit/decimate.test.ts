@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimateMinMax, RingSeries } from '../../src/core/decimate';
+import { decimateMinMax, RingSeries, WindowDecimator } from '../../src/core/decimate';
 
 describe('decimateMinMax', () => {
   it('returns the input unchanged when it already fits', () => {
@@ -50,5 +50,85 @@ describe('RingSeries', () => {
     expect(d.t[0]).toBeGreaterThanOrEqual(2000);
     expect(d.t.length).toBeLessThanOrEqual(100);
     expect(Math.max(...(d.v.filter((x) => x !== null) as number[]))).toBe(2499);
+  });
+});
+
+describe('WindowDecimator (incremental live windows)', () => {
+  /** A seeded noise source, so a failure replays. */
+  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+
+  it('a window kept up to date frame by frame equals the same window decimated afresh', () => {
+    const ring = new RingSeries(8000);
+    const inc = new WindowDecimator(ring, 600, 600);
+    const rand = rng(7);
+    let t = 1_800_000_000;
+    for (let frame = 0; frame < 200; frame++) {
+      const batch = 1 + Math.floor(rand() * 120);
+      for (let k = 0; k < batch; k++) {
+        t += 0.1;
+        ring.push(t, rand() < 0.02 ? null : 100 + rand() * 50);
+      }
+      const since = t - 600;
+      expect(inc.window(since), `frame ${frame}`).toEqual(new WindowDecimator(ring, 600, 600).window(since));
+    }
+  });
+
+  it('keeps the window\'s spike and dip, in time order, within the window, never over maxPoints; a spike leaves with its window', () => {
+    const ring = new RingSeries(36_000);
+    const inc = new WindowDecimator(ring, 600, 600);
+    let t = 0;
+    let spikeT = NaN;
+    let dipT = NaN;
+    for (let frame = 0; frame < 300; frame++) {
+      for (let k = 0; k < 50; k++) {
+        t += 0.1;
+        const spike = frame === 40 && k === 17;
+        const dip = frame === 90 && k === 3;
+        if (spike) spikeT = t;
+        if (dip) dipT = t;
+        ring.push(t, spike ? 5000 : dip ? -5000 : 200 + Math.sin(t));
+      }
+      const since = t - 600;
+      const d = inc.window(since);
+      expect(d.t.length).toBeLessThanOrEqual(600);
+      for (let i = 1; i < d.t.length; i++) expect(d.t[i]!).toBeGreaterThan(d.t[i - 1]!);
+      expect(d.t[0]!).toBeGreaterThanOrEqual(since);
+      const vs = d.v as number[];
+      if (frame >= 40) expect(Math.max(...vs) === 5000, `frame ${frame}`).toBe(spikeT >= since);
+      if (frame >= 90) expect(Math.min(...vs) === -5000, `frame ${frame}`).toBe(dipT >= since);
+    }
+    expect(t - 600).toBeGreaterThan(dipT); // both did leave the window above
+  });
+
+  it('draws a window still filling finer than a full one, and a small window point for point', () => {
+    const ring = new RingSeries(36_000);
+    const inc = new WindowDecimator(ring, 600, 600);
+    for (let i = 0; i < 300; i++) ring.push(i * 0.1, i);
+    const raw = inc.window(-Infinity);
+    expect(raw.t.length).toBe(300);
+    expect(raw.v[123]).toBe(123);
+    // 120 s of 10 Hz readings: the full window's buckets (2 s) would leave 120 points; the finer ones keep over 300.
+    for (let i = 300; i < 1200; i++) ring.push(i * 0.1, i);
+    const filling = inc.window(-Infinity);
+    expect(filling.t.length).toBeGreaterThan(300);
+    expect(filling.t.length).toBeLessThanOrEqual(600);
+    expect(filling).toEqual(new WindowDecimator(ring, 600, 600).window(-Infinity));
+  });
+
+  it('starts over when the ring is cleared or more points came than it holds, and keeps gaps as nulls', () => {
+    const ring = new RingSeries(2000);
+    const inc = new WindowDecimator(ring, 100, 100);
+    for (let i = 0; i < 1500; i++) ring.push(i * 0.1, i >= 500 && i < 700 ? null : 10);
+    const a = inc.window(149.9 - 100);
+    expect(a.v).toContain(null);
+    expect(a.v.filter((v) => v !== null).every((v) => v === 10)).toBe(true);
+    ring.clear();
+    for (let i = 0; i < 1500; i++) ring.push(i * 0.1, 20);
+    expect(inc.window(149.9 - 100).v.every((v) => v === 20)).toBe(true);
+    // 5000 new points through a ring of 2000: those that fell off were never seen, so the window is rebuilt.
+    for (let i = 1500; i < 6500; i++) ring.push(i * 0.1, 30);
+    const c = inc.window(649.9 - 100);
+    expect(c).toEqual(new WindowDecimator(ring, 100, 100).window(649.9 - 100));
+    expect(c.v.every((v) => v === 30)).toBe(true);
   });
 });

@@ -1,5 +1,4 @@
-import type { Layout, PlotData } from 'plotly.js-strict-dist-min';
-import type { RingSeries, XY } from '../../core/decimate';
+import { WindowDecimator, type RingSeries, type XY } from '../../core/decimate';
 import type { EventPayload } from '../../shared/api';
 import { colorFor } from './format';
 
@@ -22,9 +21,28 @@ export interface LiveSource {
   lastT: number | null;
 }
 
+/** One line of the live figure, in seconds since t0 (NaN breaks the line). */
+export interface LiveTrace {
+  /** Device id (or 'throughput'): the legend entry that shows or hides it. */
+  group: string;
+  name: string;
+  /** Panel, 0 to 3 (power, SM clock, temperature, throughput). */
+  row: number;
+  color: string;
+  /** Dashed step line (a device's power cap). */
+  cap: boolean;
+  x: Float64Array;
+  y: Float64Array;
+}
+
 export interface LiveFigure {
-  data: PlotData[];
-  layout: Layout;
+  traces: LiveTrace[];
+  /** Legend entries: device id, shown name, colour. */
+  legend: { group: string; name: string; color: string }[];
+  /** Shaded sweep phases, x in seconds since t0; label: the cap a warm-up starts. */
+  phases: { x0: number; x1: number; fill: string; label: string | null }[];
+  xRange: [number, number];
+  rows: readonly { title: string; unit: string; toZero: boolean }[];
   /** Points drawn in total (for tests and the bench). */
   points: number;
   t0: number;
@@ -39,10 +57,10 @@ const PHASE_COLORS: Record<string, string> = {
 };
 
 const ROWS = [
-  { key: 'power_w', title: 'Power (W)' },
-  { key: 'sm_clock_mhz', title: 'SM clock (MHz)' },
-  { key: 'temp_c', title: 'Temperature (°C)' },
-  { key: 'throughput', title: 'Throughput (units/s per GPU)' },
+  { key: 'power_w', title: 'Power (W)', unit: 'W', toZero: false },
+  { key: 'sm_clock_mhz', title: 'SM clock (MHz)', unit: 'MHz', toZero: false },
+  { key: 'temp_c', title: 'Temperature (°C)', unit: '°C', toZero: false },
+  { key: 'throughput', title: 'Throughput (units/s per GPU)', unit: 'units/s', toZero: true },
 ] as const;
 
 /**
@@ -51,9 +69,10 @@ const ROWS = [
  */
 function breakGaps(d: XY): XY {
   if (d.t.length < 3) return d;
-  const steps: number[] = [];
-  for (let i = 1; i < d.t.length; i++) steps.push(d.t[i]! - d.t[i - 1]!);
-  const median = [...steps].sort((a, b) => a - b)[steps.length >> 1]!;
+  const steps = new Float64Array(d.t.length - 1);
+  for (let i = 1; i < d.t.length; i++) steps[i - 1] = d.t[i]! - d.t[i - 1]!;
+  // A typed copy sorts numerically without a comparator call per step (33 traces a frame).
+  const median = steps.slice().sort()[steps.length >> 1]!;
   const limit = 5 * median;
   if (!(limit > 0)) return d;
   const out: XY = { t: [d.t[0]!], v: [d.v[0] ?? null] };
@@ -68,12 +87,26 @@ function breakGaps(d: XY): XY {
   return out;
 }
 
+export const timeAxisTitle = (simulated: boolean) => (simulated ? 'simulated time since the sweep started (s)' : 'time since the sweep started (s)');
+
+/** Each ring's decimators by point budget, kept from frame to frame so a frame folds in only the new points. */
+const decimators = new WeakMap<RingSeries, Map<number, WindowDecimator>>();
+
+function windowOf(ring: RingSeries, maxPoints: number, windowS: number, since: number): XY {
+  let byPoints = decimators.get(ring);
+  if (!byPoints) decimators.set(ring, (byPoints = new Map()));
+  let d = byPoints.get(maxPoints);
+  if (!d || d.windowS !== windowS) byPoints.set(maxPoints, (d = new WindowDecimator(ring, windowS, maxPoints)));
+  return d.window(since);
+}
+
 /**
  * Builds the live figure: four stacked panels sharing the time axis (power with each device's cap as a dashed
  * line, SM clock, temperature, throughput), min/max decimated to maxPoints per trace over the last windowS
  * seconds, with the sweep's phases shaded. Time is shown in seconds since t0 (simulated time on simulated devices).
+ * live-canvas.ts draws it.
  */
-export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoints: number; t0?: number; names?: Record<string, string>; simulated?: boolean }): LiveFigure {
+export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoints: number; t0?: number; names?: Record<string, string> }): LiveFigure {
   const ids = src.devices();
   const end = src.lastT ?? 0;
   const since = end - opts.windowS;
@@ -83,80 +116,53 @@ export function buildLiveFigure(src: LiveSource, opts: { windowS: number; maxPoi
     const g = breakGaps(d);
     return { x: Float64Array.from(g.t, (x) => x - t0), y: Float64Array.from(g.v, (x) => (x == null ? NaN : x)) };
   };
-  const data: PlotData[] = [];
+  const traces: LiveTrace[] = [];
+  const legend: LiveFigure['legend'] = [];
   let points = 0;
-  const domain = (row: number) => {
-    const h = 1 / ROWS.length;
-    const top = 1 - row * h;
-    return [Math.max(0, top - h + 0.045), top - 0.01];
-  };
   ids.forEach((id, i) => {
     const rec = src.get(id)!;
     const color = colorFor(i);
     const name = opts.names?.[id] ?? id;
+    legend.push({ group: id, name, color });
     ROWS.slice(0, 3).forEach((row, r) => {
-      const d = rec[row.key as 'power_w' | 'sm_clock_mhz' | 'temp_c'].decimated(opts.maxPoints, since);
+      const d = windowOf(rec[row.key as 'power_w' | 'sm_clock_mhz' | 'temp_c'], opts.maxPoints, opts.windowS, since);
       points += d.t.length;
-      data.push({
-        type: 'scatter',
-        mode: 'lines',
-        name,
-        legendgroup: id,
-        showlegend: r === 0,
-        ...xy(d),
-        line: { color, width: 1.4 },
-        xaxis: 'x',
-        yaxis: r === 0 ? 'y' : `y${r + 1}`,
-        hovertemplate: `${name}<br>%{y:.0f} ${row.title.replace(/.*\((.*)\)/, '$1')}<extra></extra>`,
-      });
+      traces.push({ group: id, name, row: r, color, cap: false, ...xy(d) });
     });
-    const cap = rec.limit_w.decimated(Math.min(200, opts.maxPoints), since);
+    const cap = windowOf(rec.limit_w, Math.min(200, opts.maxPoints), opts.windowS, since);
     points += cap.t.length;
-    data.push({
-      type: 'scatter',
-      mode: 'lines',
-      name: `${name} cap`,
-      legendgroup: id,
-      showlegend: false,
-      ...xy(cap),
-      line: { color, width: 1.2, dash: 'dash', shape: 'hv' },
-      xaxis: 'x',
-      yaxis: 'y',
-      hovertemplate: `${name} cap %{y:.0f} W<extra></extra>`,
-    });
+    traces.push({ group: id, name: `${name} cap`, row: 0, color, cap: true, ...xy(cap) });
   });
-  const thr = src.throughput.decimated(opts.maxPoints, since);
+  const thr = windowOf(src.throughput, opts.maxPoints, opts.windowS, since);
   points += thr.t.length;
-  data.push({ type: 'scatter', mode: 'lines', name: 'throughput', showlegend: false, ...xy(thr), line: { color: '#9c755f', width: 1.4 }, xaxis: 'x', yaxis: 'y4' });
+  traces.push({ group: 'throughput', name: 'throughput', row: 3, color: '#9c755f', cap: false, ...xy(thr) });
 
-  const shapes: Record<string, unknown>[] = [];
-  const annotations: Record<string, unknown>[] = [];
+  const shaded: LiveFigure['phases'] = [];
   const phases = src.phases;
   // Phases are shaded only on a time axis that samples have set (before the first sample there is none).
   for (let i = 0; src.lastT !== null && i < phases.length; i++) {
     const p = phases[i]!;
     if (Number.isNaN(p.t)) continue;
-    const next = phases.slice(i + 1).find((q) => !Number.isNaN(q.t))?.t ?? end;
+    let next = end;
+    for (let j = i + 1; j < phases.length; j++) {
+      if (!Number.isNaN(phases[j]!.t)) {
+        next = phases[j]!.t;
+        break;
+      }
+    }
     if (next < since || p.phase === 'idle') continue;
     const x0 = Math.max(p.t, since) - t0;
     const x1 = next - t0;
     if (!Number.isFinite(x0) || !Number.isFinite(x1)) continue;
-    shapes.push({ type: 'rect', xref: 'x', yref: 'paper', x0, x1, y0: 0, y1: 1, fillcolor: PHASE_COLORS[p.phase], line: { width: 0 }, layer: 'below' });
-    if (p.phase === 'warmup' && p.cap_w != null) {
-      annotations.push({ x: x0, y: 1, xref: 'x', yref: 'paper', text: `${p.cap_w} W`, showarrow: false, xanchor: 'left', yanchor: 'bottom', font: { size: 10 } });
-    }
+    shaded.push({ x0, x1, fill: PHASE_COLORS[p.phase]!, label: p.phase === 'warmup' && p.cap_w != null ? `${p.cap_w} W` : null });
   }
-
-  const layout: Layout = {
-    showlegend: true,
-    legend: { orientation: 'h', x: 0, y: 1.06, yanchor: 'bottom' },
-    margin: { l: 60, r: 16, t: 36, b: 36 },
-    xaxis: { title: { text: opts.simulated ? 'simulated time since the sweep started (s)' : 'time since the sweep started (s)' }, range: [Math.max(since, t0) - t0, Math.max(end - t0, 1)], anchor: 'y4' },
-    shapes,
-    annotations,
+  return {
+    traces,
+    legend,
+    phases: shaded,
+    xRange: [Math.max(since, t0) - t0, Math.max(end - t0, 1)],
+    rows: ROWS,
+    points,
+    t0,
   };
-  ROWS.forEach((row, r) => {
-    layout[r === 0 ? 'yaxis' : `yaxis${r + 1}`] = { title: { text: row.title, font: { size: 10 } }, domain: domain(r), autorange: true, rangemode: r === 3 ? 'tozero' : 'normal' };
-  });
-  return { data, layout, points, t0 };
 }
