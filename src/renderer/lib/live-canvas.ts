@@ -42,14 +42,22 @@ function tickStep(span: number, count: number): number {
   return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
 }
 
-function ticks(lo: number, hi: number, count: number): number[] {
+/** Round ticks over [lo, hi] and their step (which sets how many digits a label needs). */
+function ticks(lo: number, hi: number, count: number): { values: number[]; step: number } {
   const step = tickStep(hi - lo, count);
-  const out: number[] = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  return out;
+  const values: number[] = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) values.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return { values, step };
 }
 
-const label = (v: number) => (Math.abs(v) >= 1000 ? `${Math.round(v / 100) / 10}k` : String(Math.round(v * 100) / 100));
+/** A tick's label with the digits its step needs, so neighbours differ (1.45k beside 1.5k, never 1.5k twice). */
+export function tickLabel(v: number, step: number): string {
+  const thousands = Math.abs(v) >= 1000;
+  const digits = Math.min(6, Math.max(0, Math.ceil(-Math.log10(thousands ? step / 1000 : step) - 1e-9)));
+  const text = (thousands ? v / 1000 : v).toFixed(digits);
+  const trimmed = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  return thousands ? `${trimmed}k` : trimmed;
+}
 
 /** Each panel's value range: the visible traces' extent, padded 5 %; throughput from zero. */
 function panelRange(fig: LiveFigure, row: number, hidden: ReadonlySet<string>): [number, number] {
@@ -113,7 +121,7 @@ export function drawLiveFigure(ctx: CanvasRenderingContext2D, fig: LiveFigure, o
   ctx.fillStyle = colors.fg;
   ctx.beginPath();
   const xt = ticks(x0, x1, Math.max(2, Math.floor((right - left) / 110)));
-  for (const t of xt) {
+  for (const t of xt.values) {
     const px = Math.round(X(t)) + 0.5;
     for (const p of panels) {
       ctx.moveTo(px, p.top);
@@ -123,17 +131,18 @@ export function drawLiveFigure(ctx: CanvasRenderingContext2D, fig: LiveFigure, o
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (const p of panels) {
-    for (const v of ticks(p.y0, p.y1, Math.max(2, Math.floor((p.bottom - p.top) / 30)))) {
+    const yt = ticks(p.y0, p.y1, Math.max(2, Math.floor((p.bottom - p.top) / 30)));
+    for (const v of yt.values) {
       const py = Math.round(Y(p, v)) + 0.5;
       ctx.moveTo(left, py);
       ctx.lineTo(right, py);
-      ctx.fillText(label(v), left - 6, py);
+      ctx.fillText(tickLabel(v, yt.step), left - 6, py);
     }
   }
   ctx.stroke();
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  for (const t of xt) ctx.fillText(label(t), X(t), plotBottom + 4);
+  for (const t of xt.values) ctx.fillText(tickLabel(t, xt.step), X(t), plotBottom + 4);
   // Panel titles, rotated along the left edge.
   ctx.save();
   ctx.textBaseline = 'top';
