@@ -1,7 +1,8 @@
 // The acceptance of `caplab tune` on simulated GPUs (issue 27): for ViT-L/16 and LLaMA-3 8B on the simulated H100
 // and H200, 20 seeded trials of a one-hour (simulated, sped-up) job run by the real CLI in a pty, each checked
 // against the simulation's true curve (caps whose true efficiency is within the margin of the true best: the
-// equivalence set a sweep with enough repetitions converges to), the profiling share, and the reported saving
+// equivalence set a sweep with enough repetitions converges to) and against the equivalence set an offline sweep of the
+// same simulated job measures (bench/time-to-answer's fixed CapLab plan, seeded K), the profiling share, and the reported saving
 // against the saving measured by running the same job (same job seed) held at the default limit.
 // `npx tsx bench/tune-acceptance.ts [TRIALS] [SPEEDUP] [PRESETS]` writes bench/results/tune-acceptance-<date>[-PRESETS].{md,json},
 // rewritten after every trial (a run cut short keeps what it measured, and says how many trials that was).
@@ -16,6 +17,8 @@ import { operatingPoint } from '../src/core/sim/model';
 import { findPreset } from '../src/core/sim/presets';
 import { findWorkload, resolveParams } from '../src/core/sim/workloads';
 import type { TuneReport } from '../src/main/lab/tune/session';
+import { fixedPlan } from './time-to-answer/protocols';
+import { insideSpan } from './time-to-answer/span';
 
 const TRIALS = Number(process.argv[2] ?? 20);
 const SPEEDUP = Number(process.argv[3] ?? 100);
@@ -45,6 +48,10 @@ interface Trial {
   seed: number;
   cap_held_w: number | null;
   inside: boolean;
+  sweep_best_w: number | null;
+  sweep_set_w: number[];
+  sweep_span_w: [number, number] | null;
+  inside_sweep: boolean;
   loss_vs_true_best: number;
   hold_reason: string | null;
   visits: number;
@@ -60,7 +67,16 @@ interface Trial {
 
 type Combo = { preset: string; workload: string; true_best_w: number; true_set_w: [number, number]; steps: number; default_energy_j: number | null; trials: Trial[] };
 
-async function combo(dir: string, preset: string, workload: string, out: Combo[], record: () => void): Promise<void> {
+interface Setup {
+  combo: Combo;
+  t: ReturnType<typeof truth>;
+  env: NodeJS.ProcessEnv;
+  job: string[];
+  def: TuneReport;
+}
+
+/** The GPU and workload's default-limit run (the saving's reference), before any trial. */
+async function setup(dir: string, preset: string, workload: string, out: Combo[]): Promise<Setup> {
   const t = truth(preset, workload);
   // An hour of work at the default limit (the tune trials take a little longer: their caps are slower).
   const steps = Math.round(3600 / t.stepS);
@@ -69,35 +85,43 @@ async function combo(dir: string, preset: string, workload: string, out: Combo[]
   const base = await runCli([...tuneArgs(preset, SPEEDUP, ['--hold', String(t.defaultW)]), '--', ...job], env);
   if (base.code !== 0) throw new Error(`${preset} ${workload} default run: ${base.stderr.slice(-2000)}`);
   const def = JSON.parse(base.stdout) as TuneReport;
-  const trials: Trial[] = [];
-  out.push({ preset, workload, true_best_w: t.best, true_set_w: t.set, steps, default_energy_j: def.energy_after_first_step_j, trials });
-  for (let k = 1; k <= TRIALS; k++) {
-    const started = Date.now();
-    const r = await runCli([...tuneArgs(preset, SPEEDUP, ['--seed', String(k)]), '--', ...job], env);
-    if (r.code !== 0) throw new Error(`${preset} ${workload} trial ${k}: ${r.stderr.slice(-2000)}`);
-    const rep = JSON.parse(r.stdout) as TuneReport;
-    const held = rep.cap_held_w;
-    const measured = def.energy_after_first_step_j !== null && rep.energy_after_first_step_j !== null ? def.energy_after_first_step_j - rep.energy_after_first_step_j : null;
-    const s = rep.savings?.saved_j ?? null;
-    trials.push({
-      seed: k,
-      cap_held_w: held,
-      inside: held !== null && held >= t.set[0] && held <= t.set[1],
-      loss_vs_true_best: held !== null ? 1 - t.eff(held) / t.eff(t.best) : 1,
-      hold_reason: rep.hold_reason,
-      visits: rep.visits.length,
-      profiling_share: rep.profiling_s / 3600,
-      profiling_s: rep.profiling_s,
-      job_s: rep.job_seconds,
-      reported_saving_j: s?.value ?? null,
-      reported_ci: s?.ci ?? null,
-      measured_saving_j: measured,
-      saving_within: s !== null && measured !== null && measured >= s.ci[0] && measured <= s.ci[1],
-      wall_s: (Date.now() - started) / 1000,
-    });
-    record();
-    process.stderr.write(`${preset} ${workload} trial ${k}: held ${held} W (true set ${t.set.join('-')} W), profiling ${rep.profiling_s.toFixed(0)} s, saving ${s?.value.toFixed(0)} [${s?.ci.map((x) => x.toFixed(0)).join(', ')}] vs measured ${measured?.toFixed(0)}\n`);
-  }
+  const combo: Combo = { preset, workload, true_best_w: t.best, true_set_w: t.set, steps, default_energy_j: def.energy_after_first_step_j, trials: [] };
+  out.push(combo);
+  return { combo, t, env, job, def };
+}
+
+async function trial({ combo: c, t, env, job, def }: Setup, k: number): Promise<void> {
+  const { preset, workload } = c;
+  const started = Date.now();
+  const r = await runCli([...tuneArgs(preset, SPEEDUP, ['--seed', String(k)]), '--', ...job], env);
+  if (r.code !== 0) throw new Error(`${preset} ${workload} trial ${k}: ${r.stderr.slice(-2000)}`);
+  const rep = JSON.parse(r.stdout) as TuneReport;
+  const held = rep.cap_held_w;
+  const measured = def.energy_after_first_step_j !== null && rep.energy_after_first_step_j !== null ? def.energy_after_first_step_j - rep.energy_after_first_step_j : null;
+  const s = rep.savings?.saved_j ?? null;
+  // The offline sweep of trial K plays the card the CLI's sim backend simulates (the plan's default seed, 1).
+  const sweep = fixedPlan({ preset, workload, seed: k, device_seed: 1 });
+  c.trials.push({
+    seed: k,
+    cap_held_w: held,
+    inside: held !== null && held >= t.set[0] && held <= t.set[1],
+    sweep_best_w: sweep.best_cap_w,
+    sweep_set_w: sweep.set,
+    sweep_span_w: sweep.span,
+    inside_sweep: held !== null && insideSpan(held, sweep.span),
+    loss_vs_true_best: held !== null ? 1 - t.eff(held) / t.eff(t.best) : 1,
+    hold_reason: rep.hold_reason,
+    visits: rep.visits.length,
+    profiling_share: rep.profiling_s / 3600,
+    profiling_s: rep.profiling_s,
+    job_s: rep.job_seconds,
+    reported_saving_j: s?.value ?? null,
+    reported_ci: s?.ci ?? null,
+    measured_saving_j: measured,
+    saving_within: s !== null && measured !== null && measured >= s.ci[0] && measured <= s.ci[1],
+    wall_s: (Date.now() - started) / 1000,
+  });
+  process.stderr.write(`${preset} ${workload} trial ${k}: held ${held} W (true set ${t.set.join('-')} W, offline sweep ${sweep.span?.join('-')} W), profiling ${rep.profiling_s.toFixed(0)} s, saving ${s?.value.toFixed(0)} [${s?.ci.map((x) => x.toFixed(0)).join(', ')}] vs measured ${measured?.toFixed(0)}\n`);
 }
 
 const tmp = tempDir('caplab-tune-bench-');
@@ -108,10 +132,12 @@ function record(): void {
   const rows = out.map((c) => {
     const n = c.trials.length;
     const inside = c.trials.filter((x) => x.inside).length;
+    const insideSweep = c.trials.filter((x) => x.inside_sweep).length;
+    const spans = [...new Set(c.trials.map((x) => (x.sweep_span_w ? x.sweep_span_w.join('-') : 'none')))].join(', ');
     const maxShare = Math.max(...c.trials.map((x) => x.profiling_share));
     const within = c.trials.filter((x) => x.saving_within).length;
     const caps = c.trials.map((x) => x.cap_held_w).join(', ');
-    return `| ${c.preset} | ${c.workload} | ${c.true_best_w} | ${c.true_set_w.join('-')} | ${inside}/${n} | ${(maxShare * 100).toFixed(1)} % | ${within}/${n} | ${caps} |`;
+    return `| ${c.preset} | ${c.workload} | ${c.true_best_w} | ${c.true_set_w.join('-')} | ${inside}/${n} | ${insideSweep}/${n} | ${spans} | ${(maxShare * 100).toFixed(1)} % | ${within}/${n} | ${caps} |`;
   });
   const md = [
     `# caplab tune acceptance on simulated GPUs — ${m.date}`,
@@ -121,9 +147,13 @@ function record(): void {
     'selector max-efficiency, margin 2 %, max profile share 10 % of 3,600 s, node overhead 100 W. The true set is every watt whose true',
     'steady efficiency is within 2 % of the true best (the simulation model, no noise). The measured saving is the same job held at the default',
     'limit (`--hold 700`, same job seed) minus the trial, both from the first step to the end.',
+    'Offline sweep set: trial K is also swept offline on the same simulated card (the sim backend\'s seed 1) by the fixed CapLab plan of',
+    'bench/time-to-answer (200-700 W in 25 W steps, 3 repetitions in random order seeded K, warm-up 20 s ViT / 32 s LLaMA, 60 s windows, 60 s',
+    'cool-downs, played in simulated time with the sim model and noise), its equivalence set for max-efficiency at 2 % (selectOptimum, alpha',
+    '0.05) standing for the caps out to half-way to the measured neighbours; the held cap counts as inside when it lies in that span, ends included.',
     '',
-    '| GPU | workload | true best W | true 2 % set W | held inside | max profiling share | measured saving inside reported 95 % interval | caps held |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| GPU | workload | true best W | true 2 % set W | held inside true set | held inside offline sweep set | offline sweep spans (W) | max profiling share | measured saving inside reported 95 % interval | caps held |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
   mkdirSync('bench/results', { recursive: true });
@@ -133,7 +163,15 @@ function record(): void {
 }
 
 try {
-  for (const preset of PRESETS) for (const workload of ['vit_l_16', 'llama_pretrain']) await combo(tmp.dir, preset, workload, out, record);
+  const setups: Setup[] = [];
+  for (const preset of PRESETS) for (const workload of ['vit_l_16', 'llama_pretrain']) setups.push(await setup(tmp.dir, preset, workload, out));
+  // Trial K on every GPU and workload before trial K + 1: a run cut short keeps the same number of trials per row.
+  for (let k = 1; k <= TRIALS; k++) {
+    for (const x of setups) {
+      await trial(x, k);
+      record();
+    }
+  }
   record();
   console.log(readFileSync(`bench/results/tune-acceptance-${machine().date.slice(0, 10)}${process.argv[4] ? `-${PRESETS.join('+')}` : ''}.md`, 'utf8'));
 } finally {

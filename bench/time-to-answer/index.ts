@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { machine } from '../harness';
 import { adaptivePlan, fixedPlan, LEAN_SETTINGS, seedProtocol, type Answer, type Trial } from './protocols';
 import { VirtualGpu } from './virtual-lab';
+import { insideSpan } from './span';
 
 const TRIALS = Number(process.argv[2] ?? 20);
 const PRESETS = ['h100-sxm', 'h200'];
@@ -71,7 +72,7 @@ for (const preset of PRESETS) {
     }
     const protocols: Row['protocols'] = {};
     for (const [name, answers] of Object.entries(by)) {
-      const correct = answers.filter((a) => a.span !== null && a.span[0] <= tr.cap_w + 1e-9 && tr.cap_w <= a.span[1] + 1e-9).length;
+      const correct = answers.filter((a) => insideSpan(tr.cap_w, a.span)).length;
       protocols[name] = {
         gpu_h_median: median(answers.map((a) => a.gpu_s / 3600)),
         gpu_h: answers.map((a) => +(a.gpu_s / 3600).toFixed(4)),

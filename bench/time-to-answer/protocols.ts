@@ -8,6 +8,7 @@ import { proposeCaps } from '../../src/core/analysis/refine';
 import { proposeRepetitions } from '../../src/core/sweep/adaptive-repetitions';
 import { baselineOf, judgeCooldown, type CoolReading } from '../../src/core/sweep/adaptive-cooldown';
 import { mean } from '../../src/core/analysis/stats';
+import { spanOf } from './span';
 
 export interface Answer {
   protocol: string;
@@ -32,6 +33,8 @@ export interface Trial {
   preset: string;
   workload: string;
   seed: number;
+  /** The simulated device's identity (its part-to-part power offset); 1, the sim backend's default, unless given. */
+  device_seed?: number;
 }
 
 const MARGIN = 0.02;
@@ -55,16 +58,6 @@ function shuffle<T>(xs: T[], rand: () => number): T[] {
 function points(results: readonly Measured[]): OptimumPoint[] {
   const caps = [...new Set(results.map((r) => r.cap_w))].sort((a, b) => a - b);
   return caps.map((cap_w) => ({ cap_w, eligible: true, runs: results.filter((r) => r.cap_w === cap_w).map((r) => ({ throughput: r.throughput, efficiency: r.efficiency })) }));
-}
-
-/** The caps a set stands for: each end out to half-way to the next measured cap (to the range's end at the edge). */
-function spanOf(set: readonly number[], measured: readonly number[]): [number, number] | null {
-  if (set.length === 0) return null;
-  const lo = Math.min(...set);
-  const hi = Math.max(...set);
-  const below = measured.filter((c) => c < lo);
-  const above = measured.filter((c) => c > hi);
-  return [below.length ? (lo + Math.max(...below)) / 2 : lo, above.length ? (hi + Math.min(...above)) / 2 : hi];
 }
 
 function answer(protocol: string, gpu: VirtualGpu, results: RunResult[], cooldown_s: number, single: boolean, passes: Answer['passes'], pool_single = false): Answer {
@@ -100,7 +93,7 @@ function answer(protocol: string, gpu: VirtualGpu, results: RunResult[], cooldow
  * (the LitGPT config's max_tokens 30 M over 4 GPUs). The answer is the best cap measured.
  */
 export function seedProtocol(t: Trial): Answer {
-  const gpu = new VirtualGpu(t.preset, t.workload, t.seed);
+  const gpu = new VirtualGpu(t.preset, t.workload, t.seed, t.device_seed);
   const results: RunResult[] = [];
   const window = t.workload === 'llama_pretrain' ? { units: 7.5e6 } : { seconds: 300 };
   let k = 0;
@@ -113,7 +106,7 @@ export function seedProtocol(t: Trial): Answer {
 
 /** A fixed CapLab plan at the adaptive plan's final resolution: 25 W steps, 3 repetitions in random order, fixed figures. */
 export function fixedPlan(t: Trial): Answer {
-  const gpu = new VirtualGpu(t.preset, t.workload, t.seed);
+  const gpu = new VirtualGpu(t.preset, t.workload, t.seed, t.device_seed);
   const rand = seededRandom(t.seed);
   const warmup: WarmupSpec = { seconds: WARMUP_S[t.workload]! };
   const results: RunResult[] = [];
@@ -150,7 +143,7 @@ export const LEAN_SETTINGS: AdaptiveSettings = { refine_runs: 6, max_per_cap: 3,
  * the fixed plan's 60 s as the bound).
  */
 export function adaptivePlan(t: Trial, o: AdaptiveSettings = ADAPTIVE_SETTINGS, name = 'adaptive plan'): Answer {
-  const gpu = new VirtualGpu(t.preset, t.workload, t.seed);
+  const gpu = new VirtualGpu(t.preset, t.workload, t.seed, t.device_seed);
   const rand = seededRandom(t.seed);
   const warmup: WarmupSpec = { seconds: WARMUP_S[t.workload]! };
   const window = { adaptive: { ci_target: 0.01, min_s: 10 }, max_s: WINDOW_S };

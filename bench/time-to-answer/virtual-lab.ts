@@ -46,12 +46,14 @@ export class VirtualGpu {
     workloadId: string,
     /** The trial's seed: run-to-run noise and step jitter differ between trials. */
     private readonly seed: number,
+    /** The device's identity: the sim backend's seed, whose draw fixes the part-to-part power offset. */
+    deviceSeed = 1,
   ) {
     this.preset = findPreset(presetId)!;
     this.model = findWorkload(workloadId)!;
     this.temp_c = steadyTempC(this.preset, this.preset.idle_w);
-    // One device of the sim backend (seed 1, index 0): its part-to-part offset is fixed, as on one real card.
-    this.deviceSd = DEVICE_POWER_SD * gaussian(1, 0, 0, 3);
+    // One device of the sim backend (index 0 of seed deviceSeed): its part-to-part offset is fixed, as on one real card.
+    this.deviceSd = DEVICE_POWER_SD * gaussian(deviceSeed, 0, 0, 3);
   }
 
   /** Noise-free steady efficiency at a cap: the truth the answers are judged against. */
