@@ -1,5 +1,6 @@
 import { lowerBound } from '../../core/decimate';
 import type { LiveFigure } from './live-figure';
+import { tickLabel } from './tick-label';
 
 /**
  * Draws the live figure on a 2D canvas: the four panels with their grids, tick labels and titles, the shaded phases
@@ -50,14 +51,6 @@ function ticks(lo: number, hi: number, count: number): { values: number[]; step:
   return { values, step };
 }
 
-/** A tick's label with the digits its step needs, so neighbours differ (1.45k beside 1.5k, never 1.5k twice). */
-export function tickLabel(v: number, step: number): string {
-  const thousands = Math.abs(v) >= 1000;
-  const digits = Math.min(6, Math.max(0, Math.ceil(-Math.log10(thousands ? step / 1000 : step) - 1e-9)));
-  const text = (thousands ? v / 1000 : v).toFixed(digits);
-  const trimmed = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
-  return thousands ? `${trimmed}k` : trimmed;
-}
 
 /** Each panel's value range: the visible traces' extent, padded 5 %; throughput from zero. */
 function panelRange(fig: LiveFigure, row: number, hidden: ReadonlySet<string>): [number, number] {

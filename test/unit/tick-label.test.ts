@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tickLabel } from '../../src/renderer/lib/live-canvas';
+import { tickLabel } from '../../src/renderer/lib/tick-label';
 
 describe('live trace tick labels', () => {
   it('gives neighbouring ticks different labels at any step (a 50 s step past 1,000 s read 1.5k twice)', () => {
