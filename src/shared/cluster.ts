@@ -62,19 +62,15 @@ export const TaskResult = z.object({
 });
 export type TaskResult = z.infer<typeof TaskResult>;
 
-/** A submitted job as the lab database remembers it. */
 /** A run in progress as the Prometheus exporter labels it (CapLab's own metrics beside DCGM's). */
-export const ActiveRun = z.object({
-  sweep_id: z.number().int(),
+export const ActiveRun = RunRecord.pick({ sweep_id: true, workload: true, cap_w: true, repetition: true }).extend({
   run_id: z.number().int(),
-  workload: z.string(),
-  cap_w: z.number(),
-  repetition: z.number().int(),
   /** setting-cap | warmup | measure | cooldown, or 'running' where the sub-phase is not known (another process's sweep). */
   phase: z.string(),
 });
 export type ActiveRun = z.infer<typeof ActiveRun>;
 
+/** A submitted job as the lab database remembers it. */
 export const ClusterJob = z.object({
   job_id: z.string(),
   name: z.string(),
