@@ -235,7 +235,7 @@ export class WindowDecimator {
   private rebuild(span: number): void {
     this.generation = this.ring.generation;
     this.seen = this.ring.pushed;
-    for (const a of [this.key, this.minT, this.minV, this.maxT, this.maxV, this.firstT]) a.length = 0;
+    for (const a of this.columns) a.length = 0;
     this.width = 0;
     this.widen(span);
     this.fold(0, this.ring.length);
@@ -266,20 +266,33 @@ export class WindowDecimator {
         this.maxV[w] = this.maxV[r]!;
         this.firstT[w] = this.firstT[r]!;
       }
-      for (const a of [this.key, this.minT, this.minV, this.maxT, this.maxV, this.firstT]) a.length = w + 1;
+      for (const a of this.columns) a.length = w + 1;
     }
+  }
+
+  /** Every bucket column, for what is done to all of them alike (clear, cut, drop). */
+  private get columns(): number[][] {
+    return [this.key, this.minT, this.minV, this.maxT, this.maxV, this.firstT];
   }
 
   private mergeInto(w: number, r: number): void {
     this.firstT[w] = Math.min(this.firstT[w]!, this.firstT[r]!);
-    if (Number.isNaN(this.minV[w]!) || this.minV[r]! < this.minV[w]!) {
-      this.minT[w] = this.minT[r]!;
-      this.minV[w] = this.minV[r]!;
-    }
-    if (Number.isNaN(this.maxV[w]!) || this.maxV[r]! > this.maxV[w]!) {
-      this.maxT[w] = this.maxT[r]!;
-      this.maxV[w] = this.maxV[r]!;
-    }
+    this.absorbMin(w, this.minT[r]!, this.minV[r]!);
+    this.absorbMax(w, this.maxT[r]!, this.maxV[r]!);
+  }
+
+  /** Bucket b's minimum becomes (t, v) where v is lower (a missing reading, NaN, never is). */
+  private absorbMin(b: number, t: number, v: number): void {
+    if (Number.isNaN(v) || !(Number.isNaN(this.minV[b]!) || v < this.minV[b]!)) return;
+    this.minT[b] = t;
+    this.minV[b] = v;
+  }
+
+  /** Bucket b's maximum becomes (t, v) where v is higher (a missing reading, NaN, never is). */
+  private absorbMax(b: number, t: number, v: number): void {
+    if (Number.isNaN(v) || !(Number.isNaN(this.maxV[b]!) || v > this.maxV[b]!)) return;
+    this.maxT[b] = t;
+    this.maxV[b] = v;
   }
 
   /** Adds ring points [from, to) to their buckets. */
@@ -297,15 +310,8 @@ export class WindowDecimator {
         b = this.key[at] === k ? at : this.insert(at, k, t);
       }
       this.firstT[b] = Math.min(this.firstT[b]!, t);
-      if (Number.isNaN(v)) continue;
-      if (Number.isNaN(this.minV[b]!) || v < this.minV[b]!) {
-        this.minT[b] = t;
-        this.minV[b] = v;
-      }
-      if (Number.isNaN(this.maxV[b]!) || v > this.maxV[b]!) {
-        this.maxT[b] = t;
-        this.maxV[b] = v;
-      }
+      this.absorbMin(b, t, v);
+      this.absorbMax(b, t, v);
     }
   }
 
@@ -323,7 +329,7 @@ export class WindowDecimator {
   private drop(since: number): void {
     let n = 0;
     while (n < this.key.length && (this.key[n]! + 1) * this.width <= since) n++;
-    if (n) for (const a of [this.key, this.minT, this.minV, this.maxT, this.maxV, this.firstT]) a.splice(0, n);
+    if (n) for (const a of this.columns) a.splice(0, n);
   }
 
   private emit(since: number, lo: number): XY {
