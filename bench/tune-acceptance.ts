@@ -4,7 +4,8 @@
 // equivalence set a sweep with enough repetitions converges to) and against the equivalence set an offline sweep of the
 // same simulated job measures (bench/time-to-answer's fixed CapLab plan, seeded K), the profiling share, and the reported saving
 // against the saving measured by running the same job (same job seed) held at the default limit.
-// `npx tsx bench/tune-acceptance.ts [TRIALS] [SPEEDUP] [PRESETS]` writes bench/results/tune-acceptance-<date>[-PRESETS].{md,json},
+// `npx tsx bench/tune-acceptance.ts [TRIALS] [SPEEDUP] [PRESETS] [JOBS]` (JOBS trials at once, default 1: on a machine with cores
+// to spare; each trial is two processes) writes bench/results/tune-acceptance-<date>[-PRESETS].{md,json},
 // rewritten after every trial (a run cut short keeps what it measured, and says how many trials that was).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { insideSpan } from './time-to-answer/span';
 const TRIALS = Number(process.argv[2] ?? 20);
 const SPEEDUP = Number(process.argv[3] ?? 100);
 const PRESETS = process.argv[4]?.split(',') ?? ['h100-sxm', 'h200'];
+const JOBS = Math.max(1, Number(process.argv[5] ?? 1));
 const MARGIN = 0.02;
 const OVERHEAD_W = 100;
 const JOB_SEED = 11;
@@ -90,8 +92,11 @@ async function setup(dir: string, preset: string, workload: string, out: Combo[]
   return { combo, t, env, job, def };
 }
 
-async function trial({ combo: c, t, env, job, def }: Setup, k: number): Promise<void> {
+async function trial({ combo: c, t, def }: Setup, k: number): Promise<void> {
   const { preset, workload } = c;
+  // Each trial on a host of its own (fresh simulated card, lease and journal): trials may run side by side.
+  const env = labEnv(join(tmp.dir, `${preset}-${workload}-t${k}`), 'lab');
+  const job = simJob(env, workload, ['--max-steps', String(c.steps), '--seed', String(JOB_SEED)]);
   const started = Date.now();
   const r = await runCli([...tuneArgs(preset, SPEEDUP, ['--seed', String(k)]), '--', ...job], env);
   if (r.code !== 0) throw new Error(`${preset} ${workload} trial ${k}: ${r.stderr.slice(-2000)}`);
@@ -124,6 +129,15 @@ async function trial({ combo: c, t, env, job, def }: Setup, k: number): Promise<
   process.stderr.write(`${preset} ${workload} trial ${k}: held ${held} W (true set ${t.set.join('-')} W, offline sweep ${sweep.span?.join('-')} W), profiling ${rep.profiling_s.toFixed(0)} s, saving ${s?.value.toFixed(0)} [${s?.ci.map((x) => x.toFixed(0)).join(', ')}] vs measured ${measured?.toFixed(0)}\n`);
 }
 
+/** Runs fn over items, at most n at once, in the items' order. */
+async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
 const tmp = tempDir('caplab-tune-bench-');
 const started = Date.now();
 const out: Combo[] = [];
@@ -142,7 +156,7 @@ function record(): void {
   const md = [
     `# caplab tune acceptance on simulated GPUs — ${m.date}`,
     '',
-    `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load_1m} when last written; ${((Date.now() - started) / 60000).toFixed(1)} min wall so far; ${out.reduce((a, c) => a + c.trials.length, 0)} trials recorded (${TRIALS} asked per GPU and workload).`,
+    `Machine: ${m.host}, ${m.cpu}, ${m.cores} cores, Node ${m.node}, ${JOBS} trial(s) at once, load average ${m.load_1m} when last written; ${((Date.now() - started) / 60000).toFixed(1)} min wall so far; ${out.reduce((a, c) => a + c.trials.length, 0)} trials recorded (${TRIALS} asked per GPU and workload).`,
     `Each trial: \`caplab tune --backend sim --sim-speedup ${SPEEDUP} --seed K -- caplab sim-workload ... --max-steps N --seed ${JOB_SEED}\` (N = one hour of work at the default limit),`,
     'selector max-efficiency, margin 2 %, max profile share 10 % of 3,600 s, node overhead 100 W. The true set is every watt whose true',
     'steady efficiency is within 2 % of the true best (the simulation model, no noise). The measured saving is the same job held at the default',
@@ -159,19 +173,23 @@ function record(): void {
   mkdirSync('bench/results', { recursive: true });
   const stamp = `${m.date.slice(0, 10)}${process.argv[4] ? `-${PRESETS.join('+')}` : ''}`;
   writeFileSync(`bench/results/tune-acceptance-${stamp}.md`, md + '\n');
-  writeFileSync(`bench/results/tune-acceptance-${stamp}.json`, JSON.stringify({ machine: m, speedup: SPEEDUP, trials: TRIALS, combos: out }, null, 2) + '\n');
+  writeFileSync(`bench/results/tune-acceptance-${stamp}.json`, JSON.stringify({ machine: m, speedup: SPEEDUP, trials: TRIALS, jobs_at_once: JOBS, combos: out }, null, 2) + '\n');
 }
 
 try {
   const setups: Setup[] = [];
-  for (const preset of PRESETS) for (const workload of ['vit_l_16', 'llama_pretrain']) setups.push(await setup(tmp.dir, preset, workload, out));
-  // Trial K on every GPU and workload before trial K + 1: a run cut short keeps the same number of trials per row.
-  for (let k = 1; k <= TRIALS; k++) {
-    for (const x of setups) {
-      await trial(x, k);
-      record();
-    }
-  }
+  const pairs = PRESETS.flatMap((preset) => ['vit_l_16', 'llama_pretrain'].map((workload) => ({ preset, workload })));
+  await pool(pairs, JOBS, async ({ preset, workload }) => void setups.push(await setup(tmp.dir, preset, workload, out)));
+  // Trial K on every GPU and workload before trial K + 1: a run cut short keeps about the same number of trials per row.
+  const order = (x: Setup) => pairs.findIndex((p) => p.preset === x.combo.preset && p.workload === x.combo.workload);
+  setups.sort((a, b) => order(a) - order(b));
+  out.sort((a, b) => pairs.findIndex((p) => p.preset === a.preset && p.workload === a.workload) - pairs.findIndex((p) => p.preset === b.preset && p.workload === b.workload));
+  const tasks = Array.from({ length: TRIALS }, (_, i) => setups.map((x) => ({ x, k: i + 1 }))).flat();
+  await pool(tasks, JOBS, async ({ x, k }) => {
+    await trial(x, k);
+    x.combo.trials.sort((a, b) => a.seed - b.seed);
+    record();
+  });
   record();
   console.log(readFileSync(`bench/results/tune-acceptance-${machine().date.slice(0, 10)}${process.argv[4] ? `-${PRESETS.join('+')}` : ''}.md`, 'utf8'));
 } finally {

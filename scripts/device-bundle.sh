@@ -5,6 +5,7 @@
 #   .device/caplab-bundle.mjs  esbuild bundle of the CLI (src/main/cli/main.ts)
 #   .device/caplab.mjs         wrapper: node .device/caplab.mjs devices --backend nvml --json
 #   .device/record.mjs         bench/gpu/record.ts bundled (observe-only NVML recorder for the bench)
+#   .device/tune-acceptance.mjs bench/tune-acceptance.ts bundled (simulated GPUs only; run from the checkout root)
 #   .device/node_modules/      the native externals with their built parts: better-sqlite3 (+ bindings,
 #                              file-uri-to-path), node-pty, koffi + @koromix/koffi-linux-x64
 #   .device/resources/         workload definitions and demo data
@@ -33,6 +34,9 @@ npx esbuild src/main/cli/main.ts --bundle --platform=node --format=esm --target=
   --banner:js="$BANNER" --outfile="$OUT/caplab-bundle.mjs" --log-level=warning
 npx esbuild bench/gpu/record.ts --bundle --platform=node --format=esm --target=node20 "${EXTERNALS[@]}" \
   --banner:js="$BANNER" --outfile="$OUT/record.mjs" --log-level=warning
+# The tune acceptance (simulated GPUs: it sets no real limit) runs there on the spare cores: CAPLAB_CLI_ENTRY=.device/caplab.mjs.
+npx esbuild bench/tune-acceptance.ts --bundle --platform=node --format=esm --target=node20 "${EXTERNALS[@]}" \
+  --banner:js="$BANNER" --outfile="$OUT/tune-acceptance.mjs" --log-level=warning
 
 cat > "$OUT/caplab.mjs" <<'EOF'
 #!/usr/bin/env node

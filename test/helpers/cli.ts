@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-export const CLI = join(process.cwd(), 'bin', 'caplab.mjs');
+// CAPLAB_CLI_ENTRY: another entry of the same CLI (the GPU machine's bundle, .device/caplab.mjs, where there is no tsx).
+export const CLI = process.env.CAPLAB_CLI_ENTRY ?? join(process.cwd(), 'bin', 'caplab.mjs');
 
 export interface CliResult {
   code: number | null;
