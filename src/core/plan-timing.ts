@@ -1,7 +1,7 @@
 // What a plan's warm-up, window and time estimate must allow for, from what is known of each workload's start-up
 // and ramp: earlier runs of it on the same device (the lab database) and, on simulated GPUs, the simulator's model.
 // A plan that ignores them still runs (these are warnings, not errors), but its runs come out flagged.
-import type { PlanIssue } from '../shared/api';
+import type { PlanIssue } from '../shared/api/plans';
 import type { Plan, Span, WorkloadRef } from '../shared/plan';
 import type { WorkloadDefinition } from '../shared/workload';
 import { estimatePlanSeconds, scheduleRuns } from './schedule';

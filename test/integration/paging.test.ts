@@ -9,7 +9,7 @@ import { SampleWriter, streamFor, readSamples, streamsOf } from '../../src/main/
 import { devicesOfRun } from '../../src/main/lab/store/devices';
 import { samplesOfRun } from '../../src/main/lab/store/samples';
 import type { DeviceInfo } from '../../src/shared/device';
-import type { PagedSample } from '../../src/shared/api';
+import type { PagedSample } from '../../src/shared/api/sweeps';
 import { createIpcTransport } from '../../src/main/host/ipc';
 import { runCli } from '../helpers/cli';
 import { openFixtureHost, type FixtureHost } from '../helpers/fixture-host';

@@ -1,5 +1,5 @@
 // Which plan problems a designer field shows (pure: unit-tested without a DOM).
-import type { PlanIssue } from '../../shared/api';
+import type { PlanIssue } from '../../shared/api/plans';
 
 /**
  * Messages of the issues at `path` or below it (`caps` matches `caps.from`), joined; undefined when none. Below a

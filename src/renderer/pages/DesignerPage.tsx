@@ -18,7 +18,7 @@ import { WorkloadsEditor } from './designer/WorkloadsEditor';
 import { downloadPlanYaml, formFromYaml } from './designer/plan-io';
 import { live, ptyBuffer } from '../state/live';
 import { backendChoices } from '../../shared/backends';
-import type { PlanIssue } from '../../shared/api';
+import type { PlanIssue } from '../../shared/api/plans';
 import { issueText } from '../../shared/plan-labels';
 
 

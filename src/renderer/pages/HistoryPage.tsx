@@ -10,7 +10,7 @@ import { MAX_COMPARED } from '../../shared/export';
 import { toast, toastError } from '../state/toasts';
 import { api } from '../api/client';
 import type { DatasetRecord } from '../../shared/dataset';
-import type { SweepBestCaps } from '../../shared/api';
+import type { SweepBestCaps } from '../../shared/api/analysis';
 import { DatasetTable } from './DatasetsPage';
 
 type KindFilter = 'all' | 'real' | 'simulated';

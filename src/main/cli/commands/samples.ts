@@ -1,6 +1,6 @@
 import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
-import { MAX_SAMPLE_PAGE } from '../../../shared/api';
+import { MAX_SAMPLE_PAGE } from '../../../shared/api/sweeps';
 import type { Source } from '../../../shared/source';
 
 function sourceOf(args: CliArgs): Source {

@@ -1,7 +1,7 @@
 import type { Db } from '../store/db';
 import { analyzeStoredSweep } from './analyze-stored';
 import { getSweep } from '../store/sweeps';
-import type { SweepBestCaps } from '../../../shared/api';
+import type { SweepBestCaps } from '../../../shared/api/analysis';
 
 /**
  * Each sweep's best cap under the default analysis options (the History page's column): the same analysis as

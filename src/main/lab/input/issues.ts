@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PlanIssue } from '../../../shared/api';
+import type { PlanIssue } from '../../../shared/api/plans';
 import { fieldLabel } from '../../../shared/plan-labels';
 import { cutText } from '../../../shared/format';
 

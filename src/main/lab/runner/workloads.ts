@@ -16,7 +16,7 @@ import {
 } from '../../../shared/workload';
 import { dataDir } from '../paths';
 import { didYouMean } from '../../../shared/suggest';
-import type { PlanIssue } from '../../../shared/api';
+import type { PlanIssue } from '../../../shared/api/plans';
 
 /**
  * Workload definitions: the built-ins in resources/workloads/*.yaml plus the user's folder

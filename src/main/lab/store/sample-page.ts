@@ -5,7 +5,7 @@ import type { Db } from './db';
 import { readWindow } from './sample-blocks';
 import type { StreamRange } from './sample-stream';
 import { readingFields, sensorKindAt, type SampleColumns } from '../../../shared/sample';
-import type { PagedSample } from '../../../shared/api';
+import type { PagedSample } from '../../../shared/api/sweeps';
 
 export interface SamplePosition {
   /** Index into the ranges. */

@@ -14,7 +14,7 @@ import { findWorkload, resolveParams as resolveSimParams, WORKLOAD_IDS } from '.
 import type { Plan } from '../../../shared/plan';
 import type { WorkloadCommand } from './orchestrator';
 import type { SoftwareRecord } from '../../../shared/export';
-import type { PlanIssue } from '../../../shared/api';
+import type { PlanIssue } from '../../../shared/api/plans';
 import { probeSoftware, SIMULATED_SOFTWARE, type SoftwareTarget } from '../software';
 
 /** Workload ids a backend can run: simulated models on the simulated backend, definitions elsewhere. */

@@ -1,7 +1,7 @@
 import { api } from '../../api/client';
 import { planToForm, type PlanForm } from '../../lib/plan-form';
 import type { Plan } from '../../../shared/plan';
-import type { PlanIssue } from '../../../shared/api';
+import type { PlanIssue } from '../../../shared/api/plans';
 
 /** Saves a (validated) plan as YAML through a download; works in the browser and in Electron. */
 export async function downloadPlanYaml(plan: Plan): Promise<string> {

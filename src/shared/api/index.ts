@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { ApiErrorCode } from '../errors';
+import { systemMethods } from './system';
+import { deviceMethods } from './devices';
+import { planMethods } from './plans';
+import { sweepEvents, sweepMethods } from './sweeps';
+import { tuneEvents, tuneMethods } from './tune';
+import { analysisMethods } from './analysis';
+import { datasetEvents, datasetMethods } from './datasets';
+import { clusterMethods } from './cluster';
+import { exportEvents, exportMethods } from './exports';
+import { facilityEvents, facilityMethods } from './facility';
+
+/**
+ * The one contract between the engine and its faces (Electron IPC, the browser host, the CLI), composed from one
+ * slice per feature in this folder; each slice holds its methods, its events and the schemas only they use.
+ * Every method has an input and output schema; both transports validate inputs with them.
+ * Adding a method: one entry in its feature's slice plus one engine function in src/main/lab/engine.ts; a new
+ * feature is a new slice spread in here (test/unit/api-slices.test.ts fails on one left out or a name taken twice).
+ */
+export const methods = {
+  ...systemMethods,
+  ...deviceMethods,
+  ...planMethods,
+  ...sweepMethods,
+  ...tuneMethods,
+  ...analysisMethods,
+  ...datasetMethods,
+  ...clusterMethods,
+  ...exportMethods,
+  ...facilityMethods,
+} as const;
+
+export const events = {
+  ...sweepEvents,
+  ...tuneEvents,
+  ...datasetEvents,
+  ...facilityEvents,
+  ...exportEvents,
+} as const;
+
+export type MethodName = keyof typeof methods;
+export type MethodInput<M extends MethodName> = z.input<(typeof methods)[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.infer<(typeof methods)[M]['output']>;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+/**
+ * One event as the engine hands it out, name then payload, a union over the contract's events, so a
+ * LabEventListener `(name, payload) => …` narrows the payload by testing the name, without casts. A listener that
+ * wants the name alone destructures it, `(...[name]) => …`: TypeScript refuses a one-parameter function here.
+ */
+export type EventArgs = { [E in EventName]: [name: E, payload: EventPayload<E>] }[EventName];
+export type LabEventListener = (...e: EventArgs) => void;
+
+/** What every face implements or calls. */
+export type LabApi = { [M in MethodName]: (input: MethodInput<M>) => Promise<MethodOutput<M>> };
+
+export const methodNames = Object.keys(methods) as MethodName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+/** Error shape both transports return. */
+export const ApiError = z.object({ error: z.string(), code: ApiErrorCode });
+export type ApiError = z.infer<typeof ApiError>;
