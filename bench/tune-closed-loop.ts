@@ -10,7 +10,8 @@
 // seeded K, on the same simulated device, analysed by selectOptimum for the same selector and margin; the set stands
 // for the caps out to half-way to the measured neighbours), profiling <= 10 % of the hour, and the reported saving's 95 %
 // interval holding the saving measured by running the same job (same seed) at the default limit.
-// `npx tsx bench/tune-closed-loop.ts [TRIALS]` writes bench/results/tune-closed-loop-<date>.{md,json}.
+// `npx tsx bench/tune-closed-loop.ts [TRIALS] [FIRST_SEED]` writes bench/results/tune-closed-loop-<date>.{md,json}
+// (with -seeds<first>-<last> in the name when FIRST_SEED is not 1).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness';
 import { operatingPoint } from '../src/core/sim/model';
@@ -27,6 +28,7 @@ import { fixedPlan } from './time-to-answer/protocols';
 import { insideSpan } from './time-to-answer/span';
 
 const TRIALS = Number(process.argv[2] ?? 20);
+const FIRST = Number(process.argv[3] ?? 1);
 const MARGIN = 0.02;
 const OVERHEAD_W = 100;
 const JOB_SEED = 11;
@@ -114,7 +116,7 @@ function tune(preset: GpuPreset, workload: WorkloadModel, totalSteps: number, se
     }
     const e = job.energy(m.start, m.end);
     const fig = runFigures({ duration_s: m.end - m.start, units_in_window: m.units, gpus: 1, gpu: [{ energy_j: e }], cpu: [], overhead_w: OVERHEAD_W, use_measured_cpu: false });
-    const v: TuneVisit = { cap_w: next.cap_w, start: m.start, end: m.end, seconds: job.t - capSet, throughput: fig.throughput ?? 0, efficiency: fig.efficiency ?? 0, power_w: fig.mean_power_w ?? 0, steady: m.ready };
+    const v: TuneVisit = { cap_w: next.cap_w, start: m.start, end: m.end, seconds: job.t - capSet, throughput: fig.throughput ?? 0, efficiency: fig.efficiency ?? 0, power_w: fig.mean_power_w ?? 0, steady: m.ready, rate_rse: m.rate_rse, rate_df: m.rate_df };
     search.record(v);
   }
 }
@@ -134,7 +136,7 @@ for (const presetId of ['h100-sxm', 'h200']) {
     const t = truth(preset, workload);
     const eDefault = defaultRun(preset, workload, t.steps);
     const trials = [];
-    for (let k = 1; k <= TRIALS; k++) {
+    for (let k = FIRST; k < FIRST + TRIALS; k++) {
       const r = tune(preset, workload, t.steps, k);
       const measured = eDefault - r.energy_j;
       const s = r.savings.saved_j;
@@ -157,6 +159,8 @@ for (const presetId of ['h100-sxm', 'h200']) {
         reported_ci: s?.ci ?? null,
         measured_saving_j: measured,
         saving_within: s !== null && measured >= s.ci[0] && measured <= s.ci[1],
+        half_width_share: s !== null ? (s.ci[1] - s.ci[0]) / 2 / Math.abs(s.value) : null,
+        interval_source: r.savings.default_interval?.source ?? null,
       });
     }
     combos.push({ preset: presetId, workload: workloadId, true_best_w: t.best, true_set_w: t.set, steps: t.steps, default_energy_j: eDefault, trials });
@@ -168,7 +172,9 @@ const rows = combos.map((c) => {
   const share = Math.max(...c.trials.map((x) => x.profiling_share));
   const loss = Math.max(...c.trials.map((x) => x.loss_vs_true_best));
   const spans = c.trials.map((x) => (x.sweep_span_w ? x.sweep_span_w.join('-') : 'none'));
-  return `| ${c.preset} | ${c.workload} | ${c.true_best_w} | ${c.true_set_w.join('-')} | ${c.trials.filter((x) => x.inside).length}/${n} | ${c.trials.filter((x) => x.inside_sweep).length}/${n} | ${[...new Set(spans)].join(', ')} | ${(loss * 100).toFixed(2)} % | ${(share * 100).toFixed(1)} % | ${c.trials.filter((x) => x.saving_within).length}/${n} | ${c.trials.map((x) => x.cap_held_w).join(', ')} |`;
+  const hw = c.trials.map((x) => x.half_width_share).filter((x): x is number => x !== null).sort((a, b) => a - b);
+  const medHw = hw.length ? (hw[(hw.length - 1) >> 1]! + hw[hw.length >> 1]!) / 2 : null;
+  return `| ${c.preset} | ${c.workload} | ${c.true_best_w} | ${c.true_set_w.join('-')} | ${c.trials.filter((x) => x.inside).length}/${n} | ${c.trials.filter((x) => x.inside_sweep).length}/${n} | ${[...new Set(spans)].join(', ')} | ${(loss * 100).toFixed(2)} % | ${(share * 100).toFixed(1)} % | ${c.trials.filter((x) => x.saving_within).length}/${n} | ${medHw !== null ? (medHw * 100).toFixed(2) + ' %' : 'none'} | ${c.trials.map((x) => x.cap_held_w).join(', ')} |`;
 });
 const md = [
   `# caplab tune search in closed loop with the simulation model — ${m.date}`,
@@ -180,13 +186,15 @@ const md = [
   '(200-700 W in 25 W steps, 3 repetitions in random order seeded K, warm-up 20 s ViT / 32 s LLaMA, 60 s windows, 60 s cool-downs), its equivalence set for',
   'max-efficiency at 2 % (selectOptimum, alpha 0.05) standing for the caps out to half-way to the measured neighbours; the held cap counts as',
   'inside when it lies in that span, ends included.',
-  'Measured saving: the same job (same seed) run at the default limit minus the trial. No processes: see bench/tune-acceptance.ts for the CLI run.',
+  `Visit order seeds ${FIRST}-${FIRST + TRIALS - 1}. Measured saving: the same job (same seed) run at the default limit minus the trial. No processes: see bench/tune-acceptance.ts for the CLI run.`,
+  "Reported interval (estimateSavings): the default limit's energy per unit as a one-way random-effects mean of its visits, the larger of their spread and the step noise inside them, plus the step noise over the job's remainder.",
   '',
-  '| GPU | workload | true best W | true 2 % set W | held inside true set | held inside offline sweep set | offline sweep spans (W) | worst loss vs true best | max profiling share | measured saving inside the reported 95 % interval | caps held |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| GPU | workload | true best W | true 2 % set W | held inside true set | held inside offline sweep set | offline sweep spans (W) | worst loss vs true best | max profiling share | measured saving inside the reported 95 % interval | median interval half-width / saving | caps held |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ...rows,
 ].join('\n');
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/tune-closed-loop-${m.date.slice(0, 10)}.md`, md + '\n');
-writeFileSync(`bench/results/tune-closed-loop-${m.date.slice(0, 10)}.json`, JSON.stringify({ machine: m, trials: TRIALS, combos }, null, 2) + '\n');
+const stem = `bench/results/tune-closed-loop-${m.date.slice(0, 10)}${FIRST === 1 ? '' : `-seeds${FIRST}-${FIRST + TRIALS - 1}`}`;
+writeFileSync(`${stem}.md`, md + '\n');
+writeFileSync(`${stem}.json`, JSON.stringify({ machine: m, trials: TRIALS, combos }, null, 2) + '\n');
 console.log(md);

@@ -1,6 +1,11 @@
 // What holding a cap saved: the job's measured energy against the energy the same work would have taken at the
 // default limit, estimated from the profile's visits at the default limit (energy per unit, with its 95 % interval).
-import { describe } from '../analysis/stats';
+// The interval is for the energy the job's own remainder would have used at the default limit, so it carries
+// (1) the error of the mean energy per unit at the default limit, as a one-way random-effects estimate: the larger of
+// the spread of the visits (the visit-to-visit variation, on k - 1 degrees of freedom: one for the usual two visits)
+// and the step-to-step noise inside them (measureVisit's rate_rse, on many more), since the spread of two visits that
+// happen to agree says nothing of the noise that made each; and (2) the same step noise over the remainder's length.
+import { describe, mean, sampleSd, tQuantile } from '../analysis/stats';
 import type { TuneVisit } from './search';
 
 export interface SavingsInput {
@@ -34,16 +39,65 @@ export interface Savings {
   /** Time per unit at the held cap against the default limit, - 1: positive is slower. */
   slowdown: Estimate | null;
   note: string | null;
+  /** What the interval of the energy per unit at the default limit is made of (absent where there is no estimate). */
+  default_interval?: DefaultInterval;
+}
+
+export interface DefaultInterval {
+  /** Energy per unit at the default limit (J, all GPUs' units), the mean of its visits. */
+  energy_per_unit_j: number;
+  /** Variance of that mean from the visits' spread, and from the noise inside them (null without step data). */
+  between_var: number;
+  within_var: number | null;
+  /** Variance of the remainder's realised energy per unit about the true mean (step noise over its length). */
+  remainder_var: number | null;
+  /** Which of between/within the mean's variance took, the degrees of freedom and t quantile of the interval. */
+  source: 'between' | 'within';
+  /** The interval's variance: the mean's (the source's) plus the remainder's. */
+  variance: number;
+  df: number;
+  t: number;
+}
+
+/** The default limit's energy per unit with the interval described in the file's head; null below two visits. */
+export function defaultEnergyPerUnit(at: readonly TuneVisit[], unitsAfter: number, gpus: number): DefaultInterval | null {
+  const k = at.length;
+  if (k < 2) return null;
+  const jpu = at.map((v) => v.power_w / v.throughput);
+  const m = mean(jpu);
+  const between = sampleSd(jpu) ** 2 / k;
+  const withStep = at.every((v) => typeof v.rate_rse === 'number' && (v.rate_df ?? 0) > 0);
+  // Variance of each visit's mean from its own steps, J^2 per unit^2.
+  const wv = withStep ? at.map((v, i) => (jpu[i]! * v.rate_rse!) ** 2) : null;
+  const within = wv ? wv.reduce((a, x) => a + x, 0) / (k * k) : null;
+  const withinDf = wv ? within! ** 2 / wv.reduce((a, x, i) => a + (x / (k * k)) ** 2 / at[i]!.rate_df!, 0) : 0;
+  const useWithin = within !== null && within > between;
+  const meanVar = useWithin ? within! : between;
+  const meanDf = useWithin ? withinDf : k - 1;
+  // The remainder runs unitsAfter / gpus / throughput seconds; a mean's variance over a stretch goes as 1 / its length.
+  let remainderVar: number | null = null;
+  if (wv) {
+    const perSecond = mean(wv.map((x, i) => x * (at[i]!.end - at[i]!.start)));
+    const thr = mean(at.map((v) => v.throughput));
+    const seconds = unitsAfter / (gpus * thr);
+    remainderVar = seconds > 0 ? perSecond / seconds : null;
+  }
+  const total = meanVar + (remainderVar ?? 0);
+  // Welch-Satterthwaite for the sum; the remainder's part shares the within-visit degrees of freedom.
+  const df = remainderVar ? total ** 2 / (meanVar ** 2 / meanDf + remainderVar ** 2 / withinDf) : meanDf;
+  const t = tQuantile(0.975, df);
+  return { energy_per_unit_j: m, between_var: between, within_var: within, remainder_var: remainderVar, source: useWithin ? 'within' : 'between', variance: total, df, t };
 }
 
 export function estimateSavings(s: SavingsInput): Savings {
   const at = s.visits.filter((v) => v.cap_w === s.default_w && v.steady);
   if (at.length < 2) return { default_energy_j: null, saved_j: null, saved_fraction: null, slowdown: null, note: `fewer than two steady visits at the default limit ${s.default_w} W: no estimate of the saving` };
-  const jpu = describe(at.map((v) => v.power_w / v.throughput));
+  const d = defaultEnergyPerUnit(at, s.units_after, s.gpus)!;
   const thr = describe(at.map((v) => v.throughput));
-  const m = jpu.mean!;
-  const lo = jpu.ci?.lo ?? m;
-  const hi = jpu.ci?.hi ?? m;
+  const m = d.energy_per_unit_j;
+  const half = d.t * Math.sqrt(d.variance);
+  const lo = m - half;
+  const hi = m + half;
   const e = (x: number) => s.before_energy_j + s.units_after * x;
   const def: Estimate = { value: e(m), ci: [e(lo), e(hi)] };
   const saved: Estimate = { value: def.value - s.job_energy_j, ci: [def.ci[0] - s.job_energy_j, def.ci[1] - s.job_energy_j] };
@@ -54,5 +108,13 @@ export function estimateSavings(s: SavingsInput): Savings {
     const t = thr.mean!;
     slowdown = { value: t / h - 1, ci: [(thr.ci?.lo ?? t) / h - 1, (thr.ci?.hi ?? t) / h - 1] };
   }
-  return { default_energy_j: def, saved_j: saved, saved_fraction: frac, slowdown, note: `from ${at.length} visits at the default limit ${s.default_w} W (energy per unit ${m.toPrecision(4)} J, 95 % interval); the job's own energy is measured` };
+  const why = d.source === 'within' ? 'the noise inside the visits, which their spread understates' : 'the spread of the visits';
+  return {
+    default_energy_j: def,
+    saved_j: saved,
+    saved_fraction: frac,
+    slowdown,
+    note: `from ${at.length} visits at the default limit ${s.default_w} W (energy per unit ${m.toPrecision(4)} J, 95 % interval from ${why}${d.remainder_var !== null ? " and the remainder's own step noise" : ''}, ${d.df.toFixed(1)} df); the job's own energy is measured`,
+    default_interval: d,
+  };
 }

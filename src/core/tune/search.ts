@@ -23,6 +23,10 @@ export interface TuneVisit {
   power_w: number;
   /** Passed the steady-state test; unsteady visits are kept on record but not used. */
   steady: boolean;
+  /** Relative standard error of the window's time per unit from its steps (measureVisit); absent or null without steps. */
+  rate_rse?: number | null;
+  /** Its degrees of freedom. */
+  rate_df?: number;
 }
 
 export interface SearchConfig {

@@ -33,7 +33,36 @@ export interface VisitMeasure {
   steps: number;
   /** Units per second over the window (all GPUs). */
   rate: number;
+  /**
+   * Relative standard error of the window's time per unit from its batches (null with fewer than two): the
+   * step-to-step noise inside one visit, which the spread of a cap's few visits estimates on one or two degrees of
+   * freedom only.
+   */
+  rate_rse: number | null;
+  /** Degrees of freedom of rate_rse (batches - 1). */
+  rate_df: number;
   reason: string | null;
+}
+
+/** Batches of at least `batch` consecutive steps, at most this many: enough degrees of freedom, batch means that absorb short correlation. */
+const SE_BATCHES = 10;
+
+/**
+ * Relative standard error of sum(dt) / sum(units) over `steps`, from contiguous batches (the ratio estimator's
+ * linearised variance): batching keeps correlated neighbouring steps from passing for independent ones.
+ */
+export function timePerUnitRse(steps: readonly ProgressStep[], batch: number): { rse: number | null; df: number } {
+  const m = Math.min(SE_BATCHES, Math.floor(steps.length / Math.max(1, batch)));
+  if (m < 2) return { rse: null, df: 0 };
+  const per = Math.floor(steps.length / m);
+  // The first steps go uncounted in the batches when n is not a multiple of m; the ratio is over the batched steps.
+  const bs = Array.from({ length: m }, (_, i) => steps.slice(steps.length - (m - i) * per, steps.length - (m - i - 1) * per));
+  const dt = bs.map((b) => b.reduce((a, s) => a + s.dt, 0));
+  const u = bs.map((b) => b.reduce((a, s) => a + s.units, 0));
+  const r = dt.reduce((a, x) => a + x, 0) / u.reduce((a, x) => a + x, 0);
+  const ubar = u.reduce((a, x) => a + x, 0) / m;
+  const v = dt.reduce((a, d, i) => a + (d - r * u[i]!) ** 2, 0) / (m * (m - 1) * ubar * ubar);
+  return { rse: Math.sqrt(v) / r, df: m - 1 };
 }
 
 /**
@@ -44,7 +73,7 @@ export interface VisitMeasure {
 export function measureVisit(steps: readonly ProgressStep[], capSetT: number, rules: VisitRules = DEFAULT_VISIT_RULES): VisitMeasure {
   const from = capSetT + rules.settle_s;
   const counted = steps.filter((s) => s.t - s.dt >= from - 1e-9 && s.dt > 0);
-  const empty: VisitMeasure = { ready: false, steady: false, start: from, end: from, units: 0, steps: 0, rate: 0, reason: `${counted.length} of ${rules.min_steps} steps so far` };
+  const empty: VisitMeasure = { ready: false, steady: false, start: from, end: from, units: 0, steps: 0, rate: 0, rate_rse: null, rate_df: 0, reason: `${counted.length} of ${rules.min_steps} steps so far` };
   if (counted.length < rules.min_steps) return empty;
   const ss = detectSteadyState(
     counted.map((s) => s.t),
@@ -57,5 +86,6 @@ export function measureVisit(steps: readonly ProgressStep[], capSetT: number, ru
   const end = kept[kept.length - 1]!.t;
   const rate = end > start ? units / (end - start) : 0;
   const ready = ss.reached && kept.length >= rules.min_steps;
-  return { ready, steady: ss.reached, start, end, units, steps: kept.length, rate, reason: ready ? null : ss.reached ? `${kept.length} of ${rules.min_steps} steady steps so far` : (ss.reason ?? 'not steady yet') };
+  const se = timePerUnitRse(kept, rules.batch);
+  return { ready, steady: ss.reached, start, end, units, steps: kept.length, rate, rate_rse: se.rse, rate_df: se.df, reason: ready ? null : ss.reached ? `${kept.length} of ${rules.min_steps} steady steps so far` : (ss.reason ?? 'not steady yet') };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { measureVisit, type ProgressStep } from '../../../src/core/tune/visit';
+import { measureVisit, timePerUnitRse, type ProgressStep } from '../../../src/core/tune/visit';
 import { PhaseWatch } from '../../../src/core/tune/phase';
 import { estimateSavings } from '../../../src/core/tune/savings';
+import type { TuneVisit } from '../../../src/core/tune/search';
 import { ProgressFollower } from '../../../src/core/tune/follow';
 import { readThroughput } from '../../../src/core/adapters';
 import { seededRng } from '../../../src/core/tune/random';
@@ -36,6 +37,20 @@ describe('measureVisit', () => {
   });
 });
 
+describe('timePerUnitRse', () => {
+  it('estimates the relative error of the time per unit of independent steps, and needs two batches', () => {
+    const rng = seededRng(3);
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+    // 200 steps of 2 % noise: the true relative error of their mean is 0.02 / sqrt(200) = 1.41e-3.
+    const est = Array.from({ length: 200 }, () => timePerUnitRse(steps(0, 200, () => 1 + 0.02 * gauss()), 2).rse!);
+    const rms = Math.sqrt(est.reduce((a, x) => a + x * x, 0) / est.length);
+    expect(rms).toBeGreaterThan(1.3e-3);
+    expect(rms).toBeLessThan(1.55e-3);
+    expect(timePerUnitRse(steps(0, 200, () => 1), 2).df).toBe(9);
+    expect(timePerUnitRse(steps(0, 3, () => 1), 2).rse).toBeNull();
+  });
+});
+
 describe('PhaseWatch', () => {
   it('calls a sustained shift a phase change, not a single outlier', () => {
     const w = new PhaseWatch({ throughput: 100, power_w: 400, throughput_sd: 0.002, power_sd: 0.002 });
@@ -66,6 +81,53 @@ describe('estimateSavings', () => {
     expect(s.saved_j!.ci[0]).toBeLessThanOrEqual(truth * 1.01);
     expect(s.saved_j!.ci[1]).toBeGreaterThanOrEqual(truth * 0.99);
     expect(s.slowdown!.value).toBeCloseTo(300 / 270 - 1, 2);
+  });
+
+  // Two visits at the default limit of 20 steps each (1 % step-time noise), the job's remainder 5,000 steps: the
+  // interval must hold the remainder's realised energy about 95 % of the time, not only the mean's.
+  function trial(rng: () => number, withSteps: boolean) {
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+    const power = 650;
+    const units = 10;
+    const visit = (i: number): TuneVisit => {
+      const s = steps(i * 100, 20, () => 0.5 * (1 + 0.01 * gauss()), units);
+      const dt = s.reduce((a, x) => a + x.dt, 0);
+      const se = timePerUnitRse(s, 2);
+      return { cap_w: 700, start: s[0]!.t - s[0]!.dt, end: s[19]!.t, seconds: 22, throughput: (20 * units) / dt, efficiency: 0.4, power_w: power, steady: true, ...(withSteps ? { rate_rse: se.rse, rate_df: se.df } : {}) };
+    };
+    let rem = 0;
+    for (let i = 0; i < 5000; i++) rem += power * 0.5 * (1 + 0.01 * gauss());
+    const jobJ = 0.7 * rem;
+    const s = estimateSavings({ visits: [visit(0), visit(1)], default_w: 700, gpus: 1, job_energy_j: jobJ, before_energy_j: 0, units_after: 5000 * units, held_throughput: null });
+    const measured = rem - jobJ;
+    const [lo, hi] = s.saved_j!.ci;
+    return { inside: measured >= lo && measured <= hi, half: (hi - lo) / 2, source: s.default_interval!.source };
+  }
+
+  it('holds the saving measured at the default limit about 95 % of the time, with the step noise inside the visits', () => {
+    const rng = seededRng(7);
+    const runs = Array.from({ length: 600 }, () => trial(rng, true));
+    const coverage = runs.filter((r) => r.inside).length / runs.length;
+    expect(coverage).toBeGreaterThan(0.92);
+    expect(coverage).toBeLessThan(0.99);
+    // The two visits' spread alone (one degree of freedom) gives intervals whose width swings by orders of magnitude.
+    const old = Array.from({ length: 600 }, () => trial(rng, false)).map((r) => r.half).sort((a, b) => a - b);
+    const now = runs.map((r) => r.half).sort((a, b) => a - b);
+    expect(now[300]!).toBeLessThan(old[300]!);
+    expect(now[590]! / now[10]!).toBeLessThan(old[590]! / old[10]!);
+  });
+
+  it('takes the step noise when two visits agree by chance, their spread when they disagree beyond it', () => {
+    const base = { cap_w: 700, start: 0, end: 10, seconds: 12, efficiency: 0.4, power_w: 650, steady: true, rate_rse: 0.002, rate_df: 9 };
+    const agree = estimateSavings({ visits: [{ ...base, throughput: 300 }, { ...base, throughput: 300 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 0, units_after: 1e6, held_throughput: null });
+    expect(agree.default_interval!.source).toBe('within');
+    // 2e-3 relative per visit, two visits: about 1.4e-3 of 2.17e6 J, times t on ~18 df.
+    const half = (agree.saved_j!.ci[1] - agree.saved_j!.ci[0]) / 2;
+    expect(half).toBeGreaterThan(2 * 1e6 * (650 / 300) * 0.0014);
+    expect(half).toBeLessThan(2.3 * 1e6 * (650 / 300) * 0.0016);
+    const apart = estimateSavings({ visits: [{ ...base, throughput: 297 }, { ...base, throughput: 303 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 0, units_after: 1e6, held_throughput: null });
+    expect(apart.default_interval!.source).toBe('between');
+    expect(apart.default_interval!.df).toBeLessThan(1.1);
   });
 
   it('gives no estimate without two steady visits at the default limit', () => {

@@ -477,7 +477,7 @@ export class TuneSession {
         stage = 'hold';
       };
 
-      const endVisit = async (m: { start: number; end: number; units: number; steady: boolean }): Promise<void> => {
+      const endVisit = async (m: { start: number; end: number; units: number; steady: boolean; rate_rse?: number | null; rate_df?: number }): Promise<void> => {
         await this.readCounters();
         const seconds = this.now() - capSetT;
         const energy = this.energyOver(m.start, m.end);
@@ -492,6 +492,8 @@ export class TuneSession {
           efficiency: fig.efficiency ?? 0,
           power_w: fig.mean_power_w ?? 0,
           steady: m.steady && fig.efficiency !== null,
+          rate_rse: m.rate_rse ?? null,
+          rate_df: m.rate_df ?? 0,
         };
         for (const p of energy.per) recordRunDevice(db, visitRun, p.deviceId, { energy_j: p.energy_j, mean_power_w: p.mean_w, energy_sensor: p.sensor, enforced_limit_w: null });
         updateRun(db, visitRun, {
