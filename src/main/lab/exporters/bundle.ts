@@ -3,7 +3,7 @@
 import type { CostTariffInput } from '../../../shared/cost';
 import type { Db } from '../store/db';
 import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
-import { getSweep, runsOfSweep, sweepEnvironment } from '../store/sweeps';
+import { getSweep, getTuneStatus, runsOfSweep, sweepEnvironment } from '../store/sweeps';
 import { datasetMetricBlocks, datasetSampleBlocks, sweepMetricBlocks, sweepRunDevices, sweepSampleBlocks } from '../store/bundle-io';
 import { getDataset } from '../store/datasets';
 import { datasetSegments } from '../store/dataset-records';
@@ -23,6 +23,7 @@ export function sweepBundle(db: Db, sweepId: number, tariff?: CostTariffInput, n
     exported_at: now.toISOString(),
     environment: sweepEnvironment(db, sweepId) ?? { host: sweep.host, os: null, caplab_version: 'not recorded', caplab_commit: null },
     sweep,
+    tune_status: getTuneStatus(db, sweepId),
     dataset: null,
     segments: [],
     runs: runsOfSweep(db, sweepId),
@@ -49,6 +50,7 @@ export function datasetBundle(db: Db, datasetId: number, tariff?: CostTariffInpu
     exported_at: now.toISOString(),
     environment: collectEnvironment(),
     sweep: null,
+    tune_status: null,
     dataset: { ...row, samples: ds.samples, t_start: ds.t_start, t_end: ds.t_end, report: ds.report },
     segments: datasetSegments(db, datasetId).map((s) => ({ ...s, name: s.label })),
     runs: [],
