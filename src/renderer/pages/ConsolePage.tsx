@@ -12,6 +12,7 @@ import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
 import { useTune } from '../state/tune';
+import { TuneReport } from '../components/TuneReport';
 import type { TuneStatus } from '../../shared/tune';
 import { progressView } from '../lib/progress-view';
 import { deviceLabel } from '../lib/device-label';
@@ -130,6 +131,7 @@ export function ConsolePage({ param }: { param: string | null }) {
         )}
       </div>
       {tune && <TunePanel t={tune} />}
+      {ended && <TuneReport text={s.sweep?.tune_report ?? null} open />}
       {s.finished ? <FinishedBanner what={tune ? 'Tuning session' : 'Sweep'} /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner what={tune ? 'Tuning session' : 'Sweep'} status={s.sweep.status} error={s.sweep.error} /> : null}
       <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />

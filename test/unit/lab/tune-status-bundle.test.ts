@@ -1,10 +1,11 @@
-// A tuning session's stored outcome travels in the sweep JSON bundle (issue 27): exported from one real SQLite file,
-// imported into a fresh one through the importer `caplab import` uses, it reads back the same, under the new sweep id.
+// A tuning session's stored outcome and end report travel in the sweep JSON bundle (issue 27): exported from one real
+// SQLite file, imported into a fresh one through the importer `caplab import` uses, they read back the same, under the
+// new sweep id.
 import { afterEach, describe, expect, it } from 'vitest';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '../../../src/main/lab/store/db';
-import { appendRuns, createSweep, getTuneStatus, setTuneStatus } from '../../../src/main/lab/store/sweeps';
+import { appendRuns, createSweep, getSweep, getTuneStatus, setTuneReport, setTuneStatus } from '../../../src/main/lab/store/sweeps';
 import { sweepBundle } from '../../../src/main/lab/exporters/bundle';
 import { importBundleFile } from '../../../src/main/lab/datasets/bundle-import';
 import { Plan } from '../../../src/shared/plan';
@@ -24,6 +25,8 @@ const ended = (sweep_id: number): TuneStatus => ({
   sweep_id, stage: 'ended', cap_w: 335, held_w: 335, visits: 1, profiling_s: 370.25, profiling_share: 0.2017, budget_s: 375, job_s: 1834.5, expected_s: 1500, default_limit_w: 700,
   note: 'held 335 W: profiling budget spent (370 of 375 s)',
 });
+
+const REPORT = 'tune session 2: done [simulated]\ncap held        335 W (profiling budget spent)\nslowdown        1.2 % (95 % interval 0.8 to 1.6 %)\n';
 
 async function exportAndImport(sourceDb: string, sweepId: number, name: string): Promise<{ id: number; target: ReturnType<typeof openDb> }> {
   const src = openDb(sourceDb);
@@ -45,11 +48,13 @@ describe("a tuning session's outcome in the sweep JSON bundle", () => {
     const s = createSweep(db, { name: 'tune: job', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
     appendRuns(db, s, [{ workload: 'command', cap_w: 335, repetition: 1, order: 0 }]);
     setTuneStatus(db, s, ended(s));
+    setTuneReport(db, s, REPORT);
     db.close();
 
     const { id, target } = await exportAndImport(path, s, 'tune');
     expect(id).not.toBe(s);
     expect(getTuneStatus(target, id)).toEqual(ended(id));
+    expect(getSweep(target, id)!.tune_report).toBe(REPORT);
     target.close();
   });
 
@@ -64,6 +69,7 @@ describe("a tuning session's outcome in the sweep JSON bundle", () => {
     db.close();
     const { id, target } = await exportAndImport(path, s, 'plain');
     expect(getTuneStatus(target, id)).toBeNull();
+    expect(getSweep(target, id)!.tune_report).toBeNull();
     target.close();
   });
 });

@@ -45,6 +45,8 @@ export const runsCommand: CliCommand = {
       if (detailed.length === 0) io.stdout.write('no sweeps recorded yet\n');
       for (const s of detailed) {
         io.stdout.write(`sweep ${s.id} "${printable(s.name)}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
+        // A tuning session's end report, as `caplab tune` printed it when the session ended.
+        if (s.tune_report) io.stdout.write(`${s.tune_report}\n`);
         io.stdout.write(runsTable(s.runs) + '\n\n');
       }
       return 0;
