@@ -173,6 +173,7 @@ const STAGE_TEXT: Record<TuneStatus['stage'], string> = {
   visit: 'profiling',
   hold: 'holding the chosen cap',
   ended: 'ended',
+  interrupted: 'interrupted: CapLab was killed during the session',
 };
 
 /** What a tuning session is doing: the cap set now, the cap held, the share of the job spent profiling. */
@@ -191,7 +192,7 @@ function TunePanel({ t }: { t: TuneStatus }) {
         <dd data-testid="tune-held">{t.held_w !== null ? `${t.held_w} W` : '–'}</dd>
         <dt>Profiling</dt>
         <dd data-testid="tune-share">
-          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job{t.stage === 'ended' ? '' : ' so far'}; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
+          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job{t.stage === 'ended' || t.stage === 'interrupted' ? '' : ' so far'}; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
         </dd>
       </dl>
       {t.note && (

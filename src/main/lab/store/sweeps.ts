@@ -37,7 +37,7 @@ export function appendRuns(db: Db, sweepId: number, runs: readonly PlannedRun[])
   return db.transaction(() => runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending', r.reason ?? null).lastInsertRowid)))();
 }
 
-/** Stores a tuning session's final `tune.status` (getTuneStatus reads it back). */
+/** Stores a tuning session's `tune.status`: at each stage, and its final one (getTuneStatus reads it back). */
 export function setTuneStatus(db: Db, sweepId: number, status: TuneStatus): void {
   db.prepare('UPDATE sweeps SET tune_status = ? WHERE id = ?').run(JSON.stringify(status), sweepId);
 }
@@ -48,8 +48,8 @@ export function setTuneReport(db: Db, sweepId: number, text: string): void {
 }
 
 /**
- * A tuning session's stored final status; null for a sweep, and for a session whose CapLab was killed before it
- * ended (it is 'interrupted' then, with no outcome to show).
+ * A tuning session's stored status: its final one, or the last stage it recorded (running, or its CapLab killed:
+ * tune/interrupted.ts tells that); null for a sweep, and for a session killed before it recorded a stage.
  */
 export function getTuneStatus(db: Db, sweepId: number): TuneStatus | null {
   const row = db.prepare('SELECT tune_status FROM sweeps WHERE id = ?').get(sweepId) as { tune_status: string | null } | undefined;

@@ -230,7 +230,13 @@ export class TuneSession {
 
   private stageIs(stage: Stage, cap_w: number | null, run_id: number | null): void {
     Object.assign(this.live, { stage, cap_w, run_id, held_w: stage === 'hold' || stage === 'ended' ? cap_w : null });
+    this.recordStage();
     this.sendStatus(true);
+  }
+
+  /** Stored at each stage: a session whose CapLab is killed still says what it was doing (tune/interrupted.ts). */
+  private recordStage(): void {
+    setTuneStatus(this.deps.db, this.sweepId, this.statusNow());
   }
 
   private runFinished(runId: number): void {
@@ -302,6 +308,7 @@ export class TuneSession {
     const jobStart = this.now();
     this.jobStart = jobStart;
     this.emit('sweep.started', { sweep_id: this.sweepId, run_count: 0, simulated: backend.simulated });
+    this.recordStage();
     this.sendStatus(true);
     // Start-up (imports, model load) is real time, whatever the backend's clock: the rate timeout is on the wall clock.
     const jobStartWall = Date.now() / 1000;
