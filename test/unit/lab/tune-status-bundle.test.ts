@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '../../../src/main/lab/store/db';
-import { appendRuns, createSweep, getSweep, getTuneStatus, setTuneReport, setTuneStatus } from '../../../src/main/lab/store/sweeps';
+import { appendRuns, createSweep, getSweep, getTuneStatus, markInterruptedSweeps, setTuneReport, setTuneStatus } from '../../../src/main/lab/store/sweeps';
+import { journalLimit, markRestored } from '../../../src/main/lab/store/journal';
+import { storedTuneStatus } from '../../../src/main/lab/tune/interrupted';
 import { sweepBundle } from '../../../src/main/lab/exporters/bundle';
 import { importBundleFile } from '../../../src/main/lab/datasets/bundle-import';
 import { Plan } from '../../../src/shared/plan';
@@ -55,6 +57,22 @@ describe("a tuning session's outcome in the sweep JSON bundle", () => {
     expect(id).not.toBe(s);
     expect(getTuneStatus(target, id)).toEqual(ended(id));
     expect(getSweep(target, id)!.tune_report).toBe(REPORT);
+    target.close();
+  });
+
+  it("a killed session's keeps what its own database's journal restored (the journal stays behind)", async () => {
+    const path = join(tmp.dir, 'lab.db');
+    const db = openDb(path);
+    const s = createSweep(db, { name: 'tune: job', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
+    setTuneStatus(db, s, { ...ended(s), stage: 'visit', held_w: null, note: null });
+    const row = journalLimit(db, { sweep_id: s, device_key: 'sim:0', backend: 'sim', backend_opts: '{}', idx: 0, device_name: 'H100 #0', before_w: 690 });
+    markInterruptedSweeps(db, () => false);
+    markRestored(db, [row], 690, null);
+    const there = storedTuneStatus(db, s)!;
+    expect(there.note).toMatch(/H100 #0: restored from the journal to 690 W at /);
+    db.close();
+    const { id, target } = await exportAndImport(path, s, 'killed');
+    expect(storedTuneStatus(target, id)).toEqual({ ...there, sweep_id: id });
     target.close();
   });
 
