@@ -5,6 +5,7 @@ import { AnalysisResult, Selector } from './analysis';
 import { CostTariff } from './cost';
 import { RunRecord, SweepRecord } from './records';
 import { exportFileKinds, exportFormatIds } from './exports';
+import { TuneStatus } from './tune';
 
 /**
  * What leaves CapLab (issue #12): the JSON bundle of a whole sweep or dataset, the columns of a samples export,
@@ -175,6 +176,8 @@ export const ExportBundle = z.object({
   environment: ExportEnvironment,
   /** The sweep record (with its plan); null for a dataset. */
   sweep: SweepRecord.nullable(),
+  /** A tuning session's stored outcome (getTuneStatus); null for a plain sweep, a dataset, and bundles from before it was carried. */
+  tune_status: TuneStatus.nullable().default(null),
   dataset: ExportDataset.nullable().default(null),
   segments: z.array(ExportSegment).default([]),
   runs: z.array(RunRecord),

@@ -98,6 +98,8 @@ export const SweepRecord = z.object({
   notes: z.string().default(''),
   /** Distinct model names of the GPUs its runs measured, sorted; empty before a run recorded a device. */
   gpu_models: z.array(z.string()).default([]),
+  /** A tuning session's end report as `caplab tune` printed it; null for a sweep and a session that did not end. */
+  tune_report: z.string().nullable().default(null),
 });
 export type SweepRecord = z.infer<typeof SweepRecord>;
 

@@ -59,11 +59,38 @@ export const TuneStart = z
   .strict();
 export type TuneStart = z.infer<typeof TuneStart>;
 
+/** A device's journalled limit of a killed session, and what became of it (the cap journal's row). */
+export const TuneRestore = z.object({
+  device_name: z.string(),
+  /** The limit before the session, journalled before the first change. */
+  before_w: z.number(),
+  /** Wall-clock seconds; null while the row is open (not restored yet). */
+  restored_at: z.number().nullable(),
+  /** The limit set back; null when not restored, or closed by a restore that left no value here. */
+  restored_w: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type TuneRestore = z.infer<typeof TuneRestore>;
+
+/** Why a session has no outcome: its CapLab process was killed (kill -9, a crash); found by the next CapLab to open the database. */
+export const TuneInterruption = z.object({
+  /** Wall-clock seconds when a later CapLab found the process gone. */
+  found_at: z.number().nullable(),
+  /** What the session was doing when last recorded, and the cap it had set. */
+  last_stage: z.enum(['warmup', 'visit', 'hold']),
+  last_cap_w: z.number().nullable(),
+  restored: z.array(TuneRestore),
+});
+export type TuneInterruption = z.infer<typeof TuneInterruption>;
+
 /** What a tuning session is doing, live (the `tune.status` event; the console shows it beside the traces). */
 export const TuneStatus = z.object({
   sweep_id: z.number().int(),
-  /** warmup: waiting for the job's rate to steady; visit: profiling a cap; hold: holding the chosen cap; ended. */
-  stage: z.enum(['warmup', 'visit', 'hold', 'ended']),
+  /**
+   * warmup: waiting for the job's rate to steady; visit: profiling a cap; hold: holding the chosen cap; ended;
+   * interrupted: its CapLab was killed (stored sessions only; `interrupted` says when and what was restored).
+   */
+  stage: z.enum(['warmup', 'visit', 'hold', 'ended', 'interrupted']),
   /** The cap set now (null before the first change). */
   cap_w: z.number().nullable(),
   /** The cap being held (null while profiling); at the end, the cap the job ended on. */
@@ -78,7 +105,8 @@ export const TuneStatus = z.object({
   job_s: z.number(),
   expected_s: z.number(),
   default_limit_w: z.number(),
-  /** The tuner's latest note (what it decided, in words). */
+  /** The tuner's latest note (what it decided, in words); for an interrupted session, what happened. */
   note: z.string().nullable(),
+  interrupted: TuneInterruption.optional(),
 });
 export type TuneStatus = z.infer<typeof TuneStatus>;

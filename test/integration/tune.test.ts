@@ -62,11 +62,21 @@ describe('caplab tune', () => {
     }
   }, 120_000);
 
-  it('passes the job\'s own output through', async () => {
+  it('passes the job\'s own output through and stores the end report it printed', async () => {
     const env = lab('passthrough');
     const r = await runCli(['tune', '--backend', 'sim', '--sim-speedup', '100', '--', ...simJob(env, 'resnet50', ['--max-steps', '300'])], env);
     expect(r.stdout).toMatch(/caplab-sim: ResNet-50 training/);
     expect(r.stdout).toMatch(/@caplab \{"ev":"step"/);
+    // The end report it printed is stored with the session: `caplab runs` shows the same text later.
+    const printed = r.stderr.slice(r.stderr.indexOf('tune session '));
+    const id = /^tune session (\d+):/.exec(printed)?.[1];
+    expect(id, r.stderr).toBeDefined();
+    expect(printed).toMatch(/\nenergy used .*\nenergy saved .*\nslowdown .*\nprofiling /);
+    const runs = await runCli(['runs', '--sweep', id!], env);
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stdout).toContain(printed);
+    const json = await runCli(['runs', '--sweep', id!, '--json'], env);
+    expect((JSON.parse(json.stdout) as { tune_report: string | null }[])[0]!.tune_report).toBe(printed);
   }, 60_000);
 
   it('throughput --follow reads a job live with the rate caplab throughput gives on its finished log', async () => {

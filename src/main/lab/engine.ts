@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { describeMigration, openDb, type Db } from './store/db';
-import { deleteSweep, getRun, getSweep, getTuneStatus, listSweeps, markInterruptedSweeps, runsOfSweep, setSweepNotes } from './store/sweeps';
+import { deleteSweep, getRun, getSweep, listSweeps, markInterruptedSweeps, runsOfSweep, setSweepNotes } from './store/sweeps';
+import { storedTuneStatus } from './tune/interrupted';
 import { devicesOfRun } from './store/devices';
 import { metricsOfRun, runStream } from './store/samples';
 import { decimateField } from './store/sample-blocks';
@@ -418,7 +419,7 @@ export class Engine implements LabApi {
 
   async getTuneStatus(input: MethodInput<'getTuneStatus'>): Promise<MethodOutput<'getTuneStatus'>> {
     if (!getSweep(this.db, input.sweep_id)) throw new NotFoundError(`no sweep ${input.sweep_id}`);
-    return getTuneStatus(this.db, input.sweep_id);
+    return storedTuneStatus(this.db, input.sweep_id);
   }
 
   async getSweep(input: MethodInput<'getSweep'>): Promise<MethodOutput<'getSweep'>> {

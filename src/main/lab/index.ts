@@ -25,3 +25,4 @@ export { resourcesDir } from './runner/workloads';
 export { prepareJob } from './cluster/submit';
 export { LeaseHeldError } from './lease/device-lease';
 export { TUNE_DEFAULTS, type TuneReport } from './tune/session';
+export { tuneReportText } from './tune/report-text';

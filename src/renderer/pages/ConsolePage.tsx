@@ -12,6 +12,7 @@ import { useDevices } from '../state/devices';
 import { useSettings } from '../state/settings';
 import { isRunning, useSweep } from '../state/sweep';
 import { useTune } from '../state/tune';
+import { TuneReport } from '../components/TuneReport';
 import type { TuneStatus } from '../../shared/tune';
 import { progressView } from '../lib/progress-view';
 import { deviceLabel } from '../lib/device-label';
@@ -130,6 +131,7 @@ export function ConsolePage({ param }: { param: string | null }) {
         )}
       </div>
       {tune && <TunePanel t={tune} />}
+      {ended && <TuneReport text={s.sweep?.tune_report ?? null} open />}
       {s.finished ? <FinishedBanner what={tune ? 'Tuning session' : 'Sweep'} /> : !running && s.sweep && s.sweep.status !== 'running' ? <StoredEndBanner what={tune ? 'Tuning session' : 'Sweep'} status={s.sweep.status} error={s.sweep.error} /> : null}
       <LiveTraces source={live} names={names} simulated={s.simulated} />
       <WindowControls />
@@ -171,6 +173,7 @@ const STAGE_TEXT: Record<TuneStatus['stage'], string> = {
   visit: 'profiling',
   hold: 'holding the chosen cap',
   ended: 'ended',
+  interrupted: 'interrupted: CapLab was killed during the session',
 };
 
 /** What a tuning session is doing: the cap set now, the cap held, the share of the job spent profiling. */
@@ -189,7 +192,7 @@ function TunePanel({ t }: { t: TuneStatus }) {
         <dd data-testid="tune-held">{t.held_w !== null ? `${t.held_w} W` : '–'}</dd>
         <dt>Profiling</dt>
         <dd data-testid="tune-share">
-          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job{t.stage === 'ended' ? '' : ' so far'}; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
+          {formatDuration(t.profiling_s)} ({(t.profiling_share * 100).toFixed(1)} % of the job{t.stage === 'ended' || t.stage === 'interrupted' ? '' : ' so far'}; budget {formatDuration(t.budget_s)}), {t.visits} visit{t.visits === 1 ? '' : 's'}
         </dd>
       </dl>
       {t.note && (

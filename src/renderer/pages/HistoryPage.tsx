@@ -1,3 +1,4 @@
+import { TuneReport } from '../components/TuneReport';
 import { NoSweepsYet } from '../components/EmptyState';
 import { useEffect, useMemo, useState } from 'react';
 import type { SweepRecord } from '../../shared/records';
@@ -118,6 +119,7 @@ export function HistoryPage() {
                   {s.name}
                 </button>{' '}
                 {s.simulated && <SimBadge />}
+                <TuneReport text={s.tune_report} />
               </td>
               <td>
                 <StatusBadge status={s.status} />

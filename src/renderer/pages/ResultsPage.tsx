@@ -1,3 +1,4 @@
+import { TuneReport } from '../components/TuneReport';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { takePendingCompare } from '../state/history';
 import type { AnalysisFlag, AnalysisGroup, AnalysisResult, CapPoint, Selector } from '../../shared/analysis';
@@ -157,6 +158,7 @@ export function ResultsPage({ param }: { param: string | null }) {
           )}
         </div>
       </header>
+      {data && <TuneReport text={data.sweep.tune_report} open />}
       {entries.length > 0 && (
         <ul className="compare-chips" data-testid="compare-chips" aria-label="Compared with">
           {entries.map((e, i) => {

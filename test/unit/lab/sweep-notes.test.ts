@@ -23,9 +23,9 @@ describe('sweep tags and notes', () => {
     const db = openDb(path);
     const { sweepId } = createSweep(db, { name: 'old', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan));
     db.close();
-    // Make it what the release before v11 wrote: no tags/notes columns (nor the later tune_status), schema v10.
+    // Make it what the release before v11 wrote: no tags/notes columns (nor the later tune_status, tune_report), schema v10.
     const raw = new Database(path);
-    raw.exec('ALTER TABLE sweeps DROP COLUMN tags; ALTER TABLE sweeps DROP COLUMN notes; ALTER TABLE sweeps DROP COLUMN tune_status;');
+    raw.exec('ALTER TABLE sweeps DROP COLUMN tags; ALTER TABLE sweeps DROP COLUMN notes; ALTER TABLE sweeps DROP COLUMN tune_status; ALTER TABLE sweeps DROP COLUMN tune_report;');
     raw.pragma(`user_version = 10`);
     raw.close();
     const again = openDb(path);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDb } from '../../../src/main/lab/store/db';
 import { migrations } from '../../../src/main/lab/store/migrations';
-import { createSweep, getTuneStatus, setTuneStatus } from '../../../src/main/lab/store/sweeps';
+import { createSweep, getSweep, getTuneStatus, listSweeps, setTuneReport, setTuneStatus } from '../../../src/main/lab/store/sweeps';
 import { Plan } from '../../../src/shared/plan';
 import type { TuneStatus } from '../../../src/shared/tune';
 import { scheduleRuns } from '../../../src/core/schedule';
@@ -37,18 +37,44 @@ describe('a tuning session\'s stored outcome', () => {
     db.close();
   });
 
-  it('a database from before v13 opens, its sessions with no stored outcome', () => {
+  it('keeps the end report text with the session: on its sweep record, listed and got; a sweep has none', () => {
+    const db = openDb(join(tmp.dir, 'lab.db'));
+    const a = createSweep(db, { name: 'tune: x', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
+    const b = createSweep(db, { name: 'a sweep', plan, host: 'h', backend: 'sim', simulated: true }, scheduleRuns(plan)).sweepId;
+    expect(getSweep(db, a)!.tune_report).toBeNull();
+    const text = 'tune session 1: done\ncap held        335 W\nenergy saved    1200 J (95 % interval 900 to 1500 J)\n';
+    setTuneReport(db, a, text);
+    expect(getSweep(db, a)!.tune_report).toBe(text);
+    expect(listSweeps(db).map((s) => [s.id, s.tune_report])).toEqual([[b, null], [a, text]]);
+    db.close();
+  });
+
+  /** A session written by this CapLab, its database then taken back to `version` by `sql`, and opened again (migrated). */
+  function sessionFrom(version: number, sql: string, withStatus: boolean): { db: ReturnType<typeof openDb>; id: number } {
     const path = join(tmp.dir, 'lab.db');
     const db = openDb(path);
-    const a = createSweep(db, { name: 'tune: old', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
+    const id = createSweep(db, { name: 'tune: old', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
+    if (withStatus) setTuneStatus(db, id, ended(id));
     db.close();
     const raw = new Database(path);
-    raw.exec('ALTER TABLE sweeps DROP COLUMN tune_status;');
-    raw.pragma('user_version = 12');
+    raw.exec(sql);
+    raw.pragma(`user_version = ${version}`);
     raw.close();
     const again = openDb(path);
     expect(again.pragma('user_version', { simple: true })).toBe(migrations.length);
-    expect(getTuneStatus(again, a)).toBeNull();
-    again.close();
+    return { db: again, id };
+  }
+
+  it('a database from before v14 opens, its sessions with no end report', () => {
+    const { db, id } = sessionFrom(13, 'ALTER TABLE sweeps DROP COLUMN tune_report;', true);
+    expect(getSweep(db, id)!.tune_report).toBeNull();
+    expect(getTuneStatus(db, id)).toEqual(ended(id));
+    db.close();
+  });
+
+  it('a database from before v13 opens, its sessions with no stored outcome', () => {
+    const { db, id } = sessionFrom(12, 'ALTER TABLE sweeps DROP COLUMN tune_report; ALTER TABLE sweeps DROP COLUMN tune_status;', false);
+    expect(getTuneStatus(db, id)).toBeNull();
+    db.close();
   });
 });

@@ -37,7 +37,14 @@ export const runsCommand: CliCommand = {
       const sweeps = (await engine.listSweeps({})).filter((s) => only === undefined || s.id === only);
       // Run entries carry `run_id` as `caplab sweep --json` and the README name it, beside the stored `id`; cluster
       // sweeps (`caplab cluster collect`) say which node ran each run (node, hostname); other sweeps ran on s.host.
-      const detailed = await Promise.all(sweeps.map(async (s) => ({ ...s, runs: (await engine.getSweep({ sweep_id: s.id })).runs.map((r) => ({ ...r, run_id: r.id })) })));
+      // A tuning session's status says what it held, or, killed, when and what the journal restored.
+      const detailed = await Promise.all(
+        sweeps.map(async (s) => ({
+          ...s,
+          tune_status: await engine.getTuneStatus({ sweep_id: s.id }),
+          runs: (await engine.getSweep({ sweep_id: s.id })).runs.map((r) => ({ ...r, run_id: r.id })),
+        })),
+      );
       if (args.values.json) {
         printJson(io, detailed);
         return 0;
@@ -45,6 +52,9 @@ export const runsCommand: CliCommand = {
       if (detailed.length === 0) io.stdout.write('no sweeps recorded yet\n');
       for (const s of detailed) {
         io.stdout.write(`sweep ${s.id} "${printable(s.name)}" — ${s.status}${s.simulated ? ' [simulated]' : ''}, ${s.runs_done}/${s.run_count} runs, backend ${s.backend}, ${new Date(s.created_at * 1000).toISOString()}\n`);
+        // A tuning session's end report, as `caplab tune` printed it when the session ended.
+        if (s.tune_report) io.stdout.write(`${s.tune_report}\n`);
+        else if (s.tune_status?.stage === 'interrupted') io.stdout.write(`tuning session ${s.tune_status.note}\n`);
         io.stdout.write(runsTable(s.runs) + '\n\n');
       }
       return 0;

@@ -1,11 +1,10 @@
-import { LeaseHeldError, TUNE_DEFAULTS, type TuneReport } from '../../lab';
+import { LeaseHeldError, TUNE_DEFAULTS, tuneReportText, type TuneReport } from '../../lab';
 import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { adapterNames, getAdapter } from '../../../core/adapters';
 import { CapGridError, parseCaps } from '../../../core/tune/grid';
 import { Selector } from '../../../shared/analysis';
 import { selectorIds } from '../../../shared/selectors';
-import type { Estimate } from '../../../core/tune/savings';
 
 function percentOpt(args: Parameters<CliCommand['run']>[0], name: string, fallback: number, max = 100): number {
   const v = numberOpt(args, name);
@@ -28,30 +27,6 @@ function devicesOpt(text: string | undefined): number[] {
     throw new CliError(`--devices wants distinct device indexes like 0,1, got "${text}"`);
   }
   return list;
-}
-
-const est = (e: Estimate | null | undefined, digits: number, scale = 1, unit = '') =>
-  e ? `${(e.value * scale).toFixed(digits)}${unit} (95 % interval ${(e.ci[0] * scale).toFixed(digits)} to ${(e.ci[1] * scale).toFixed(digits)}${unit})` : '–';
-
-function summary(r: TuneReport): string {
-  const lines = [
-    `tune session ${r.sweep_id}: ${r.status}${r.simulated ? ' [simulated]' : ''}${r.error ? ` — ${r.error}` : ''}`,
-    `cap held        ${r.cap_held_w ?? '–'} W${r.hold_note ? ` (${r.hold_note})` : ''}`,
-    `default limit   ${r.default_limit_w} W`,
-    `job             ${r.job_seconds.toFixed(0)} s, exit code ${r.job_exit_code ?? '–'}, ${r.units_done !== null ? `${r.units_done.toFixed(0)} ${r.units ?? 'units'}` : 'units –'}`,
-    `energy used     ${r.energy_j !== null ? `${(r.energy_j / 3.6e6).toFixed(4)} kWh (${r.energy_j.toFixed(0)} J, GPUs, measured)` : '–'}`,
-    `energy saved    ${est(r.savings?.saved_j, 0, 1, ' J')} vs the whole job at ${r.default_limit_w} W; ${est(r.savings?.saved_fraction, 1, 100, ' %')}`,
-    `slowdown        ${est(r.savings?.slowdown, 1, 100, ' %')}`,
-    `profiling       ${r.profiling_s.toFixed(0)} s (${(r.profiling_share * 100).toFixed(1)} % of the job), ${r.profiling_off_cap_s.toFixed(0)} s at caps other than the one held; ${r.visits.length} visits${r.reprofiles ? `; profiled again after ${r.reprofiles} phase change(s)` : ''}`,
-  ];
-  if (r.savings?.note) lines.push(`                ${r.savings.note}`);
-  lines.push('', 'cap W  visits  throughput/GPU (95 % CI)      units/J (95 % CI)');
-  for (const p of r.profile) {
-    const ci = (s: TuneReport['profile'][number]['throughput'], d: number) => (s.mean === null ? '–' : `${s.mean.toFixed(d)}${s.ci ? ` ±${s.ci.half_width.toFixed(d)}` : ''}`);
-    lines.push(`${String(p.cap_w).padStart(5)}  ${String(p.visits).padStart(6)}  ${ci(p.throughput, 2).padEnd(28)}  ${ci(p.efficiency, 5)}${p.cap_w === r.cap_held_w ? '  *held' : ''}`);
-  }
-  lines.push('', `Next: caplab analyze ${r.sweep_id}   (the visits analysed like a sweep)`);
-  return lines.join('\n') + '\n';
 }
 
 export const tuneCommand: CliCommand = {
@@ -164,7 +139,7 @@ export const tuneCommand: CliCommand = {
       }
       for (const line of describeRestores(report.restored)) note(line);
       if (json) printJson(io, report);
-      else io.stderr.write(summary(report));
+      else io.stderr.write(tuneReportText(report));
       if (signalled) return signalled === 'SIGINT' ? 130 : 143;
       if (report.status === 'refused') return 2;
       if (report.status === 'done') return 0;

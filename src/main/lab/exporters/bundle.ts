@@ -4,6 +4,7 @@ import type { CostTariffInput } from '../../../shared/cost';
 import type { Db } from '../store/db';
 import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
 import { getSweep, runsOfSweep, sweepEnvironment } from '../store/sweeps';
+import { storedTuneStatus } from '../tune/interrupted';
 import { datasetMetricBlocks, datasetSampleBlocks, sweepMetricBlocks, sweepRunDevices, sweepSampleBlocks } from '../store/bundle-io';
 import { getDataset } from '../store/datasets';
 import { datasetSegments } from '../store/dataset-records';
@@ -23,6 +24,8 @@ export function sweepBundle(db: Db, sweepId: number, tariff?: CostTariffInput, n
     exported_at: now.toISOString(),
     environment: sweepEnvironment(db, sweepId) ?? { host: sweep.host, os: null, caplab_version: 'not recorded', caplab_commit: null },
     sweep,
+    // As read here: a killed session's says what this database's cap journal restored, which stays behind.
+    tune_status: storedTuneStatus(db, sweepId),
     dataset: null,
     segments: [],
     runs: runsOfSweep(db, sweepId),
@@ -49,6 +52,7 @@ export function datasetBundle(db: Db, datasetId: number, tariff?: CostTariffInpu
     exported_at: now.toISOString(),
     environment: collectEnvironment(),
     sweep: null,
+    tune_status: null,
     dataset: { ...row, samples: ds.samples, t_start: ds.t_start, t_end: ds.t_end, report: ds.report },
     segments: datasetSegments(db, datasetId).map((s) => ({ ...s, name: s.label })),
     runs: [],

@@ -9,6 +9,7 @@ import { iterateSampleChunks, valueAt, type SampleSelection } from './sample-str
 import { SampleWriter, streamFor, type StreamOwner } from './sample-blocks';
 import { PLAN_SCHEMA_VERSION } from './stored-plan';
 import { createDataset } from './datasets';
+import { setTuneStatus } from './sweeps';
 import { finishDataset, insertDatasetFile, insertSegment } from './dataset-records';
 
 type Col = SampleField;
@@ -84,9 +85,11 @@ export function importSweepBundle(db: Db, b: ExportBundle): number {
     }
     const sweepId = Number(
       db
-        .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, error, created_at, finished_at, environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, s.status, s.host, s.backend, s.simulated ? 1 : 0, s.error, s.created_at, s.finished_at, JSON.stringify(b.environment)).lastInsertRowid,
+        .prepare('INSERT INTO sweeps (name, plan, plan_version, status, host, backend, simulated, error, created_at, finished_at, environment, tune_report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(s.name, JSON.stringify(s.plan), PLAN_SCHEMA_VERSION, s.status, s.host, s.backend, s.simulated ? 1 : 0, s.error, s.created_at, s.finished_at, JSON.stringify(b.environment), s.tune_report).lastInsertRowid,
     );
+    // A tuning session's outcome names its sweep: the new one here.
+    if (b.tune_status) setTuneStatus(db, sweepId, { ...b.tune_status, sweep_id: sweepId });
     const runIds = new Map<number, number>();
     const insRun = db.prepare(
       `INSERT INTO runs (sweep_id, workload, cap_w, repetition, run_order, status, exit_code, error, started_at, ended_at, warmup_end, measure_start, measure_end,

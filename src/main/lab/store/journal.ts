@@ -27,6 +27,11 @@ export function openJournal(db: Db): JournalEntry[] {
     .all() as JournalEntry[];
 }
 
+/** A sweep's journal rows, oldest first: each device's limit before it, and whether and how it was restored. */
+export function journalOfSweep(db: Db, sweepId: number): { device_name: string; before_w: number; restored_at: number | null; restored_w: number | null; error: string | null }[] {
+  return db.prepare('SELECT device_name, before_w, restored_at, restored_w, error FROM cap_journal WHERE sweep_id = ? ORDER BY id').all(sweepId) as ReturnType<typeof journalOfSweep>;
+}
+
 export function markRestored(db: Db, ids: readonly number[], restoredW: number | null, error: string | null): void {
   const stmt = db.prepare('UPDATE cap_journal SET restored_at = ?, restored_w = ?, error = ? WHERE id = ?');
   db.transaction(() => {

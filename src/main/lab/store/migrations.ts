@@ -254,4 +254,9 @@ export const migrations: Migration[] = [
   `
   ALTER TABLE sweeps ADD COLUMN tune_status TEXT;
   `,
+  // v13 -> v14: a tuning session's end report as `caplab tune` printed it (cap held, energy, saving and slowdown with
+  // their intervals, profiling time), so History, Results and `caplab runs` show it for past sessions.
+  `
+  ALTER TABLE sweeps ADD COLUMN tune_report TEXT;
+  `,
 ];

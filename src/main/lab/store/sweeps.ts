@@ -37,14 +37,19 @@ export function appendRuns(db: Db, sweepId: number, runs: readonly PlannedRun[])
   return db.transaction(() => runs.map((r) => Number(stmt.run(sweepId, r.workload, r.cap_w, r.repetition, r.order, 'pending', r.reason ?? null).lastInsertRowid)))();
 }
 
-/** Stores a tuning session's final `tune.status` (getTuneStatus reads it back). */
+/** Stores a tuning session's `tune.status`: at each stage, and its final one (getTuneStatus reads it back). */
 export function setTuneStatus(db: Db, sweepId: number, status: TuneStatus): void {
   db.prepare('UPDATE sweeps SET tune_status = ? WHERE id = ?').run(JSON.stringify(status), sweepId);
 }
 
+/** Stores a tuning session's end report text (the sweep record's `tune_report`). */
+export function setTuneReport(db: Db, sweepId: number, text: string): void {
+  db.prepare('UPDATE sweeps SET tune_report = ? WHERE id = ?').run(text, sweepId);
+}
+
 /**
- * A tuning session's stored final status; null for a sweep, and for a session whose CapLab was killed before it
- * ended (it is 'interrupted' then, with no outcome to show).
+ * A tuning session's stored status: its final one, or the last stage it recorded (running, or its CapLab killed:
+ * tune/interrupted.ts tells that); null for a sweep, and for a session killed before it recorded a stage.
  */
 export function getTuneStatus(db: Db, sweepId: number): TuneStatus | null {
   const row = db.prepare('SELECT tune_status FROM sweeps WHERE id = ?').get(sweepId) as { tune_status: string | null } | undefined;
@@ -113,12 +118,13 @@ interface SweepRow {
   tags: string;
   notes: string;
   gpu_models: string | null;
+  tune_report: string | null;
 }
 
 const sweepSelect = `SELECT s.id, s.name, s.plan, s.plan_version, s.status, s.host, s.backend, s.simulated, s.error, s.created_at, s.finished_at,
   (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id) AS run_count,
   (SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id AND r.status IN ('done', 'failed')) AS runs_done,
-  s.tags, s.notes,
+  s.tags, s.notes, s.tune_report,
   (SELECT group_concat(name, char(31)) FROM (SELECT DISTINCT d.name FROM run_devices rd JOIN runs r ON r.id = rd.run_id JOIN devices d ON d.id = rd.device_id
     WHERE r.sweep_id = s.id AND d.kind = 'gpu' ORDER BY d.name)) AS gpu_models
   FROM sweeps s`;
@@ -150,6 +156,7 @@ function toSweep(db: Db, r: SweepRow): SweepRecord {
     tags: parseTags(r.tags),
     notes: r.notes,
     gpu_models: r.gpu_models ? r.gpu_models.split('\x1f') : [],
+    tune_report: r.tune_report,
   };
 }
 

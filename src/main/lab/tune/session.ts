@@ -6,7 +6,8 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { sweepSamplesInRange } from '../store/samples';
-import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, setTuneStatus, updateRun } from '../store/sweeps';
+import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, setTuneReport, setTuneStatus, updateRun } from '../store/sweeps';
+import { tuneReportText, type CapProfile, type TuneReport } from './report-text';
 import { reserveSpace } from '../store/reserve';
 import { collectEnvironment } from '../environment';
 import { SampleRecorder } from '../sweep/sample-recorder';
@@ -22,7 +23,7 @@ import { ProgressFollower } from '../../../core/tune/follow';
 import { measureVisit, DEFAULT_VISIT_RULES, type VisitRules } from '../../../core/tune/visit';
 import { CapSearch, type Hold, type TuneVisit } from '../../../core/tune/search';
 import { PhaseWatch, DEFAULT_PHASE_RULES, type PhaseRules } from '../../../core/tune/phase';
-import { estimateSavings, type Savings } from '../../../core/tune/savings';
+import { estimateSavings } from '../../../core/tune/savings';
 import { describe } from '../../../core/analysis/stats';
 import { Sample, type DeviceInfo } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
@@ -93,47 +94,7 @@ export interface TuneDeps {
   emit?: (...e: EventArgs) => void;
 }
 
-export interface CapProfile {
-  cap_w: number;
-  visits: number;
-  throughput: ReturnType<typeof describe>;
-  efficiency: ReturnType<typeof describe>;
-  power_w: ReturnType<typeof describe>;
-}
-
-/** The end report (`caplab tune --json`): a public scripting interface, add fields, never rename. */
-export interface TuneReport {
-  sweep_id: number;
-  status: 'done' | 'refused' | 'failed' | 'cancelled';
-  error: string | null;
-  simulated: boolean;
-  selector: Selector;
-  adapter: string | null;
-  units: string | null;
-  devices: string[];
-  default_limit_w: number;
-  cap_held_w: number | null;
-  hold_reason: Hold['reason'] | null;
-  hold_note: string | null;
-  job_exit_code: number | null;
-  /** CapLab ended the job (a hang, a refusal, an error of the session, a signal): its exit code is CapLab's doing. */
-  job_ended_by_caplab: boolean;
-  job_seconds: number;
-  energy_j: number | null;
-  /** GPU energy from the start of the job's first counted step to its end (start-up left out), J. */
-  energy_after_first_step_j: number | null;
-  first_step_t: number | null;
-  units_done: number | null;
-  profiling_s: number;
-  profiling_share: number;
-  profiling_off_cap_s: number;
-  reprofiles: number;
-  phase_changes: { t: number; what: string }[];
-  savings: Savings | null;
-  profile: CapProfile[];
-  visits: (TuneVisit & { run_id: number; phase: number })[];
-  restored: CapRestore[];
-}
+export type { CapProfile, TuneReport } from './report-text';
 
 type Stage = 'warmup' | 'visit' | 'hold' | 'ended';
 
@@ -269,7 +230,13 @@ export class TuneSession {
 
   private stageIs(stage: Stage, cap_w: number | null, run_id: number | null): void {
     Object.assign(this.live, { stage, cap_w, run_id, held_w: stage === 'hold' || stage === 'ended' ? cap_w : null });
+    this.recordStage();
     this.sendStatus(true);
+  }
+
+  /** Stored at each stage: a session whose CapLab is killed still says what it was doing (tune/interrupted.ts). */
+  private recordStage(): void {
+    setTuneStatus(this.deps.db, this.sweepId, this.statusNow());
   }
 
   private runFinished(runId: number): void {
@@ -341,6 +308,7 @@ export class TuneSession {
     const jobStart = this.now();
     this.jobStart = jobStart;
     this.emit('sweep.started', { sweep_id: this.sweepId, run_count: 0, simulated: backend.simulated });
+    this.recordStage();
     this.sendStatus(true);
     // Start-up (imports, model load) is real time, whatever the backend's clock: the rate timeout is on the wall clock.
     const jobStartWall = Date.now() / 1000;
@@ -713,6 +681,7 @@ export class TuneSession {
       reserve?.release();
       // Before the end: a console that reloads on sweep.finished finds the outcome stored.
       setTuneStatus(db, this.sweepId, ended);
+      setTuneReport(db, this.sweepId, tuneReportText(report));
       finishSweep(db, this.sweepId, status === 'refused' ? 'failed' : status, error);
     } catch (e) {
       report.error = `${report.error ? `${report.error}; ` : ''}could not record the session's end: ${(e as Error).message}`;
