@@ -2,6 +2,9 @@
 // checked against the contract's lists (passed in by the main process as arguments; a sandboxed preload cannot
 // load modules). The main process validates every payload again with the contract.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+// Bundled into the preload (no runtime imports of its own).
+import { bridgeErrorText } from '../shared/bridge-error';
+import type { ApiError } from '../shared/api';
 
 const IPC_CALL = 'caplab:call';
 const IPC_EVENT = 'caplab:event';
@@ -15,7 +18,7 @@ function listArg(name: string): ReadonlySet<string> {
 const methodNames = listArg('caplab-methods');
 const eventNames = listArg('caplab-events');
 
-type Result = { ok: true; value: unknown } | { ok: false; status: number; error: { error: string; code: string } };
+type Result = { ok: true; value: unknown } | { ok: false; status: number; error: ApiError };
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 ipcRenderer.on(IPC_EVENT, (_e: IpcRendererEvent, name: unknown, payload: unknown) => {
@@ -36,8 +39,8 @@ const api = {
     if (typeof method !== 'string' || !methodNames.has(method)) throw new Error(`unknown method "${String(method)}"`);
     const r = (await ipcRenderer.invoke(IPC_CALL, method, input ?? {})) as Result;
     if (r.ok) return r.value;
-    // Only the message survives the context bridge, so the contract's error code travels in front of it.
-    throw new Error(`[${r.error.code}] ${r.error.error}`);
+    // Only the message survives the context bridge, so the contract's error code (and a plan's issues) travel in it.
+    throw new Error(bridgeErrorText(r.error));
   },
   pathForFile(file: File): string {
     return webUtils.getPathForFile(file);

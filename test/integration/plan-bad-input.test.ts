@@ -64,7 +64,7 @@ describe('the host: a 100,000-deep JSON plan', () => {
     const r = await post<{ ok: boolean; issues: { path: string; message: string }[] }>('validatePlan', deep);
     expect(r.status).toBe(200);
     expect(r.json.ok).toBe(false);
-    expect(r.json.issues).toEqual([{ path: '', message: 'The plan is nested more than 32 levels deep (at caps.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0)' }]);
+    expect(r.json.issues).toEqual([{ path: '', message: 'The plan is nested more than 32 levels deep (at caps.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0)', severity: 'error' }]);
   });
 
   it('startSweep and planToYaml refuse it with 400', async () => {

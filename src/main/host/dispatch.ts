@@ -1,7 +1,7 @@
 import type { ZodError } from 'zod';
 import { isMethodName, methods, type ApiError, type MethodName } from '../../shared/api';
 import type { EngineHandle } from './engine-handle';
-import { labErrorCode } from '../lab/basics';
+import { labErrorCode, labErrorIssues } from '../lab/basics';
 import { httpStatusOf } from '../../shared/errors';
 
 /** Result of one contract call, transport-neutral: the HTTP host maps `code` to a status, IPC passes it through. */
@@ -15,13 +15,13 @@ function formatZodError(err: ZodError, prefix = 'input'): string {
     .join('; ');
 }
 
-export function callError(code: ApiError['code'], message: string): CallResult {
-  return { ok: false, status: httpStatusOf[code], error: { error: message, code } };
+export function callError(code: ApiError['code'], message: string, issues?: ApiError['issues']): CallResult {
+  return { ok: false, status: httpStatusOf[code], error: issues ? { error: message, code, issues } : { error: message, code } };
 }
 
 /**
  * Validates `input` with the method's schema and calls the engine. Never throws: every failure becomes an ApiError
- * (invalid names the field; engine errors keep their message).
+ * (invalid names the field; engine errors keep their message, and a refused plan's its problems at their fields).
  */
 export async function dispatch(engine: EngineHandle, method: string, input: unknown): Promise<CallResult> {
   if (!isMethodName(method)) return callError('not_found', `unknown method "${method}"`);
@@ -35,6 +35,6 @@ export async function dispatch(engine: EngineHandle, method: string, input: unkn
   } catch (e) {
     const code = labErrorCode(e);
     const message = e instanceof Error ? e.message : String(e);
-    return callError(code, message || 'engine call failed');
+    return callError(code, message || 'engine call failed', labErrorIssues(e));
   }
 }

@@ -1,7 +1,7 @@
 // The light half of the engine's door (./index.ts): what a face needs before it opens an engine (the error codes of
 // what the engine throws, the version, where the lab database lives), without loading the engine itself, so that
 // `caplab --help` and a bad flag stay fast.
-export { labErrorCode } from './errors';
+export { labErrorCode, labErrorIssues } from './errors';
 export { dbPath, dataDir } from './paths';
 export { VERSION } from './version';
 /** The order `--backend auto` tries the GPU backends in (help text). */

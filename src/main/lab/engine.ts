@@ -13,7 +13,7 @@ import { newRunTag } from './runner/tagged-processes';
 import { SweepOrchestrator } from './sweep/orchestrator';
 import { parsePlan, planFromYaml, planToYaml } from './sweep/plan-file';
 import { NotFoundError, PlanError } from './input/errors';
-import { issueLines } from './input/issues';
+import { issueLines, marked } from './input/issues';
 import { checkPlan, CheckedPlan, readPlan, type PlanHistory, type PlanVerdict } from './sweep/plan-verdict';
 import { listCpuPackages, openCpuPower, openLabBackend, reopenBackend, type PtyHandler } from './gpu/lab-backend';
 import type { LabBackend } from './gpu/backend';
@@ -193,8 +193,8 @@ export class Engine implements LabApi {
   /** validatePlan's answer for a plan already read (`caplab sweep --check` reads it before it opens the database). */
   validateChecked(checked: CheckedPlan): MethodOutput<'validatePlan'> {
     const r = checked.verdict(this.history);
-    if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: r.issues, plan: null, run_count: 0, estimate_s: null, estimate_basis: null, warnings: [] };
-    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: r.estimate?.seconds ?? null, estimate_basis: r.estimate?.basis ?? null, warnings: r.warnings, adaptive_estimate: adaptiveEstimate(r.plan, r.timeScale) };
+    if (!r.plan || r.issues.length) return { ok: false, errors: issueLines(r.issues), issues: marked(r.issues, 'error'), plan: null, run_count: 0, estimate_s: null, estimate_basis: null, warnings: [] };
+    return { ok: true, errors: [], issues: [], plan: r.plan, run_count: scheduleRuns(r.plan).length, estimate_s: r.estimate?.seconds ?? null, estimate_basis: r.estimate?.basis ?? null, warnings: marked(r.warnings, 'warning'), adaptive_estimate: adaptiveEstimate(r.plan, r.timeScale) };
   }
 
   /** Every problem of a plan at once, each at its field, and its warnings (plan-verdict.ts, with this database's earlier runs); this engine's --backend applies. */
@@ -220,7 +220,7 @@ export class Engine implements LabApi {
     try {
       return { ok: true, errors: [], issues: [], plan: planFromYaml(input.yaml) };
     } catch (e) {
-      if (e instanceof PlanError) return { ok: false, errors: e.errors, issues: e.issues, plan: null };
+      if (e instanceof PlanError) return { ok: false, errors: e.errors, issues: marked(e.issues, 'error'), plan: null };
       throw e;
     }
   }

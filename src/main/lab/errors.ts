@@ -2,6 +2,8 @@ import { BackendError } from './gpu/backend';
 import { LeaseHeldError } from './lease/device-lease';
 import { isDiskFullError } from './store/disk-full';
 import { errorCodeOf, type ErrorCode } from '../../shared/errors';
+import { PlanError } from './input/errors';
+import { marked, type PlanIssue } from './input/issues';
 
 /**
  * The error code of anything the engine throws, by type: LabErrors carry theirs; a GPU backend's failure is
@@ -13,4 +15,13 @@ export function labErrorCode(e: unknown): ErrorCode {
   if (e instanceof LeaseHeldError) return 'conflict';
   if (isDiskFullError(e)) return 'unavailable';
   return errorCodeOf(e);
+}
+
+/**
+ * The problems of a refused plan (or other input) at their fields, each marked an error, for the API error's
+ * `issues`; undefined for anything else. Only 'invalid' ones: a missing sweep (NotFoundError) is no field's fault.
+ */
+export function labErrorIssues(e: unknown): PlanIssue[] | undefined {
+  if (!(e instanceof PlanError) || e.code !== 'invalid') return undefined;
+  return marked(e.issues, 'error');
 }

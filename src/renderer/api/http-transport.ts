@@ -1,4 +1,4 @@
-import type { EventName } from '../../shared/api';
+import { ApiError, type EventName } from '../../shared/api';
 import { ApiCallError, type ConnectionState, type Transport, type UploadedFile } from './transport';
 import { TOKEN_STORAGE_KEY, WS_BEARER, WS_PROTOCOL } from '../../shared/host-auth';
 
@@ -98,6 +98,9 @@ export function httpTransport(onState: (s: ConnectionState) => void, base = ''):
       }
       if (!res.ok) {
         if (res.status === 401) onState('unauthorized');
+        // Checked with the contract: a body that is not an ApiError (a proxy's page) keeps the old best-effort reading.
+        const err = ApiError.safeParse(body);
+        if (err.success) throw new ApiCallError(err.data.error, err.data.code, res.status, err.data.issues);
         const b = body as { error?: string; code?: string } | null;
         throw new ApiCallError(b?.error ?? `HTTP ${res.status}`, b?.code ?? 'failed', res.status);
       }

@@ -1,6 +1,7 @@
 import type { EventName } from '../../shared/api';
 import { ApiCallError, type CapLabBridge, type Transport } from './transport';
-import { ApiErrorCode, httpStatusOf } from '../../shared/errors';
+import { httpStatusOf } from '../../shared/errors';
+import { apiErrorOfBridge } from './bridge-error';
 
 export function ipcTransport(bridge: CapLabBridge): Transport {
   return {
@@ -9,11 +10,11 @@ export function ipcTransport(bridge: CapLabBridge): Transport {
       try {
         return await bridge.call(method, input);
       } catch (e) {
-        // Only the message crosses the context bridge; the preload puts the contract's code in front: "[code] text".
+        // Only the message crosses the context bridge; the preload writes the contract's error into it (shared/bridge-error.ts).
         const msg = String((e as { message?: string }).message ?? e);
-        const m = /^\[([a-z_]+)\] ([\s\S]*)$/.exec(msg.replace(/^[\s\S]*?(?=\[[a-z_]+\] )/, ''));
-        const code = ApiErrorCode.safeParse(m?.[1]);
-        throw new ApiCallError(code.success ? m![2]! : msg, code.success ? code.data : 'internal', code.success ? httpStatusOf[code.data] : 0);
+        const err = apiErrorOfBridge(msg);
+        if (!err) throw new ApiCallError(msg, 'internal', 0);
+        throw new ApiCallError(err.error, err.code, httpStatusOf[err.code], err.issues);
       }
     },
     on(event: EventName, cb) {

@@ -1,4 +1,5 @@
 import type { EventName } from '../../shared/api';
+import type { PlanIssue } from '../../shared/api/plans';
 
 /** How the client reaches the engine: Electron IPC through the preload, or HTTP + WebSocket from the browser host. */
 export interface Transport {
@@ -15,12 +16,14 @@ export interface UploadedFile {
   bytes: number;
 }
 
-/** The error both transports throw: the engine's message plus the contract's error code. */
+/** The error both transports throw: the engine's message plus the contract's error code, and a refused plan's issues. */
 export class ApiCallError extends Error {
   constructor(
     message: string,
     readonly code: string,
     readonly status = 0,
+    /** The problems at their fields, when the engine refused a plan ([] otherwise). */
+    readonly issues: PlanIssue[] = [],
   ) {
     super(message);
     this.name = 'ApiCallError';

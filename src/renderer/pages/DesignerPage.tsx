@@ -3,7 +3,7 @@ import { CheckField, FieldMessage, NumberField, SelectField } from '../component
 import { PlanIssuesContext } from './designer/field-errors';
 import { issuesAt } from '../lib/plan-issues';
 import { SimulationFields } from '../components/SimulationFields';
-import { api } from '../api/client';
+import { api, ApiCallError } from '../api/client';
 import { useCommand } from '../lib/commands';
 import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/route';
@@ -23,7 +23,7 @@ import { issueText } from '../../shared/plan-labels';
 
 
 export function DesignerPage() {
-  const { form, update, replace, validation, validating, validationError, validate } = useDesigner();
+  const { form, update, replace, validation, validating, validationError, validate, refused, refuse } = useDesigner();
   const { devices, load } = useDevices();
   const sweep = useSweep();
   const running = isRunning(sweep);
@@ -31,7 +31,8 @@ export function DesignerPage() {
   /** A plan file that could not be loaded, with its problems (the form keeps what it had). */
   const [yamlLoad, setYamlLoad] = useState<{ file: string; issues: PlanIssue[] } | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const issues = validation?.issues ?? [];
+  // A refused start's problems are newer than the last check's: they are what each field shows until the form changes.
+  const issues = refused ?? validation?.issues ?? [];
   const err = (...paths: string[]) => issuesAt(issues, ...paths);
   const warnings = validation?.ok ? validation.warnings : [];
   const warn = (...paths: string[]) => issuesAt(warnings, ...paths);
@@ -62,6 +63,7 @@ export function DesignerPage() {
       toast('info', `Sweep #${sweep_id} started (${v.run_count} runs).`);
       navigate('console');
     } catch (e) {
+      if (e instanceof ApiCallError && e.issues.length) refuse(e.issues);
       toastError(e);
     } finally {
       setStarting(false);
@@ -235,7 +237,7 @@ export function DesignerPage() {
           <h3>Check</h3>
           {validating && <p className="muted small">checking…</p>}
           {validationError && <p className="error">{validationError}</p>}
-          {validation && validation.ok && (
+          {validation && validation.ok && !refused && (
             <p className="ok" data-testid="validation-ok">
               {yamlLoad ? 'The form is valid (the file was not loaded).' : warnings.length ? `Plan is valid, with ${warnings.length} warning${warnings.length === 1 ? '' : 's'}:` : 'Plan is valid.'}
             </p>
@@ -246,6 +248,18 @@ export function DesignerPage() {
                 <li key={i.path + i.message}>{issueText(i)}</li>
               ))}
             </ul>
+          )}
+          {refused && (
+            <>
+              <p className="error small">
+                The sweep was refused: {refused.length} problem{refused.length === 1 ? '' : 's'}, each also shown at its field:
+              </p>
+              <ul className="error" data-testid="start-refused">
+                {refused.map((i) => (
+                  <li key={i.path + i.message}>{issueText(i)}</li>
+                ))}
+              </ul>
+            </>
           )}
           {validation && !validation.ok && (
             <>

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { MethodOutput } from '../../shared/api';
+import type { PlanIssue } from '../../shared/api/plans';
 import { api } from '../api/client';
 import { defaultForm, formToPlan, type PlanForm } from '../lib/plan-form';
 
@@ -11,9 +12,15 @@ interface DesignerState {
   validation: Validation | null;
   validating: boolean;
   validationError: string | null;
+  /**
+   * The problems startSweep refused the form's plan for, each at its field (the engine may see what the last check
+   * did not: a device gone since); null once the form changes or is checked again.
+   */
+  refused: PlanIssue[] | null;
   update(patch: Partial<PlanForm>): void;
   replace(form: PlanForm): void;
   validate(): Promise<Validation | null>;
+  refuse(issues: PlanIssue[]): void;
 }
 
 let seq = 0;
@@ -26,13 +33,14 @@ export const useDesigner = create<DesignerState>()(
       validation: null,
       validating: false,
       validationError: null,
+      refused: null,
       update(patch) {
         // The last check no longer describes the form: show it as pending until the new one answers.
-        set({ form: { ...get().form, ...patch }, validating: true });
+        set({ form: { ...get().form, ...patch }, validating: true, refused: null });
         scheduleValidation(get);
       },
       replace(form) {
-        set({ form, validating: true });
+        set({ form, validating: true, refused: null });
         scheduleValidation(get);
       },
       async validate() {
@@ -40,12 +48,15 @@ export const useDesigner = create<DesignerState>()(
         set({ validating: true });
         try {
           const v = await api.validatePlan({ plan: formToPlan(get().form) });
-          if (my === seq) set({ validation: v, validating: false, validationError: null });
+          if (my === seq) set({ validation: v, validating: false, validationError: null, refused: null });
           return v;
         } catch (e) {
           if (my === seq) set({ validating: false, validationError: (e as Error).message, validation: null });
           return null;
         }
+      },
+      refuse(issues) {
+        set({ refused: issues });
       },
     }),
     { name: 'caplab.designer', version: 1, partialize: (s) => ({ form: s.form }) },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiErrorCode } from '../errors';
 import { systemMethods } from './system';
 import { deviceMethods } from './devices';
-import { planMethods } from './plans';
+import { PlanIssue, planMethods } from './plans';
 import { sweepEvents, sweepMethods } from './sweeps';
 import { tuneEvents, tuneMethods } from './tune';
 import { analysisMethods } from './analysis';
@@ -62,6 +62,9 @@ export function isMethodName(name: string): name is MethodName {
   return Object.prototype.hasOwnProperty.call(methods, name);
 }
 
-/** Error shape both transports return. */
-export const ApiError = z.object({ error: z.string(), code: ApiErrorCode });
+/**
+ * Error shape both transports return. `issues`: a refused plan's problems at their fields (startSweep, validation
+ * failures of a plan), so a face shows each where it belongs instead of parsing `error`'s text.
+ */
+export const ApiError = z.object({ error: z.string(), code: ApiErrorCode, issues: z.array(PlanIssue).optional() });
 export type ApiError = z.infer<typeof ApiError>;

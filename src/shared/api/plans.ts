@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { Plan } from '../plan';
 
-/** One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words. */
-export const PlanIssue = z.object({ path: z.string(), message: z.string() });
+/**
+ * One problem of a plan at its field: `path` dotted ('' for the plan as a whole), `message` in words, `severity`
+ * whether it stops the plan ('error') or only warns. Optional so that the checks need not repeat it: absent, the
+ * list it is in says (`issues` are errors, `warnings` warnings); the API sets it wherever issues cross it.
+ */
+export const PlanIssueSeverity = z.enum(['error', 'warning']);
+export const PlanIssue = z.object({ path: z.string(), message: z.string(), severity: PlanIssueSeverity.optional() });
 export type PlanIssue = z.infer<typeof PlanIssue>;
 
 /** The Designer's plan: checking it, its YAML both ways, and the workloads it can name. */

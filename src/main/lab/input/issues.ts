@@ -138,6 +138,11 @@ export function planIssuesOf(issues: readonly z.core.$ZodIssue[], root: unknown,
   return issues.map((i) => words(i, root, doc)).filter((i) => !seen.has(i.path + i.message) && seen.add(i.path + i.message));
 }
 
+/** The issues marked `severity` where they cross the API (the checks leave it out: their list says which they are). */
+export function marked(issues: readonly PlanIssue[], severity: NonNullable<PlanIssue['severity']>): PlanIssue[] {
+  return issues.map((i) => ({ ...i, severity: i.severity ?? severity }));
+}
+
 /** One line per issue (the CLI prints these; `errors` of validatePlan): `path: message` for a plan, the message itself for a self-naming document. */
 export function issueLines(issues: readonly PlanIssue[], doc: DocumentWords = PLAN_WORDS): string[] {
   return issues.map((i) => (doc.selfNaming ? i.message : `${i.path || '(plan)'}: ${i.message}`));
