@@ -25,6 +25,8 @@ const TRIALS = Number(process.argv[2] ?? 20);
 const SPEEDUP = Number(process.argv[3] ?? 100);
 const PRESETS = process.argv[4]?.split(',') ?? ['h100-sxm', 'h200'];
 const JOBS = Math.max(1, Number(process.argv[5] ?? 1));
+// CAPLAB_BENCH_PAIRED=1: each trial's saving against a default-limit run of its own, run beside it (two jobs a trial).
+const PAIRED = process.env.CAPLAB_BENCH_PAIRED === '1';
 const MARGIN = 0.02;
 const OVERHEAD_W = 100;
 const JOB_SEED = 11;
@@ -98,11 +100,20 @@ async function trial({ combo: c, t, def }: Setup, k: number): Promise<void> {
   const env = labEnv(join(tmp.dir, `${preset}-${workload}-t${k}`), 'lab');
   const job = simJob(env, workload, ['--max-steps', String(c.steps), '--seed', String(JOB_SEED)]);
   const started = Date.now();
-  const r = await runCli([...tuneArgs(preset, SPEEDUP, ['--seed', String(k)]), '--', ...job], env);
+  // The saving is measured against the same job held at the default limit beside it, on a host of its own: a sped-up
+  // simulated job's clock slips with the machine's load, so a reference run at another time carries another slip.
+  const refEnv = labEnv(join(tmp.dir, `${preset}-${workload}-t${k}-ref`), 'lab');
+  const refJob = simJob(refEnv, workload, ['--max-steps', String(c.steps), '--seed', String(JOB_SEED)]);
+  const [r, ref] = await Promise.all([
+    runCli([...tuneArgs(preset, SPEEDUP, ['--seed', String(k)]), '--', ...job], env),
+    PAIRED ? runCli([...tuneArgs(preset, SPEEDUP, ['--hold', String(t.defaultW)]), '--', ...refJob], refEnv) : null,
+  ]);
   if (r.code !== 0) throw new Error(`${preset} ${workload} trial ${k}: ${r.stderr.slice(-2000)}`);
+  if (ref && ref.code !== 0) throw new Error(`${preset} ${workload} trial ${k} reference: ${ref.stderr.slice(-2000)}`);
+  const base = ref ? (JSON.parse(ref.stdout) as TuneReport) : def;
   const rep = JSON.parse(r.stdout) as TuneReport;
   const held = rep.cap_held_w;
-  const measured = def.energy_after_first_step_j !== null && rep.energy_after_first_step_j !== null ? def.energy_after_first_step_j - rep.energy_after_first_step_j : null;
+  const measured = base.energy_after_first_step_j !== null && rep.energy_after_first_step_j !== null ? base.energy_after_first_step_j - rep.energy_after_first_step_j : null;
   const s = rep.savings?.saved_j ?? null;
   // The offline sweep of trial K plays the card the CLI's sim backend simulates (the plan's default seed, 1).
   const sweep = fixedPlan({ preset, workload, seed: k, device_seed: 1 });
@@ -160,7 +171,7 @@ function record(): void {
     `Each trial: \`caplab tune --backend sim --sim-speedup ${SPEEDUP} --seed K -- caplab sim-workload ... --max-steps N --seed ${JOB_SEED}\` (N = one hour of work at the default limit),`,
     'selector max-efficiency, margin 2 %, max profile share 10 % of 3,600 s, node overhead 100 W. The true set is every watt whose true',
     'steady efficiency is within 2 % of the true best (the simulation model, no noise). The measured saving is the same job held at the default',
-    'limit (`--hold 700`, same job seed) minus the trial, both from the first step to the end.',
+    `limit (\`--hold 700\`, same job seed) minus the trial, both from the first step to the end; ${PAIRED ? 'the default-limit run is each trial\'s own, run beside it' : 'one default-limit run per GPU and workload, before the trials'}.`,
     'Offline sweep set: trial K is also swept offline on the same simulated card (the sim backend\'s seed 1) by the fixed CapLab plan of',
     'bench/time-to-answer (200-700 W in 25 W steps, 3 repetitions in random order seeded K, warm-up 20 s ViT / 32 s LLaMA, 60 s windows, 60 s',
     'cool-downs, played in simulated time with the sim model and noise), its equivalence set for max-efficiency at 2 % (selectOptimum, alpha',
@@ -173,7 +184,7 @@ function record(): void {
   mkdirSync('bench/results', { recursive: true });
   const stamp = `${m.date.slice(0, 10)}${process.argv[4] ? `-${PRESETS.join('+')}` : ''}`;
   writeFileSync(`bench/results/tune-acceptance-${stamp}.md`, md + '\n');
-  writeFileSync(`bench/results/tune-acceptance-${stamp}.json`, JSON.stringify({ machine: m, speedup: SPEEDUP, trials: TRIALS, jobs_at_once: JOBS, combos: out }, null, 2) + '\n');
+  writeFileSync(`bench/results/tune-acceptance-${stamp}.json`, JSON.stringify({ machine: m, speedup: SPEEDUP, trials: TRIALS, jobs_at_once: JOBS, paired_reference: PAIRED, combos: out }, null, 2) + '\n');
 }
 
 try {

@@ -79,6 +79,28 @@ describe('caplab tune', () => {
     expect((JSON.parse(json.stdout) as { tune_report: string | null }[])[0]!.tune_report).toBe(printed);
   }, 60_000);
 
+  it('keeps profiling within its budget: a visit longer than the budget left is cut there and the best so far is held', async () => {
+    const env = lab('budget');
+    // Budget 1 % of 600 s = 6 s; a ViT-L/16 visit takes 2 s of settling plus 20 steps of about 0.45 s, so the first
+    // visit cannot finish inside it. It is cut at 6 s, left out, and the default limit (no usable visit) is held.
+    const r = await runCli([...tuneArgs('h100-sxm', 100, ['--job-seconds', '600', '--max-profile-share', '1']), '--', ...simJob(env, 'vit_l_16', ['--max-steps', '600'])], env);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as TuneReport;
+    expect(report.hold_reason).toBe('budget');
+    // At most one step of the job (the check runs on each step it prints) past the budget.
+    expect(report.profiling_s).toBeGreaterThanOrEqual(6);
+    expect(report.profiling_s).toBeLessThanOrEqual(6 + 1);
+    expect(report.visits.map((v) => v.steady)).toEqual([false]);
+    expect(report.cap_held_w).toBe(700);
+    const db = new Database(env.CAPLAB_DB!, { readonly: true });
+    try {
+      const run = db.prepare('SELECT status, error FROM runs WHERE sweep_id = ?').get(report.sweep_id) as { status: string; error: string };
+      expect(run).toEqual({ status: 'failed', error: 'cut at the profiling budget (6 s) before it was steady' });
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
   it('throughput --follow reads a job live with the rate caplab throughput gives on its finished log', async () => {
     const env = lab('follow');
     const clock = `${Math.floor(Date.now() / 1000)}:100`;

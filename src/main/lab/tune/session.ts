@@ -445,7 +445,7 @@ export class TuneSession {
         stage = 'hold';
       };
 
-      const endVisit = async (m: { start: number; end: number; units: number; steady: boolean; rate_rse?: number | null; rate_df?: number }): Promise<void> => {
+      const endVisit = async (m: { start: number; end: number; units: number; steady: boolean; rate_rse?: number | null; rate_df?: number }, cut: string | null = null): Promise<void> => {
         await this.readCounters();
         const seconds = this.now() - capSetT;
         const energy = this.energyOver(m.start, m.end);
@@ -466,7 +466,7 @@ export class TuneSession {
         for (const p of energy.per) recordRunDevice(db, visitRun, p.deviceId, { energy_j: p.energy_j, mean_power_w: p.mean_w, energy_sensor: p.sensor, enforced_limit_w: null });
         updateRun(db, visitRun, {
           status: visit.steady ? 'done' : 'failed',
-          error: visit.steady ? null : 'the visit did not reach a steady state in time',
+          error: visit.steady ? null : (cut ?? 'the visit did not reach a steady state in time'),
           ended_at: this.now(),
           units: this.follower.units ?? this.opts.units,
           warmup_end: m.start,
@@ -519,10 +519,17 @@ export class TuneSession {
             settleRead = true;
             await this.readCounters();
           }
+          // The profiling budget is a bound, not a target: a visit that runs longer than the ones before it is cut
+          // where the budget ends (left out), and the best cap so far is held.
+          const budget = this.opts.max_profile_share * this.opts.expected_s;
+          const overBudget = this.search.spentS + (this.now() - capSetT) >= budget;
           if (this.follower.stepped) {
             const m = measureVisit(this.follower.steps.slice(visitFrom), capSetT, this.opts.visit);
             if (m.ready) await endVisit(m);
+            else if (overBudget) await endVisit({ ...m, steady: false }, `cut at the profiling budget (${budget.toFixed(0)} s) before it was steady`);
             else if (now - capSetT > this.opts.visit.max_s) await endVisit({ ...m, steady: false });
+          } else if (overBudget) {
+            await endVisit({ start: capSetT + this.opts.visit.settle_s, end: this.now(), units: 0, steady: false }, `cut at the profiling budget (${budget.toFixed(0)} s)`);
           } else if (now - capSetT >= this.opts.visit.settle_s + this.opts.text_visit_s) {
             const s = this.stretch(capSetT + this.opts.visit.settle_s, now);
             await endVisit(s ?? { start: capSetT + this.opts.visit.settle_s, end: now, units: 0, steady: false });
