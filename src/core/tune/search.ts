@@ -82,6 +82,16 @@ export class CapSearch {
     return this.visits.reduce((a, v) => a + v.seconds, 0);
   }
 
+  /** The profiling budget, backend seconds. */
+  get budgetS(): number {
+    return this.cfg.budget_s;
+  }
+
+  /** Whether a visit under way for `visitS` has reached the budget (the session cuts it there). */
+  reachedBudget(visitS: number): boolean {
+    return this.spentS + visitS >= this.cfg.budget_s;
+  }
+
   record(v: TuneVisit): void {
     this.visits.push(v);
   }

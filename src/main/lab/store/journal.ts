@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Db } from './db';
+import type { TuneRestore } from '../../../shared/tune';
 
 export interface JournalEntry {
   id: number;
@@ -28,8 +29,8 @@ export function openJournal(db: Db): JournalEntry[] {
 }
 
 /** A sweep's journal rows, oldest first: each device's limit before it, and whether and how it was restored. */
-export function journalOfSweep(db: Db, sweepId: number): { device_name: string; before_w: number; restored_at: number | null; restored_w: number | null; error: string | null }[] {
-  return db.prepare('SELECT device_name, before_w, restored_at, restored_w, error FROM cap_journal WHERE sweep_id = ? ORDER BY id').all(sweepId) as ReturnType<typeof journalOfSweep>;
+export function journalOfSweep(db: Db, sweepId: number): TuneRestore[] {
+  return db.prepare('SELECT device_name, before_w, restored_at, restored_w, error FROM cap_journal WHERE sweep_id = ? ORDER BY id').all(sweepId) as TuneRestore[];
 }
 
 export function markRestored(db: Db, ids: readonly number[], restoredW: number | null, error: string | null): void {

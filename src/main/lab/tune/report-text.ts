@@ -48,7 +48,6 @@ export interface TuneReport {
   restored: CapRestore[];
 }
 
-
 const est = (e: Estimate | null | undefined, digits: number, scale = 1, unit = '') =>
   e ? `${(e.value * scale).toFixed(digits)}${unit} (95 % interval ${(e.ci[0] * scale).toFixed(digits)} to ${(e.ci[1] * scale).toFixed(digits)}${unit})` : '–';
 

@@ -197,7 +197,7 @@ export class TuneSession {
       visits: this.visitRuns.length,
       profiling_s: this.profilingTotal,
       profiling_share: jobS > 0 ? this.profilingTotal / jobS : 0,
-      budget_s: this.opts.max_profile_share * this.opts.expected_s,
+      budget_s: this.search.budgetS,
       job_s: jobS,
       expected_s: this.opts.expected_s,
       default_limit_w: this.defaultW,
@@ -521,15 +521,14 @@ export class TuneSession {
           }
           // The profiling budget is a bound, not a target: a visit that runs longer than the ones before it is cut
           // where the budget ends (left out), and the best cap so far is held.
-          const budget = this.opts.max_profile_share * this.opts.expected_s;
-          const overBudget = this.search.spentS + (this.now() - capSetT) >= budget;
+          const overBudget = this.search.reachedBudget(this.now() - capSetT);
           if (this.follower.stepped) {
             const m = measureVisit(this.follower.steps.slice(visitFrom), capSetT, this.opts.visit);
             if (m.ready) await endVisit(m);
-            else if (overBudget) await endVisit({ ...m, steady: false }, `cut at the profiling budget (${budget.toFixed(0)} s) before it was steady`);
+            else if (overBudget) await endVisit({ ...m, steady: false }, `cut at the profiling budget (${this.search.budgetS.toFixed(0)} s) before it was steady`);
             else if (now - capSetT > this.opts.visit.max_s) await endVisit({ ...m, steady: false });
           } else if (overBudget) {
-            await endVisit({ start: capSetT + this.opts.visit.settle_s, end: this.now(), units: 0, steady: false }, `cut at the profiling budget (${budget.toFixed(0)} s)`);
+            await endVisit({ start: capSetT + this.opts.visit.settle_s, end: this.now(), units: 0, steady: false }, `cut at the profiling budget (${this.search.budgetS.toFixed(0)} s)`);
           } else if (now - capSetT >= this.opts.visit.settle_s + this.opts.text_visit_s) {
             const s = this.stretch(capSetT + this.opts.visit.settle_s, now);
             await endVisit(s ?? { start: capSetT + this.opts.visit.settle_s, end: now, units: 0, steady: false });
