@@ -18,6 +18,11 @@ export interface RepetitionInput {
    * that only caps it leaves undecided are repeated; the first batch is then the best cap and its neighbours.
    */
   pool_single?: boolean;
+  /**
+   * Runs made at each cap, flagged or failed ones included (runsMadeOfGroup); max_per_cap bounds these, and a new
+   * run's repetition number follows them. Without it, the counted runs of `points`.
+   */
+  made?: ReadonlyMap<number, number>;
 }
 
 export interface RepetitionRun {
@@ -61,6 +66,7 @@ function neighbours(scores: readonly { cap_w: number; feasible: boolean }[], bes
 export function proposeRepetitions(input: RepetitionInput): RepetitionProposal {
   const o = selectOptimum(input.points, input.selector, { margin: input.margin, alpha: input.alpha, pool_single: input.pool_single ?? false });
   const count = new Map(input.points.map((p) => [p.cap_w, p.runs.length]));
+  const made = (cap: number) => Math.max(input.made?.get(cap) ?? 0, count.get(cap) ?? 0);
   const none = { best_cap_w: o.cap_w, undecided_caps: [] as number[], runs: [] as RepetitionRun[] };
   if (o.cap_w === null) return { ...none, done: true, why: 'no-data', note: o.note ?? 'no eligible caps' };
   const best = o.cap_w;
@@ -77,14 +83,16 @@ export function proposeRepetitions(input: RepetitionInput): RepetitionProposal {
   // Futile: by its interval's spread the cap would need more repetitions than max_per_cap allows (or no number
   // would do, a difference on the margin); one more run would not decide it, so none is spent on it.
   const futile = undecided.filter((u) => u.needed !== undefined && u.width < Infinity && (u.needed === null || u.needed > input.max_per_cap));
-  const open = undecided.filter((u) => (count.get(u.cap_w) ?? 0) < input.max_per_cap && !futile.includes(u)).sort((a, b) => b.width - a.width);
+  const open = undecided.filter((u) => made(u.cap_w) < input.max_per_cap && !futile.includes(u)).sort((a, b) => b.width - a.width);
   const bestN = count.get(best) ?? 0;
   const runs: RepetitionRun[] = [];
   const maxOpen = Math.max(0, ...open.map((u) => count.get(u.cap_w) ?? 0));
-  if (bestN < input.max_per_cap && (open.length > 0 || o.equivalence === null) && bestN <= maxOpen)
-    runs.push({ cap_w: best, repetition: bestN + 1, reason: `repetition ${bestN + 1} of the best cap so far, ${best} W, so the others can be judged against it` });
+  if (made(best) < input.max_per_cap && (open.length > 0 || o.equivalence === null) && bestN <= maxOpen) {
+    const n = made(best) + 1;
+    runs.push({ cap_w: best, repetition: n, reason: `repetition ${n} of the best cap so far, ${best} W, so the others can be judged against it` });
+  }
   for (const u of open) {
-    const n = (count.get(u.cap_w) ?? 0) + 1;
+    const n = made(u.cap_w) + 1;
     runs.push({ cap_w: u.cap_w, repetition: n, reason: `repetition ${n}, deciding whether it is ${within}` });
   }
   if (runs.length === 0) {
@@ -113,6 +121,11 @@ export function pointsOfGroup(group: Pick<AnalysisGroup, 'caps'>, runs: readonly
     });
     return { cap_w: c.cap_w, eligible: c.eligible, excluded_reason: c.excluded_reason, runs: counted };
   });
+}
+
+/** Runs made at each cap of one analysis group, whether they count or not: what max_per_cap bounds. */
+export function runsMadeOfGroup(group: Pick<AnalysisGroup, 'caps'>): Map<number, number> {
+  return new Map(group.caps.map((c) => [c.cap_w, c.run_ids.length]));
 }
 
 /**

@@ -43,6 +43,20 @@ describe('sequential repetitions: only where the answer is undecided, until deci
     expect(proposeRepetitions({ ...base, points: pts, runs_left: 0 })).toMatchObject({ done: true, why: 'budget', runs: [] });
   });
 
+  it('counts flagged runs against max_per_cap and numbers the next repetition after them', () => {
+    // Each cap made 2 runs, one of them flagged out of the decisions (1 counted): with max_per_cap 3 the next run at
+    // a cap is its 3rd and the last, and at max_per_cap 2 nothing more is run, although one counted run says little.
+    const pts = caps.map((c) => point(c, 1, 0.003));
+    const made = new Map(caps.map((c) => [c, 2]));
+    const p = proposeRepetitions({ ...base, max_per_cap: 3, points: pts, made });
+    expect(p.runs.length).toBeGreaterThan(0);
+    for (const r of p.runs) {
+      expect(r.repetition).toBe(3);
+      expect(r.reason).toMatch(/^repetition 3/);
+    }
+    expect(proposeRepetitions({ ...base, max_per_cap: 2, points: pts, made })).toMatchObject({ done: true, why: 'max-per-cap', runs: [] });
+  });
+
   it('stops at max_per_cap when caps stay undecided (a difference right on the margin)', () => {
     // 300 W sits 2 % below the best, right on the margin, with 1 % run noise: 5 repetitions cannot decide it.
     const edge: OptimumPoint = { cap_w: 300, eligible: true, runs: Array.from({ length: 5 }, (_, k) => ({ throughput: 1, efficiency: 0.98 * (1 + 0.01 * gaussian(3, k)) })) };

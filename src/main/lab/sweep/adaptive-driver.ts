@@ -5,7 +5,7 @@ import { loadSweepInput } from '../analysis/load';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { AdaptiveWindow, type WindowVerdict } from '../../../core/sweep/adaptive-window';
 import { baselineOf, judgeCooldown, type Baseline, type CoolReading } from '../../../core/sweep/adaptive-cooldown';
-import { orderBatch, pointsOfGroup, proposeRepetitions } from '../../../core/sweep/adaptive-repetitions';
+import { orderBatch, pointsOfGroup, proposeRepetitions, runsMadeOfGroup } from '../../../core/sweep/adaptive-repetitions';
 import { planCaps, sequentialRunBudget, type Plan, type PlannedRun } from '../../../shared/plan';
 import type { RunAdaptive } from '../../../shared/records';
 import type { Sample } from '../../../shared/device';
@@ -156,7 +156,7 @@ export class AdaptiveDriver {
     const result = analyzeSweep(input, { overhead_w: this.plan.overhead_w, margin: a.margin, alpha, pool_single });
     const added: PlannedRun[] = [];
     for (const group of result.groups) {
-      const proposal = proposeRepetitions({ points: pointsOfGroup(group, result.runs), selector: 'max-efficiency', margin: a.margin, alpha, max_per_cap: a.repetitions.max_per_cap, runs_left: runsLeft - added.length, pool_single });
+      const proposal = proposeRepetitions({ points: pointsOfGroup(group, result.runs), selector: 'max-efficiency', margin: a.margin, alpha, max_per_cap: a.repetitions.max_per_cap, runs_left: runsLeft - added.length, pool_single, made: runsMadeOfGroup(group) });
       for (const r of proposal.runs) added.push({ workload: group.workload, cap_w: r.cap_w, repetition: r.repetition, order: 0, reason: r.reason });
     }
     this.addedRuns += added.length;
