@@ -41,6 +41,12 @@ describe('caplab tune', () => {
     for (const c of [280, 385, 490, 595, 700]) expect(report.visits.filter((v) => v.cap_w === c).length, `${c} W`).toBeGreaterThanOrEqual(2);
     expect(report.savings?.saved_j?.value).toBeGreaterThan(0);
     expect(report.savings!.saved_j!.ci[0]).toBeLessThanOrEqual(report.savings!.saved_j!.value);
+    // The saving prices the work, start to last step: the tail after it (the exit, the restore: CapLab's latency, here
+    // times 100) is in the energy used but in neither side of the saving.
+    const tail = report.energy_after_first_step_j! - report.energy_of_steps_j!;
+    expect(report.last_step_t).toBeGreaterThan(report.first_step_t!);
+    expect(tail).toBeGreaterThan(0);
+    expect(report.savings!.default_energy_j!.value - report.savings!.saved_j!.value).toBeCloseTo(report.energy_j! - tail, -1);
     expect(report.restored.map((x) => x.before_w)).toEqual([690]);
     expect(await simLimit(env)).toBe(690);
     expect(processesMentioning(env.CAPLAB_SIM_STATE_DIR!)).toEqual([]);

@@ -13,7 +13,7 @@ export interface SavingsInput {
   default_w: number;
   /** GPUs of the job. */
   gpus: number;
-  /** GPU energy the whole job used, measured (J). */
+  /** GPU energy the job used up to the end of its last step, measured (J): the work the estimate prices. */
   job_energy_j: number;
   /** GPU energy measured before profiling began (start-up and warm-up, at the default limit either way). */
   before_energy_j: number;
@@ -114,7 +114,7 @@ export function estimateSavings(s: SavingsInput): Savings {
     saved_j: saved,
     saved_fraction: frac,
     slowdown,
-    note: `from ${at.length} visits at the default limit ${s.default_w} W (energy per unit ${m.toPrecision(4)} J, 95 % interval from ${why}${d.remainder_var !== null ? " and the remainder's own step noise" : ''}, ${d.df.toFixed(1)} df); the job's own energy is measured`,
+    note: `from ${at.length} visits at the default limit ${s.default_w} W (energy per unit ${m.toPrecision(4)} J, 95 % interval from ${why}${d.remainder_var !== null ? " and the remainder's own step noise" : ''}, ${d.df.toFixed(1)} df); the job's own energy is measured, to its last step`,
     default_interval: d,
   };
 }

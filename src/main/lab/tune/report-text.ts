@@ -36,6 +36,12 @@ export interface TuneReport {
   /** GPU energy from the start of the job's first counted step to its end (start-up left out), J. */
   energy_after_first_step_j: number | null;
   first_step_t: number | null;
+  /**
+   * GPU energy of the work itself: from the start of the first counted step to the end of the last, J (start-up and
+   * the tail after the last step, while CapLab restores and tidies up, left out). The saving compares this stretch.
+   */
+  energy_of_steps_j: number | null;
+  last_step_t: number | null;
   units_done: number | null;
   profiling_s: number;
   profiling_share: number;

@@ -631,6 +631,7 @@ export class TuneSession {
     const total = this.energyOver(jobStart, end).total;
     const s0 = this.follower.steps[0];
     const firstStep = s0 ? s0.t - s0.dt : null;
+    const lastStep = this.follower.steps[this.follower.steps.length - 1]?.t ?? null;
     const failedRestores = restored.filter((r) => !r.ok).map((r) => `could not restore ${r.device_name} to ${r.before_w} W: ${r.error}`);
     if (failedRestores.length) error = [error, ...failedRestores].filter(Boolean).join('; ');
     const report: TuneReport = {
@@ -652,6 +653,8 @@ export class TuneSession {
       energy_j: total,
       energy_after_first_step_j: firstStep !== null ? this.energyOver(firstStep, end).total : null,
       first_step_t: firstStep,
+      energy_of_steps_j: firstStep !== null && lastStep !== null ? this.energyOver(firstStep, lastStep).total : null,
+      last_step_t: lastStep,
       units_done: null,
       profiling_s: this.profilingTotal,
       profiling_share: (end - jobStart) > 0 ? this.profilingTotal / (end - jobStart) : 0,
@@ -665,13 +668,16 @@ export class TuneSession {
     };
     if (profileStart !== null) {
       report.units_done = this.stretch(jobStart, end)?.units ?? null;
-      if (total !== null && this.phaseChanges.length === 0) {
+      // The job's energy up to its last step, as the estimate prices (units done x energy per unit): the tail after it
+      // (the exit, CapLab's restore) is the same at any cap, and left out of both it only adds the session's latency.
+      const workJ = lastStep !== null ? this.energyOver(jobStart, lastStep).total : total;
+      if (workJ !== null && this.phaseChanges.length === 0) {
         const beforeJ = this.energyOver(jobStart, profileStart).total ?? 0;
         report.savings = estimateSavings({
           visits: this.search.visits,
           default_w: this.defaultW,
           gpus: this.deps.devices.length,
-          job_energy_j: total,
+          job_energy_j: workJ,
           before_energy_j: beforeJ,
           units_after: unitsAfter,
           held_throughput: heldThroughput,
