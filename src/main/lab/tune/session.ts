@@ -252,12 +252,16 @@ export class TuneSession {
     return this.deps.backend.now();
   }
 
-  private async readCounters(): Promise<void> {
+  /** Reads every device's energy counter into the samples; returns the latest reading's time (null: none read). */
+  private async readCounters(): Promise<number | null> {
     const { backend } = this.deps;
+    let last: number | null = null;
     for (const d of this.deps.devices) {
       const { t, energy_mj } = await counterReading(backend, d.index);
       if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
+      last = Math.max(last ?? t, t);
     }
+    return last;
   }
 
   /** GPU energy per device over [from, to] from the stored samples (the sampler's and the counter reads). */
@@ -400,6 +404,10 @@ export class TuneSession {
       let visitRun = 0;
       let capSetT = 0;
       let settleRead = false;
+      // Where a visit's steps may count from: the settling time, or the counter read after it when that came later.
+      // Energy between two readings is interpolated as if power were even; a window that began before the first
+      // reading after the cap change would price the old cap's power into the new cap's window.
+      let countFrom = 0;
       let visitFrom = 0;
       let phase = new PhaseWatch(null, this.opts.phase);
       let windowFrom = 0;
@@ -410,6 +418,7 @@ export class TuneSession {
         capSetT = this.now();
         visitFrom = this.follower.steps.length;
         settleRead = false;
+        countFrom = capSetT + this.opts.visit.settle_s;
         visitCap = cap;
         visitRun = appendRuns(db, this.sweepId, [{ workload: this.workloadName(), cap_w: cap, repetition: this.search.visits.filter((v) => v.cap_w === cap).length + 1, order: this.visitRuns.length }])[0]!;
         updateRun(db, visitRun, { status: 'running', started_at: capSetT, enforced_limit_w: await backend.getPowerLimit(this.indexes[0]!) });
@@ -517,21 +526,21 @@ export class TuneSession {
         } else if (stage === 'visit') {
           if (!settleRead && now >= capSetT + this.opts.visit.settle_s) {
             settleRead = true;
-            await this.readCounters();
+            countFrom = Math.max(countFrom, (await this.readCounters()) ?? countFrom);
           }
           // The profiling budget is a bound, not a target: a visit that runs longer than the ones before it is cut
           // where the budget ends (left out), and the best cap so far is held.
           const overBudget = this.search.reachedBudget(this.now() - capSetT);
           if (this.follower.stepped) {
-            const m = measureVisit(this.follower.steps.slice(visitFrom), capSetT, this.opts.visit);
-            if (m.ready) await endVisit(m);
+            const m = measureVisit(this.follower.steps.slice(visitFrom), countFrom, { ...this.opts.visit, settle_s: 0 });
+            if (m.ready && settleRead) await endVisit(m);
             else if (overBudget) await endVisit({ ...m, steady: false }, `cut at the profiling budget (${this.search.budgetS.toFixed(0)} s) before it was steady`);
             else if (now - capSetT > this.opts.visit.max_s) await endVisit({ ...m, steady: false });
           } else if (overBudget) {
-            await endVisit({ start: capSetT + this.opts.visit.settle_s, end: this.now(), units: 0, steady: false }, `cut at the profiling budget (${this.search.budgetS.toFixed(0)} s)`);
-          } else if (now - capSetT >= this.opts.visit.settle_s + this.opts.text_visit_s) {
-            const s = this.stretch(capSetT + this.opts.visit.settle_s, now);
-            await endVisit(s ?? { start: capSetT + this.opts.visit.settle_s, end: now, units: 0, steady: false });
+            await endVisit({ start: countFrom, end: this.now(), units: 0, steady: false }, `cut at the profiling budget (${this.search.budgetS.toFixed(0)} s)`);
+          } else if (settleRead && now - countFrom >= this.opts.text_visit_s) {
+            const s = this.stretch(countFrom, now);
+            await endVisit(s ?? { start: countFrom, end: now, units: 0, steady: false });
           }
         } else if (stage === 'hold' && now - windowFrom >= holdWindowS) {
           const s = this.stretch(windowFrom, now);
