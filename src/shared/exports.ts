@@ -24,6 +24,7 @@ export const exportList = [
   { id: 'caps-csv', ext: 'csv', mime: 'text/csv', labels: { sweep: 'Per-cap table (CSV)', compare: 'Per-cap table (CSV)', dataset: 'Per-cap table (CSV)' } },
   { id: 'runs-csv', ext: 'csv', mime: 'text/csv', labels: { sweep: 'Runs (CSV)', compare: 'Runs (CSV)' }, instead: { dataset: 'its segments are segments-csv' } },
   { id: 'segments-csv', ext: 'csv', mime: 'text/csv', labels: { dataset: 'Segments (CSV)' }, instead: { sweep: 'its runs are runs-csv', compare: 'its runs are runs-csv' } },
+  { id: 'tune-csv', ext: 'csv', mime: 'text/csv', labels: { sweep: 'Tuning outcome (CSV)' }, instead: { compare: 'export each tuning session’s outcome from its own page', dataset: 'a dataset is not a tuning session: tune-csv is the outcome of caplab tune' } },
   { id: 'samples-csv', ext: 'csv', mime: 'text/csv', labels: { sweep: 'Samples (CSV)', dataset: 'Samples (CSV)' }, instead: { compare: 'export each sweep’s samples from its own page' } },
   { id: 'samples-parquet', ext: 'parquet', mime: 'application/vnd.apache.parquet', labels: { sweep: 'Samples (Parquet)', dataset: 'Samples (Parquet)' }, instead: { compare: 'export each sweep’s samples from its own page' } },
   { id: 'json', ext: 'json', mime: 'application/json', labels: { sweep: 'Whole sweep (JSON)', compare: 'Comparison (JSON)', dataset: 'Whole dataset (JSON)' } },

@@ -83,6 +83,37 @@ export const TuneInterruption = z.object({
 });
 export type TuneInterruption = z.infer<typeof TuneInterruption>;
 
+/** Why the tuner held its cap: its search settled, the profiling budget or a cap's visit limit ran out, or `--hold` gave it. */
+export const HoldReason = z.enum(['settled', 'budget', 'visits', 'given']);
+export type HoldReason = z.infer<typeof HoldReason>;
+
+/** A figure with its 95 % interval. */
+export const TuneEstimate = z.object({ value: z.number(), ci: z.tuple([z.number(), z.number()]) });
+export type TuneEstimate = z.infer<typeof TuneEstimate>;
+
+/**
+ * What the session's end report found, kept with its ended status so that reports and CSV exports read the figures
+ * rather than the report's text. Absent before the end, and in sessions stored before it was kept.
+ */
+export const TuneOutcome = z.object({
+  hold_reason: HoldReason.nullable(),
+  hold_note: z.string().nullable(),
+  /** GPU energy of the whole job, J (measured). */
+  energy_j: z.number().nullable(),
+  /** Against the whole job at the default limit: positive is saved; saved_fraction is of the default's energy. */
+  saved_j: TuneEstimate.nullable(),
+  saved_fraction: TuneEstimate.nullable(),
+  /** Time per unit at the held cap against the default limit, - 1: positive is slower. */
+  slowdown: TuneEstimate.nullable(),
+  /** Why a saving is not estimated, or what limits it. */
+  savings_note: z.string().nullable(),
+  /** Profiling seconds at caps other than the one held. */
+  profiling_off_cap_s: z.number(),
+  reprofiles: z.number().int(),
+  phase_changes: z.array(z.object({ t: z.number(), what: z.string() })),
+});
+export type TuneOutcome = z.infer<typeof TuneOutcome>;
+
 /** What a tuning session is doing, live (the `tune.status` event; the console shows it beside the traces). */
 export const TuneStatus = z.object({
   sweep_id: z.number().int(),
@@ -108,5 +139,7 @@ export const TuneStatus = z.object({
   /** The tuner's latest note (what it decided, in words); for an interrupted session, what happened. */
   note: z.string().nullable(),
   interrupted: TuneInterruption.optional(),
+  /** The end report's figures (stage ended only). */
+  outcome: TuneOutcome.optional(),
 });
 export type TuneStatus = z.infer<typeof TuneStatus>;

@@ -10,6 +10,7 @@ import { tempDir } from '../helpers/tmp';
 import { labEnv, processesMentioning, setSimLimit, simLimit } from '../helpers/lab-env';
 import { simJob, tuneArgs } from '../helpers/tune-job';
 import type { TuneReport } from '../../src/main/lab/tune/session';
+import type { TuneStatus } from '../../src/shared/tune';
 
 const tmp = tempDir('caplab-tune-');
 afterAll(() => tmp.cleanup());
@@ -63,6 +64,12 @@ describe('caplab tune', () => {
     try {
       expect((db.prepare('SELECT COUNT(*) n FROM cap_journal WHERE restored_at IS NULL').get() as { n: number }).n).toBe(0);
       expect((db.prepare('SELECT before_w FROM cap_journal WHERE sweep_id = ?').get(report.sweep_id) as { before_w: number }).before_w).toBe(690);
+      // The ended status keeps the end report's figures (the report's Tuning section and tune-csv read them).
+      const status = JSON.parse((db.prepare('SELECT tune_status FROM sweeps WHERE id = ?').get(report.sweep_id) as { tune_status: string }).tune_status) as TuneStatus;
+      expect(status.outcome).toEqual({
+        hold_reason: report.hold_reason, hold_note: report.hold_note, energy_j: report.energy_j, saved_j: report.savings!.saved_j, saved_fraction: report.savings!.saved_fraction,
+        slowdown: report.savings!.slowdown, savings_note: report.savings!.note, profiling_off_cap_s: report.profiling_off_cap_s, reprofiles: 0, phase_changes: [],
+      });
     } finally {
       db.close();
     }

@@ -23,6 +23,7 @@ import {
   runsSection,
   sensitivitySection,
 } from './sections';
+import { isTuneSession, tuneSection } from './tune';
 
 interface Unit {
   g: AnalysisGroup;
@@ -55,8 +56,8 @@ function perUnit(units: Unit[], body: (u: Unit) => string): string {
   return units.map((u) => `${units.length > 1 || u.inputs.length > 1 ? `<h3>${h(groupName(u.g))} · ${h(u.src.label)}</h3>` : ''}${body(u)}`).join('');
 }
 
-function perSource(sources: ReportSource[], body: (s: ReportSource) => string): string {
-  return sources.map((s) => `${sources.length > 1 ? `<h3>${h(s.label)}: ${h(s.name)}</h3>` : ''}${body(s)}`).join('');
+function perSource(sources: ReportSource[], body: (s: ReportSource) => string, labelled = sources.length > 1): string {
+  return sources.map((s) => `${labelled ? `<h3>${h(s.label)}: ${h(s.name)}</h3>` : ''}${body(s)}`).join('');
 }
 
 /** A dataset's own sections: energy by segment and the trace (its record lists its files). */
@@ -76,7 +77,10 @@ function sections(input: ReportInput): Section[] {
   const own = datasetSections(input.kind === 'dataset' ? input.sources[0] : undefined);
   // A dataset whose segments carry no cap and work units has energy and a trace, no per-cap answer.
   if (own.length && units.length === 0) return [...own, { id: 'record', title: 'Machine and run record', body: perSource(input.sources, recordOf) }];
+  const tuned = input.sources.filter(isTuneSession);
   const out: Section[] = [
+    // A tuning session's outcome first: the cap it held is its answer; the sections after analyse its visits.
+    ...(tuned.length ? [{ id: 'tuning', title: 'Tuning', body: perSource(tuned, tuneSection, input.sources.length > 1) }] : []),
     {
       id: 'answer',
       title: 'The answer',

@@ -4,6 +4,7 @@ import type { RunRecord, SweepRecord } from '../../shared/records';
 import type { MethodOutput } from '../../shared/api';
 import type { DatasetFile, DatasetRecord } from '../../shared/dataset';
 import type { SegmentEnergy } from '../../shared/dataset-analysis';
+import type { TuneStatus } from '../../shared/tune';
 
 export type Paper = 'a4' | 'letter';
 
@@ -22,6 +23,8 @@ export interface ReportSource {
   analysis: AnalysisResult;
   /** An imported dataset's own figures (dataset reports only). */
   dataset?: DatasetPart;
+  /** A tuning session's stored status (storedTuneStatus); null or absent for a plain sweep and a dataset. */
+  tune_status?: TuneStatus | null;
 }
 
 /** What a dataset report shows beyond the per-cap analysis: energy by segment, the trace, the files. */

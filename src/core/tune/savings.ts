@@ -7,6 +7,7 @@
 // happen to agree says nothing of the noise that made each; and (2) the same step noise over the remainder's length.
 import { describe, mean, sampleSd, tQuantile } from '../analysis/stats';
 import type { TuneVisit } from './search';
+import type { TuneEstimate } from '../../shared/tune';
 
 export interface SavingsInput {
   visits: readonly TuneVisit[];
@@ -23,11 +24,8 @@ export interface SavingsInput {
   held_throughput: number | null;
 }
 
-export interface Estimate {
-  value: number;
-  /** 95 % interval. */
-  ci: [number, number];
-}
+/** A figure with its 95 % interval (the stored outcome's type). */
+export type Estimate = TuneEstimate;
 
 export interface Savings {
   /** Energy the job would have used at the default limit. */

@@ -5,6 +5,7 @@
 import { proposeCaps, snapCap } from '../analysis/refine';
 import { selectOptimum, type OptimumPoint } from '../analysis/optimum';
 import type { DeviceLimits, Optimum, Selector } from '../../shared/analysis';
+import type { HoldReason } from '../../shared/tune';
 import { seededRng, shuffled, twoRounds, type Rng } from './random';
 
 /** A measured visit of one cap. `seconds` is the whole visit (settling included): what it cost the job. */
@@ -46,8 +47,6 @@ export interface SearchConfig {
   max_visits_per_cap?: number;
   slowdown_budget?: number;
 }
-
-export type HoldReason = 'settled' | 'budget' | 'visits' | 'given';
 
 export interface Hold {
   cap_w: number;

@@ -26,6 +26,10 @@ afterEach(() => {
 const ended = (sweep_id: number): TuneStatus => ({
   sweep_id, stage: 'ended', cap_w: 335, held_w: 335, visits: 1, profiling_s: 370.25, profiling_share: 0.2017, budget_s: 375, job_s: 1834.5, expected_s: 1500, default_limit_w: 700,
   note: 'held 335 W: profiling budget spent (370 of 375 s)',
+  outcome: {
+    hold_reason: 'budget', hold_note: 'profiling budget spent (370 of 375 s)', energy_j: 612400, saved_j: { value: 52340, ci: [41020, 63660] }, saved_fraction: { value: 0.0787, ci: [0.0629, 0.0942] },
+    slowdown: { value: 0.012, ci: [0.008, 0.016] }, savings_note: null, profiling_off_cap_s: 210.5, reprofiles: 0, phase_changes: [],
+  },
 });
 
 const REPORT = 'tune session 2: done [simulated]\ncap held        335 W (profiling budget spent)\nslowdown        1.2 % (95 % interval 0.8 to 1.6 %)\n';
@@ -64,7 +68,7 @@ describe("a tuning session's outcome in the sweep JSON bundle", () => {
     const path = join(tmp.dir, 'lab.db');
     const db = openDb(path);
     const s = createSweep(db, { name: 'tune: job', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
-    setTuneStatus(db, s, { ...ended(s), stage: 'visit', held_w: null, note: null });
+    setTuneStatus(db, s, { ...ended(s), stage: 'visit', held_w: null, note: null, outcome: undefined });
     const row = journalLimit(db, { sweep_id: s, device_key: 'sim:0', backend: 'sim', backend_opts: '{}', idx: 0, device_name: 'H100 #0', before_w: 690 });
     markInterruptedSweeps(db, () => false);
     markRestored(db, [row], 690, null);

@@ -5,7 +5,7 @@ import { parseTimeArg } from './energy';
 import type { FileExport, SampleSelection, TimeFormat } from '../../lab';
 import { SampleColumnName, SAMPLE_EXPORT_COLUMNS, type SampleExportColumn, type WrittenFile } from '../../../shared/export';
 
-const KINDS = ['samples', 'runs', 'analysis', 'json'] as const;
+const KINDS = ['samples', 'runs', 'tune', 'analysis', 'json'] as const;
 const ALL_COLUMNS: SampleExportColumn[] = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
 
 function idOpt(args: CliArgs, name: string): number | undefined {
@@ -57,16 +57,18 @@ function requestOf(kind: (typeof KINDS)[number], args: CliArgs): FileExport {
   }
   const sweep_id = sweepIdOf(args);
   if (kind === 'runs') return { kind, sweep_id, csv: required(args, 'csv', 'where to write the run summaries') };
+  if (kind === 'tune') return { kind, sweep_id, csv: required(args, 'csv', "where to write the tuning session's outcome") };
   if (kind === 'analysis') return { kind, sweep_id, out_dir: required(args, 'out-dir', 'the folder for the analysis tables'), analysis: analysisOptionsOf(args) };
   return { kind: 'json', sweep_id, out: required(args, 'out', 'where to write the JSON'), tariff };
 }
 
 export const exportCommand: CliCommand = {
   name: 'export',
-  summary: 'Export samples (CSV, Parquet), run summaries and analysis tables (CSV), or a whole sweep or dataset (JSON)',
+  summary: 'Export samples (CSV, Parquet), run summaries, a tuning session\'s outcome and analysis tables (CSV), or a whole sweep or dataset (JSON)',
   usage: [
     'export samples (--run ID|--sweep ID|--dataset ID|--from T --to T) [--device N] [--columns a,b] [--time epoch|iso] (--csv FILE|--parquet FILE)',
     '       caplab export runs SWEEP_ID --csv FILE',
+    '       caplab export tune SWEEP_ID --csv FILE',
     '       caplab export analysis SWEEP_ID --out-dir DIR [--overhead W] [--selector S] [--slowdown F] [--weight W] [--include-unenforced] [--include-flagged] [--margin F] [--price-per-mwh N] [--grid-g-per-kwh N] [--currency C] [--tariff FILE] [--price-csv FILE] [--carbon-csv FILE]',
     '       caplab export json (SWEEP_ID|--dataset ID) --out FILE [tariff flags as for analysis]       (all: [--db FILE] [--json])',
   ].join('\n'),
@@ -91,7 +93,7 @@ export const exportCommand: CliCommand = {
     const kind = args.positionals[0];
     if (!kind || !(KINDS as readonly string[]).includes(kind)) throw new CliError(`say what to export: ${KINDS.join(', ')} (see caplab export --help)`);
     // Samples and run records are the measurements alone: a tariff there would be ignored, so it is refused.
-    if ((kind === 'samples' || kind === 'runs') && analysisOptionsOf(args).tariff) throw new CliError(`export ${kind} has no cost and carbon: the tariff flags go with export analysis and export json`);
+    if ((kind === 'samples' || kind === 'runs' || kind === 'tune') && analysisOptionsOf(args).tariff) throw new CliError(`export ${kind} has no cost and carbon: the tariff flags go with export analysis and export json`);
     const req = requestOf(kind as (typeof KINDS)[number], args);
     const engine = await openEngine(args, io, { readOnly: true });
     const started = Date.now();

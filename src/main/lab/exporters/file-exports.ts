@@ -1,6 +1,7 @@
-// Exports written to files the caller names (`caplab export`): samples as CSV or Parquet, run summaries and analysis
-// tables as CSV, a whole sweep or dataset as a JSON bundle. The checks of what is asked (does the run exist, one file
-// format) live here, so every face that writes files gets the same answers and messages.
+// Exports written to files the caller names (`caplab export`): samples as CSV or Parquet, run summaries, a tuning
+// session's outcome and analysis tables as CSV, a whole sweep or dataset as a JSON bundle. The checks of what is
+// asked (does the run exist, one file format) live here, so every face that writes files gets the same answers and
+// messages.
 import { join, resolve } from 'node:path';
 import type { Db } from '../store/db';
 import { getRun, getSweep, runsOfSweep } from '../store/sweeps';
@@ -11,6 +12,7 @@ import type { CostedAnalysisOptions } from '../analysis/cost';
 import { exportSamplesCsv, exportSamplesParquet, type TimeFormat } from './samples';
 import { analysisTables, runsTable } from './tables';
 import { writeCsvTables } from './csv';
+import { tuneTable } from './tune-table';
 import { datasetBundle, sweepBundle } from './bundle';
 import { ExportError, writeFileAtomic } from '../files/atomic';
 import { LoadError } from '../analysis/load';
@@ -20,6 +22,7 @@ import type { SampleExportColumn, WrittenFile } from '../../../shared/export';
 export type FileExport =
   | { kind: 'samples'; selection: SampleSelection; columns: readonly SampleExportColumn[]; time: TimeFormat; csv?: string; parquet?: string }
   | { kind: 'runs'; sweep_id: number; csv: string }
+  | { kind: 'tune'; sweep_id: number; csv: string }
   | { kind: 'analysis'; sweep_id: number; out_dir: string; analysis: CostedAnalysisOptions }
   | { kind: 'json'; sweep_id: number; out: string; tariff?: CostTariffInput }
   | { kind: 'json'; dataset_id: number; out: string; tariff?: CostTariffInput };
@@ -73,6 +76,7 @@ export async function writeFileExport(db: Db, req: FileExport, hooks: FileExport
   needSweep(db, req.sweep_id);
   const source = sweepSource(req.sweep_id);
   if (req.kind === 'runs') return writeCsvTables([{ path: req.csv, table: runsTable(runsOfSweep(db, req.sweep_id)) }], source);
+  if (req.kind === 'tune') return writeCsvTables([{ path: req.csv, table: tuneTable(db, req.sweep_id) }], source);
   if (req.kind === 'analysis') {
     const tables = analysisTables(analyzeStoredSweep(db, req.sweep_id, req.analysis).result);
     return writeCsvTables(Object.entries(tables).map(([stem, table]) => ({ path: join(req.out_dir, `sweep-${req.sweep_id}-${stem}.csv`), table })), source);

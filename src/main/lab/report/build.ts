@@ -10,6 +10,7 @@ import { analyzeSweep } from '../../../core/analysis/analyze';
 import { runsOfSweep, sweepEnvironment } from '../store/sweeps';
 import { analyzeStoredSweep } from '../analysis/analyze-stored';
 import { planToYaml } from '../sweep/plan-file';
+import { storedTuneStatus } from '../tune/interrupted';
 import { compareSweeps } from '../../../core/analysis/compare';
 import type { Paper, ReportInput, ReportSource } from '../../../core/report/model';
 import { withCost, type CostedAnalysisOptions } from '../analysis/cost';
@@ -64,6 +65,7 @@ function sweepSource(db: Db, sweepId: number, opts: ReportOptions): ReportSource
     // Sweeps recorded before the environment was kept: only the host is known.
     environment: sweepEnvironment(db, sweepId) ?? { host: s.host, os: null, caplab_version: 'not recorded', caplab_commit: null },
     analysis: result,
+    tune_status: storedTuneStatus(db, sweepId),
   };
 }
 

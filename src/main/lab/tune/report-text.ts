@@ -5,6 +5,7 @@ import type { Hold, TuneVisit } from '../../../core/tune/search';
 import type { describe } from '../../../core/analysis/stats';
 import type { Selector } from '../../../shared/analysis';
 import type { CapRestore } from '../../../shared/records';
+import type { TuneOutcome } from '../../../shared/tune';
 
 export interface CapProfile {
   cap_w: number;
@@ -56,6 +57,26 @@ export interface TuneReport {
 
 const est = (e: Estimate | null | undefined, digits: number, scale = 1, unit = '') =>
   e ? `${(e.value * scale).toFixed(digits)}${unit} (95 % interval ${(e.ci[0] * scale).toFixed(digits)} to ${(e.ci[1] * scale).toFixed(digits)}${unit})` : '–';
+
+// Stored as JSON, which has no NaN or Infinity (they would come back as null and fail the status's schema): an
+// estimate that is not finite (a default energy's interval reaching 0) is kept as none.
+const finite = (e: Estimate | null | undefined): Estimate | null => (e && [e.value, ...e.ci].every(Number.isFinite) ? e : null);
+
+/** The report's figures that its ended status keeps (reports and CSV exports read them there). */
+export function tuneOutcome(r: TuneReport): TuneOutcome {
+  return {
+    hold_reason: r.hold_reason,
+    hold_note: r.hold_note,
+    energy_j: r.energy_j !== null && Number.isFinite(r.energy_j) ? r.energy_j : null,
+    saved_j: finite(r.savings?.saved_j),
+    saved_fraction: finite(r.savings?.saved_fraction),
+    slowdown: finite(r.savings?.slowdown),
+    savings_note: r.savings?.note ?? null,
+    profiling_off_cap_s: r.profiling_off_cap_s,
+    reprofiles: r.reprofiles,
+    phase_changes: r.phase_changes,
+  };
+}
 
 export function tuneReportText(r: TuneReport): string {
   const lines = [

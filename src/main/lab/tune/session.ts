@@ -7,7 +7,7 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { sweepSamplesInRange } from '../store/samples';
 import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, setTuneReport, setTuneStatus, updateRun } from '../store/sweeps';
-import { tuneReportText, type CapProfile, type TuneReport } from './report-text';
+import { tuneOutcome, tuneReportText, type CapProfile, type TuneReport } from './report-text';
 import { reserveSpace } from '../store/reserve';
 import { collectEnvironment } from '../environment';
 import { SampleRecorder } from '../sweep/sample-recorder';
@@ -697,7 +697,7 @@ export class TuneSession {
     }
     this.live.note = report.cap_held_w !== null ? `held ${report.cap_held_w} W${report.hold_note ? `: ${report.hold_note}` : ''}` : (report.error ?? this.live.note);
     Object.assign(this.live, { stage: 'ended', cap_w: report.cap_held_w, run_id: null, held_w: report.cap_held_w });
-    const ended = this.statusNow();
+    const ended: TuneStatus = { ...this.statusNow(), outcome: tuneOutcome(report) };
     try {
       reserve?.release();
       // Before the end: a console that reloads on sweep.finished finds the outcome stored.

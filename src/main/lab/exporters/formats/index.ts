@@ -5,6 +5,7 @@ import { pdfReport, htmlReport } from './report';
 import { capsCsv } from './caps-csv';
 import { runsCsv } from './runs-csv';
 import { segmentsCsv } from './segments-csv';
+import { tuneCsv } from './tune-csv';
 import { samplesCsv, samplesParquet } from './samples-file';
 import { jsonExport } from './json';
 
@@ -14,6 +15,7 @@ export const exportWriters: { readonly [F in ExportFormatId]: ExportWriter } = {
   'caps-csv': capsCsv,
   'runs-csv': runsCsv,
   'segments-csv': segmentsCsv,
+  'tune-csv': tuneCsv,
   'samples-csv': samplesCsv,
   'samples-parquet': samplesParquet,
   json: jsonExport,
