@@ -17,6 +17,9 @@ test('results: Export gives the PDF report of the sweep, with the page’s best 
   const bestText = (await best.textContent())!;
 
   await app.getByTestId('export-button').click();
+  // Not a tuning session: no tuning outcome to offer.
+  await expect(app.getByTestId('export-caps-csv')).toBeVisible();
+  await expect(app.getByTestId('export-tune-csv')).toHaveCount(0);
   // CAPLAB_SCREENSHOTS=1 refreshes the docs' picture of the open menu.
   if (process.env.CAPLAB_SCREENSHOTS) await app.screenshot({ path: 'docs/screenshots/results-export.png' });
   const download = app.waitForEvent('download', { timeout: 90_000 });

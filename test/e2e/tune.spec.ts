@@ -138,6 +138,10 @@ test('tune a simulated job from the app: the argv shown back, live on the consol
   await row.getByRole('button', { name: /tune: / }).click();
   await expect(app.locator('#results-title')).toContainText(`sweep #${id}`);
   await expect(app.locator('#results-title')).toContainText('tune: ');
+  // Its Export menu offers the tuning outcome (a plain sweep's does not: export.spec).
+  await app.getByTestId('export-button').click();
+  await expect(app.getByTestId('export-tune-csv')).toHaveText('Tuning outcome (CSV)');
+  await app.getByTestId('export-button').click();
 });
 
 test('Advanced: a cap to hold, typed on the page, is held from the steady state to the end with no profiling', async ({ app }) => {

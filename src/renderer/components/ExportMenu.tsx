@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ExportRequest } from '../../shared/export';
-import { exportItems, type ExportSubject } from '../../shared/exports';
+import { exportItems, type ExportFormatId, type ExportSubject } from '../../shared/exports';
 import { api, onEvent } from '../api/client';
 import { toast, toastError } from '../state/toasts';
 import { exportedMessage, saveFile } from '../lib/save-file';
@@ -11,11 +11,11 @@ type Format = ExportRequest['format'];
  * The Export button: a report or export of what the page shows, with the page's analysis options, so the PDF's
  * numbers are the page's. `request` is everything but the format.
  */
-export function ExportMenu({ request, subject = 'sweep' }: { request: Omit<ExportRequest, 'format'>; subject?: ExportSubject }) {
+export function ExportMenu({ request, subject = 'sweep', omit = [] }: { request: Omit<ExportRequest, 'format'>; subject?: ExportSubject; omit?: readonly ExportFormatId[] }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<Format | null>(null);
   const [done, setDone] = useState<number | null>(null);
-  const items = exportItems(subject);
+  const items = exportItems(subject).filter((i) => !omit.includes(i.format));
   // Samples exports say how far they are (rows written of the total).
   useEffect(() => (busy ? onEvent('export.progress', (p) => p.format === busy && p.total > 0 && setDone(Math.min(1, p.done / p.total))) : undefined), [busy]);
   const run = async (format: Format) => {

@@ -136,6 +136,8 @@ export function ResultsPage({ param }: { param: string | null }) {
           {data && (
             <ExportMenu
               subject={comparedSweeps.length ? 'compare' : 'sweep'}
+              // The tuning outcome is offered where there is one: a sweep that is not a tuning session has none.
+              omit={data.sweep.tune_report ? [] : ['tune-csv']}
               request={{ sweep_id: id, compare_ids: comparedSweeps.length ? comparedSweeps : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, ...(tariff ? { tariff } : {}) }}
             />
           )}
