@@ -4,7 +4,11 @@
 // (1) the error of the mean energy per unit at the default limit, as a one-way random-effects estimate: the larger of
 // the spread of the visits (the visit-to-visit variation, on k - 1 degrees of freedom: one for the usual two visits)
 // and the step-to-step noise inside them (measureVisit's rate_rse, on many more), since the spread of two visits that
-// happen to agree says nothing of the noise that made each; and (2) the same step noise over the remainder's length.
+// happen to agree says nothing of the noise that made each; (2) the same step noise over the remainder's length; and
+// (3) the run-to-run spread of mean power: the job run at the default limit is another run, whose power differs from
+// this one's (which every visit shares) by a draw no visit can show, so it enters as a measured prior, twice (the
+// two runs' draws).
+import { RUN_POWER_SD } from '../analysis/run-spread';
 import { describe, mean, sampleSd, tQuantile } from '../analysis/stats';
 import type { TuneVisit } from './search';
 import type { TuneEstimate } from '../../shared/tune';
@@ -22,6 +26,8 @@ export interface SavingsInput {
   units_after: number;
   /** Units per second per GPU measured while the cap was held (null where nothing was held long enough). */
   held_throughput: number | null;
+  /** Run-to-run spread (sd, relative) of mean power; absent: RUN_POWER_SD, the measured prior. */
+  run_power_sd?: number;
 }
 
 /** A figure with its 95 % interval (the stored outcome's type). */
@@ -49,16 +55,23 @@ export interface DefaultInterval {
   within_var: number | null;
   /** Variance of the remainder's realised energy per unit about the true mean (step noise over its length). */
   remainder_var: number | null;
+  /** Variance, per unit, of the energy from the two runs' power draws (this run's and the default-limit run's). */
+  run_var: number;
+  /** The run-to-run spread of mean power it assumes (sd, relative). */
+  run_power_sd: number;
   /** Which of between/within the mean's variance took, the degrees of freedom and t quantile of the interval. */
   source: 'between' | 'within';
-  /** The interval's variance: the mean's (the source's) plus the remainder's. */
+  /** The interval's variance: the mean's (the source's) plus the remainder's and the runs'. */
   variance: number;
   df: number;
   t: number;
 }
 
-/** The default limit's energy per unit with the interval described in the file's head; null below two visits. */
-export function defaultEnergyPerUnit(at: readonly TuneVisit[], unitsAfter: number, gpus: number): DefaultInterval | null {
+/**
+ * The default limit's energy per unit with the interval described in the file's head; null below two visits.
+ * `beforeJ` is the energy before profiling, which the runs' draws scale too.
+ */
+export function defaultEnergyPerUnit(at: readonly TuneVisit[], unitsAfter: number, gpus: number, beforeJ = 0, runPowerSd = RUN_POWER_SD): DefaultInterval | null {
   const k = at.length;
   if (k < 2) return null;
   const jpu = at.map((v) => v.power_w / v.throughput);
@@ -80,17 +93,21 @@ export function defaultEnergyPerUnit(at: readonly TuneVisit[], unitsAfter: numbe
     const seconds = unitsAfter / (gpus * thr);
     remainderVar = seconds > 0 ? perSecond / seconds : null;
   }
-  const total = meanVar + (remainderVar ?? 0);
-  // Welch-Satterthwaite for the sum; the remainder's part shares the within-visit degrees of freedom.
-  const df = remainderVar ? total ** 2 / (meanVar ** 2 / meanDf + remainderVar ** 2 / withinDf) : meanDf;
+  // Both runs' draws scale the whole priced energy (before + unitsAfter x m); per unit of the remainder.
+  const runVar = unitsAfter > 0 ? 2 * (runPowerSd * (beforeJ / unitsAfter + m)) ** 2 : 0;
+  const total = meanVar + (remainderVar ?? 0) + runVar;
+  // Welch-Satterthwaite for the sum; the remainder's part shares the within-visit degrees of freedom, the prior has
+  // no sampling error (infinite degrees of freedom).
+  const sampled = meanVar ** 2 / meanDf + (remainderVar ? remainderVar ** 2 / withinDf : 0);
+  const df = sampled > 0 ? total ** 2 / sampled : meanDf;
   const t = tQuantile(0.975, df);
-  return { energy_per_unit_j: m, between_var: between, within_var: within, remainder_var: remainderVar, source: useWithin ? 'within' : 'between', variance: total, df, t };
+  return { energy_per_unit_j: m, between_var: between, within_var: within, remainder_var: remainderVar, run_var: runVar, run_power_sd: runPowerSd, source: useWithin ? 'within' : 'between', variance: total, df, t };
 }
 
 export function estimateSavings(s: SavingsInput): Savings {
   const at = s.visits.filter((v) => v.cap_w === s.default_w && v.steady);
   if (at.length < 2) return { default_energy_j: null, saved_j: null, saved_fraction: null, slowdown: null, note: `fewer than two steady visits at the default limit ${s.default_w} W: no estimate of the saving` };
-  const d = defaultEnergyPerUnit(at, s.units_after, s.gpus)!;
+  const d = defaultEnergyPerUnit(at, s.units_after, s.gpus, s.before_energy_j, s.run_power_sd)!;
   const thr = describe(at.map((v) => v.throughput));
   const m = d.energy_per_unit_j;
   const half = d.t * Math.sqrt(d.variance);
@@ -112,7 +129,7 @@ export function estimateSavings(s: SavingsInput): Savings {
     saved_j: saved,
     saved_fraction: frac,
     slowdown,
-    note: `from ${at.length} visits at the default limit ${s.default_w} W (energy per unit ${m.toPrecision(4)} J, 95 % interval from ${why}${d.remainder_var !== null ? " and the remainder's own step noise" : ''}, ${d.df.toFixed(1)} df); the job's own energy is measured, to its last step`,
+    note: `from ${at.length} visits at the default limit ${s.default_w} W (energy per unit ${m.toPrecision(4)} J, 95 % interval from ${why}${d.remainder_var !== null ? ", the remainder's own step noise" : ''}${d.run_var > 0 ? ` and a run-to-run power spread of ${(d.run_power_sd * 100).toFixed(2)} %` : ''}, ${d.df.toFixed(1)} df); the job's own energy is measured, to its last step`,
     default_interval: d,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { measureVisit, timePerUnitRse, type ProgressStep } from '../../../src/core/tune/visit';
 import { PhaseWatch } from '../../../src/core/tune/phase';
 import { estimateSavings } from '../../../src/core/tune/savings';
+import { RUN_POWER_SD } from '../../../src/core/analysis/run-spread';
 import type { TuneVisit } from '../../../src/core/tune/search';
 import { ProgressFollower } from '../../../src/core/tune/follow';
 import { readThroughput } from '../../../src/core/adapters';
@@ -84,10 +85,13 @@ describe('estimateSavings', () => {
   });
 
   // Two visits at the default limit of 20 steps each (1 % step-time noise), the job's remainder 5,000 steps: the
-  // interval must hold the remainder's realised energy about 95 % of the time, not only the mean's.
-  function trial(rng: () => number, withSteps: boolean) {
+  // interval must hold the remainder's realised energy about 95 % of the time, not only the mean's. With `runSd`, the
+  // session's run and the default-limit run each draw their mean power from that spread (the simulated GPUs' model);
+  // `priorSd` is what the estimate assumes.
+  function trial(rng: () => number, withSteps: boolean, runSd = 0, priorSd = 0) {
     const gauss = () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-    const power = 650;
+    const power = 650 * (1 + runSd * gauss());
+    const defaultRunPower = 650 * (1 + runSd * gauss());
     const units = 10;
     const visit = (i: number): TuneVisit => {
       const s = steps(i * 100, 20, () => 0.5 * (1 + 0.01 * gauss()), units);
@@ -96,15 +100,16 @@ describe('estimateSavings', () => {
       return { cap_w: 700, start: s[0]!.t - s[0]!.dt, end: s[19]!.t, seconds: 22, throughput: (20 * units) / dt, efficiency: 0.4, power_w: power, steady: true, ...(withSteps ? { rate_rse: se.rse, rate_df: se.df } : {}) };
     };
     let rem = 0;
-    for (let i = 0; i < 5000; i++) rem += power * 0.5 * (1 + 0.01 * gauss());
+    for (let i = 0; i < 5000; i++) rem += defaultRunPower * 0.5 * (1 + 0.01 * gauss());
     const jobJ = 0.7 * rem;
-    const s = estimateSavings({ visits: [visit(0), visit(1)], default_w: 700, gpus: 1, job_energy_j: jobJ, before_energy_j: 0, units_after: 5000 * units, held_throughput: null });
+    const s = estimateSavings({ visits: [visit(0), visit(1)], default_w: 700, gpus: 1, job_energy_j: jobJ, before_energy_j: 0, units_after: 5000 * units, held_throughput: null, run_power_sd: priorSd });
     const measured = rem - jobJ;
     const [lo, hi] = s.saved_j!.ci;
     return { inside: measured >= lo && measured <= hi, half: (hi - lo) / 2, source: s.default_interval!.source };
   }
 
   it('holds the saving measured at the default limit about 95 % of the time, with the step noise inside the visits', () => {
+    // Runs without a run-to-run power spread, the estimate assuming none: the step noise alone.
     const rng = seededRng(7);
     const runs = Array.from({ length: 600 }, () => trial(rng, true));
     const coverage = runs.filter((r) => r.inside).length / runs.length;
@@ -117,15 +122,34 @@ describe('estimateSavings', () => {
     expect(now[590]! / now[10]!).toBeLessThan(old[590]! / old[10]!);
   });
 
-  it('takes the step noise when two visits agree by chance, their spread when they disagree beyond it', () => {
+  it('holds it about 95 % of the time also when each run draws its own mean power, with the run-to-run prior', () => {
+    // 0.2 % run to run (RUN_POWER_SD, as the simulated GPUs draw it): the default-limit run is another run, so an
+    // interval from this run's visits alone misses it far more often than 5 %.
+    const rng = seededRng(11);
+    const withPrior = Array.from({ length: 600 }, () => trial(rng, true, RUN_POWER_SD, RUN_POWER_SD));
+    const coverage = withPrior.filter((r) => r.inside).length / withPrior.length;
+    expect(coverage).toBeGreaterThan(0.92);
+    expect(coverage).toBeLessThan(0.99);
+    const without = Array.from({ length: 600 }, () => trial(rng, true, RUN_POWER_SD, 0));
+    expect(without.filter((r) => r.inside).length / without.length).toBeLessThan(0.88);
+    // The default is the prior.
     const base = { cap_w: 700, start: 0, end: 10, seconds: 12, efficiency: 0.4, power_w: 650, steady: true, rate_rse: 0.002, rate_df: 9 };
-    const agree = estimateSavings({ visits: [{ ...base, throughput: 300 }, { ...base, throughput: 300 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 0, units_after: 1e6, held_throughput: null });
+    const d = estimateSavings({ visits: [{ ...base, throughput: 300 }, { ...base, throughput: 301 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 1e5, units_after: 1e6, held_throughput: null });
+    expect(d.default_interval!.run_power_sd).toBe(RUN_POWER_SD);
+    expect(d.default_interval!.run_var).toBeCloseTo(2 * (RUN_POWER_SD * (1e5 / 1e6 + d.default_interval!.energy_per_unit_j)) ** 2, 12);
+    expect(d.note).toContain('run-to-run power spread of 0.20 %');
+  });
+
+  it('takes the step noise when two visits agree by chance, their spread when they disagree beyond it', () => {
+    // Without the run-to-run prior: the choice between the two is what is checked.
+    const base = { cap_w: 700, start: 0, end: 10, seconds: 12, efficiency: 0.4, power_w: 650, steady: true, rate_rse: 0.002, rate_df: 9 };
+    const agree = estimateSavings({ visits: [{ ...base, throughput: 300 }, { ...base, throughput: 300 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 0, units_after: 1e6, held_throughput: null, run_power_sd: 0 });
     expect(agree.default_interval!.source).toBe('within');
     // 2e-3 relative per visit, two visits: about 1.4e-3 of 2.17e6 J, times t on ~18 df.
     const half = (agree.saved_j!.ci[1] - agree.saved_j!.ci[0]) / 2;
     expect(half).toBeGreaterThan(2 * 1e6 * (650 / 300) * 0.0014);
     expect(half).toBeLessThan(2.3 * 1e6 * (650 / 300) * 0.0016);
-    const apart = estimateSavings({ visits: [{ ...base, throughput: 297 }, { ...base, throughput: 303 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 0, units_after: 1e6, held_throughput: null });
+    const apart = estimateSavings({ visits: [{ ...base, throughput: 297 }, { ...base, throughput: 303 }], default_w: 700, gpus: 1, job_energy_j: 1.8e6, before_energy_j: 0, units_after: 1e6, held_throughput: null, run_power_sd: 0 });
     expect(apart.default_interval!.source).toBe('between');
     expect(apart.default_interval!.df).toBeLessThan(1.1);
   });

@@ -2,6 +2,7 @@
 // (as a driver keeps them), load from the activity files of running simulated workloads. Every device is
 // labelled "(simulated)" and reports vendor 'sim', so simulated numbers are never mistaken for measurements.
 import { THROTTLE_SW_POWER_CAP, type DeviceInfo, type Sample } from '../../../shared/device';
+import { RUN_POWER_SD } from '../../../core/analysis/run-spread';
 import { findPreset, PRESET_IDS, type GpuPreset } from '../../../core/sim/presets';
 import { nodePart } from '../../../core/sim/variation';
 import { findWorkload, resolveParams } from '../../../core/sim/workloads';
@@ -38,11 +39,7 @@ export interface SimBackendOptions {
 const THROTTLE_SW_THERMAL = 0x20;
 /** What the simulator models and what it leaves out (the Devices page shows it; a fan or processes are not simulated). */
 const SIM_NOTE = 'simulated device: power, clocks, temperature, utilisation, memory and throttle reasons come from CapLab’s model; no fan, no process list';
-/**
- * Run-to-run spread of a workload's mean power: sd 0.19 % (1.3 W) over six 25 s ViT-L/16 windows at the 700 W limit of
- * one real H200 (bench/results/h200-sampler-cost.md, run 2: 691.4-695.2 W).
- */
-export const RUN_POWER_SD = 0.002;
+export { RUN_POWER_SD };
 /**
  * Device-to-device spread where the cap does not bind: two real H200s of the same kind drew 679.5 and 695.2 W on the same
  * ViT-L/16 run (runs 1 and 2 of bench/results/h200-sampler-cost.md), 2.3 % apart: sd ~1.5 % (two devices: a rough figure).
