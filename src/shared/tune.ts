@@ -73,11 +73,15 @@ export const TuneRestore = z.object({
 export type TuneRestore = z.infer<typeof TuneRestore>;
 
 /** Why a session has no outcome: its CapLab process was killed (kill -9, a crash); found by the next CapLab to open the database. */
+/** What a running session is doing: waiting for a steady rate, profiling a cap, or holding the chosen one. */
+export const TuneActiveStage = z.enum(['warmup', 'visit', 'hold']);
+export type TuneActiveStage = z.infer<typeof TuneActiveStage>;
+
 export const TuneInterruption = z.object({
   /** Wall-clock seconds when a later CapLab found the process gone. */
   found_at: z.number().nullable(),
   /** What the session was doing when last recorded, and the cap it had set. */
-  last_stage: z.enum(['warmup', 'visit', 'hold']),
+  last_stage: TuneActiveStage,
   last_cap_w: z.number().nullable(),
   restored: z.array(TuneRestore),
 });
@@ -121,7 +125,7 @@ export const TuneStatus = z.object({
    * warmup: waiting for the job's rate to steady; visit: profiling a cap; hold: holding the chosen cap; ended;
    * interrupted: its CapLab was killed (stored sessions only; `interrupted` says when and what was restored).
    */
-  stage: z.enum(['warmup', 'visit', 'hold', 'ended', 'interrupted']),
+  stage: z.enum([...TuneActiveStage.options, 'ended', 'interrupted']),
   /** The cap set now (null before the first change). */
   cap_w: z.number().nullable(),
   /** The cap being held (null while profiling); at the end, the cap the job ended on. */

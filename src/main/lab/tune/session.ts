@@ -96,7 +96,8 @@ export interface TuneDeps {
 
 export type { CapProfile, TuneReport } from './report-text';
 
-type Stage = 'warmup' | 'visit' | 'hold' | 'ended';
+/** The stages a session of this process goes through (interrupted is found later, by another process). */
+type Stage = Exclude<TuneStatus['stage'], 'interrupted'>;
 
 const TICK_MS = 50;
 const FLUSH_MS = 250;
