@@ -63,7 +63,8 @@ describe("a tuning session's report and CSV export", () => {
     const tuning = section(html)!;
     for (const want of [
       '<span class="num">1</span> Tuning',
-      'Held <b>335 W</b> (profiling budget spent (370 of 375 s)) against the default limit of 700 W.',
+      // The headline: the cap, why in a word (the note is in the table), what it saved and at what slowdown.
+      "Held <b>335 W</b> (budget) against the default limit of 700 W: it saved 52340\u00a0J (95 % interval 41020\u00a0J to 63660\u00a0J), 7.9 % of the default's energy, at a slowdown of 1.2 % (95 % interval 0.8 % to 1.6 %).",
       '<td>held because</td><td>budget</td>',
       '<td>energy the job used (GPUs, measured)</td><td>612400\u00a0J</td>',
       '<td>52340\u00a0J</td><td>41020\u00a0J to 63660\u00a0J</td>',
