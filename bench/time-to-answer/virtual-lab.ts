@@ -8,7 +8,8 @@ import { findWorkload, resolveParams, type WorkloadModel } from '../../src/core/
 import { operatingPoint } from '../../src/core/sim/model';
 import { advanceTempC, steadyTempC } from '../../src/core/sim/thermal';
 import { gaussian } from '../../src/core/sim/random';
-import { DEVICE_POWER_SD, RUN_POWER_SD, SENSOR_PERIOD_S } from '../../src/main/lab/gpu/sim';
+import { DEVICE_POWER_SD, SENSOR_PERIOD_S } from '../../src/main/lab/gpu/sim';
+import { RUN_POWER_SD } from '../../src/core/analysis/run-spread';
 import { AdaptiveWindow, type WindowRule } from '../../src/core/sweep/adaptive-window';
 
 /** Node overhead of the efficiency figure (the seed paper's 100 W, CapLab's default). */

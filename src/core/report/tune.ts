@@ -2,6 +2,7 @@
 // the profiling cost, from the stored status's figures (tuneOutcomeRows, as tune-csv writes them); a session stored
 // before the status kept them shows its end report's text as `caplab tune` printed it.
 import { tuneOutcomeRows, type TuneOutcomeRow } from '../../shared/tune-outcome';
+import type { TuneEstimate } from '../../shared/tune';
 import { escapeHtml as h } from './html-escape';
 import { num, pct } from './format';
 import type { ReportSource } from './model';
@@ -25,7 +26,7 @@ function leadOf(src: ReportSource): string {
   // The headline: the cap, why in a word (the full note is in the table), and what it saved at what cost.
   const o = s.outcome;
   const why = o?.hold_reason ?? (o ? null : s.note);
-  const est = (e: { value: number; ci: [number, number] }, f: (x: number) => string) => `${f(e.value)} (95 % interval ${f(e.ci[0])} to ${f(e.ci[1])})`;
+  const est = (e: TuneEstimate, f: (x: number) => string) => `${f(e.value)} (95 % interval ${f(e.ci[0])} to ${f(e.ci[1])})`;
   const saved = o?.saved_j ? `: it saved ${est(o.saved_j, (x) => `${num(x)}\u00a0J`)}${o.saved_fraction ? `, ${pct(o.saved_fraction.value, 1)} of the default's energy` : ''}` : '';
   const slower = o?.slowdown ? `, at a slowdown of ${est(o.slowdown, (x) => pct(x, 1))}` : '';
   return `<p class="lead tune-held">Held <b>${num(s.held_w)} W</b>${why ? ` (${h(why)})` : ''} against the default limit of ${num(s.default_limit_w)} W${saved}${slower}.</p>`;

@@ -39,7 +39,6 @@ export interface SimBackendOptions {
 const THROTTLE_SW_THERMAL = 0x20;
 /** What the simulator models and what it leaves out (the Devices page shows it; a fan or processes are not simulated). */
 const SIM_NOTE = 'simulated device: power, clocks, temperature, utilisation, memory and throttle reasons come from CapLab’s model; no fan, no process list';
-export { RUN_POWER_SD };
 /**
  * Device-to-device spread where the cap does not bind: two real H200s of the same kind drew 679.5 and 695.2 W on the same
  * ViT-L/16 run (runs 1 and 2 of bench/results/h200-sampler-cost.md), 2.3 % apart: sd ~1.5 % (two devices: a rough figure).

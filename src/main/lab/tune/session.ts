@@ -253,13 +253,14 @@ export class TuneSession {
     return this.deps.backend.now();
   }
 
-  /** Reads every device's energy counter into the samples; returns the latest reading's time (null: none read). */
+  /** Reads every device's energy counter into the samples; returns the latest counter value's time (null: none had one). */
   private async readCounters(): Promise<number | null> {
     const { backend } = this.deps;
     let last: number | null = null;
     for (const d of this.deps.devices) {
       const { t, energy_mj } = await counterReading(backend, d.index);
-      if (energy_mj !== null) this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
+      if (energy_mj === null) continue;
+      this.recorder.collect([Sample.parse({ device_id: d.id, t, power_w: null, power_kind: 'counter', energy_mj })]);
       last = Math.max(last ?? t, t);
     }
     return last;
