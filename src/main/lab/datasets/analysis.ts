@@ -1,52 +1,19 @@
-// Offline analysis of an imported dataset: energy over any range or segment, and the sweep analysis of its
-// segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
+// Offline analysis of an imported dataset: each segment's energy (analysis/dataset-energy.ts), and the sweep
+// analysis of its segments (each a source, exactly like a run: sources.ts), where they carry a cap and work units.
 import { analyzeSweep } from '../../../core/analysis/analyze';
-import { counterLagOf } from '../../../core/import';
-import type { AnalysisResult, RangeEnergy } from '../../../shared/analysis';
+import type { AnalysisResult } from '../../../shared/analysis';
 import { withCost, type CostedAnalysisOptions } from '../analysis/cost';
-import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } from '../../../shared/dataset';
-import { energyOverDevices, LoadError } from '../analysis/load';
+import { deviceKindWords, energyKindOf } from '../../../shared/dataset';
+import { datasetEnergy, loadDataset } from '../analysis/dataset-energy';
 import { loadSources } from '../analysis/sources';
 import { runFigures } from '../../../core/analysis/figures';
 import { energyBasis } from '../../../shared/energy-basis';
 import { Plan } from '../../../shared/plan';
 import { analysableSegments, type DatasetAnalysis } from '../../../shared/dataset-analysis';
-import { deviceEnergyBound, totalEnergyBound, type PowerOf } from '../../../core/analysis/energy-uncertainty';
 
 /** The node overhead when none is given: the plan schema's default, as for sweeps. */
 const DEFAULT_OVERHEAD_W = Plan.shape.overhead_w.parse(undefined);
 import type { Db } from '../store/db';
-import { datasetRecord, devicesOfDataset } from '../store/dataset-records';
-
-export function loadDataset(db: Db, id: number): DatasetRecord {
-  const ds = datasetRecord(db, id);
-  if (!ds) throw new LoadError(`no dataset ${id} in this database`);
-  return ds;
-}
-
-/**
- * Energy of a dataset's GPUs (or the device with that index) over [from, to]. A dataset without GPUs of its own
- * (NLR aggregated profiles: one node-level series) gives the energy of its node-level power, and says so.
- */
-export function datasetEnergy(db: Db, datasetId: number, from: number, to: number, deviceIndex?: number): RangeEnergy {
-  loadDataset(db, datasetId);
-  const all = devicesOfDataset(db, datasetId);
-  const kind = deviceIndex === undefined ? energyKindOf(all.map((d) => d.kind)) : null;
-  const devs = all.filter((d) => (deviceIndex === undefined ? d.kind === kind : d.index === deviceIndex));
-  const r: RangeEnergy = energyOverDevices(db, devs.map((d) => ({ ...d, counter_lag_s: counterLagOf(d.format) })), from, to);
-  const power = DatasetDeviceKind.safeParse(deviceIndex === undefined ? kind : devs[0]?.kind);
-  if (power.success) r.power_of = power.data;
-  if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);
-  else if (r.devices.length === 0) r.warnings.push('no samples of this dataset in this time range');
-  if (power.success && power.data !== 'gpu' && deviceIndex === undefined) r.warnings.push(`no GPU series in this dataset: the energy is of its ${deviceKindWords[power.data]} power, not of GPUs alone`);
-  return withBounds(r, power.success ? power.data : 'gpu');
-}
-
-/** Each device's stated uncertainty and the total's (energy-uncertainty.ts), as added fields. */
-function withBounds(r: RangeEnergy, powerOf: PowerOf): RangeEnergy {
-  const devices = r.devices.map((d) => ({ ...d, ...deviceEnergyBound(d, powerOf) }));
-  return { ...r, devices, ...(r.energy_j === null ? { uncertainty_j: null, uncertainty_basis: 'no energy' } : totalEnergyBound(devices)) };
-}
 
 export function analyzeDataset(db: Db, datasetId: number, costed: CostedAnalysisOptions = {}): DatasetAnalysis {
   const { tariff, ...opts } = costed;

@@ -4,7 +4,7 @@ import type { Db } from '../store/db';
 import { getSweep } from '../store/sweeps';
 import { LoadError } from '../analysis/load';
 import type { ReportSubject } from '../report/build';
-import { loadDataset } from '../datasets/analysis';
+import { loadDataset } from '../analysis/dataset-energy';
 import { ExportError } from '../files/atomic';
 import { exportWriters } from './formats';
 import { sweepsOf } from './formats/writer';

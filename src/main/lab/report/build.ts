@@ -3,7 +3,8 @@
 import type { Db } from '../store/db';
 import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
 import { getDataset } from '../store/datasets';
-import { analyzeDataset, loadDataset } from '../datasets/analysis';
+import { analyzeDataset } from '../datasets/analysis';
+import { loadDataset } from '../analysis/dataset-energy';
 import { datasetTrace } from '../datasets/service';
 import { LoadError } from '../analysis/load';
 import { analyzeSweep } from '../../../core/analysis/analyze';
