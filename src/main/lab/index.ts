@@ -1,7 +1,8 @@
 // The engine's door: what a face (the CLI, the browser host, the Electron shell) may use of src/main/lab. Faces
 // import this module and src/shared, nothing else under lab/ (lint rule in eslint.config.js); the engine's own
 // modules import each other directly.
-export { Engine, type EngineOptions, type BeginOptions } from './engine';
+export { Engine, type EngineOptions } from './engine';
+export type { BeginOptions } from './engine-context';
 export * from './basics';
 export type { FileExport, FileExportHooks, ReportFilesRequest, ReportFilesResult } from './exporters/service';
 export type { ReportJob } from './exporters/report-files';

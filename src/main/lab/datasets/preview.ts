@@ -8,7 +8,7 @@ import { detectCandidates } from '../../../core/import';
 import { previewFile } from '../../../core/import/preview';
 import { checkZone, localZone } from '../../../core/import/time';
 import { entryHead, HEAD_BYTES, listImportFiles } from './files';
-import { DatasetError } from './service';
+import { DatasetError } from './requests';
 
 /** Files previewed at most (a directory tree or archive may hold thousands; the rest are counted). */
 const MAX_PREVIEW_FILES = 8;

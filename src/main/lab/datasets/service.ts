@@ -1,89 +1,70 @@
-import { cutText } from '../../../shared/format';
-import { LabError } from '../../../shared/errors';
-// The engine's dataset calls (listDatasets, importDataset, getDatasetTrace, saveSegment), over the store.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { checkZone, localZone } from '../../../core/import/time';
-import type { MethodInput, MethodOutput } from '../../../shared/api';
-import type { Db } from '../store/db';
-import { datasetRecord, deleteSegment, devicesOfDataset, insertSegment, updateSegment, datasetSegments } from '../store/dataset-records';
-import { decimateField, streamsOf } from '../store/sample-blocks';
-import { importPaths, type ImportProgress } from './importer';
+// The datasets slice (src/shared/api/datasets.ts): importing files as datasets (importPaths, also `caplab import`'s
+// door), previewing an import, the stored datasets, their traces, segments and analysis.
+import type { MethodInput, MethodOutput, SliceApi } from '../../../shared/api';
+import { ImportError } from '../../../core/import';
+import { ImportFormat } from '../../../shared/dataset';
+import type { EngineContext } from '../engine-context';
+import { datasetRecord, datasetRecords, removeDataset } from '../store/dataset-records';
+import { analyzeDataset } from './analysis';
+import { importPaths, type ImportOptions, type ImportOutcome } from './importer';
+import { previewImport } from './preview';
+import { DatasetError, datasetTrace, importDataset, saveSegment } from './requests';
 
-/** A dataset request that cannot be met: bad input (invalid) or no such dataset/segment (not_found). */
-export class DatasetError extends LabError {
-  constructor(message: string, code: 'invalid' | 'not_found' = 'invalid') {
-    super(code, message);
-    this.name = 'DatasetError';
-  }
-}
+export class DatasetsService implements SliceApi<'datasets'> {
+  constructor(private readonly ctx: EngineContext) {}
 
-export async function importDataset(db: Db, input: MethodInput<'importDataset'>, onProgress: (p: ImportProgress) => void): Promise<MethodOutput<'importDataset'>> {
-  let zone: string;
-  try {
-    zone = checkZone(input.tz ?? localZone());
-  } catch {
-    throw new DatasetError(`unknown time zone "${cutText(String(input.tz))}"`);
+  /** A dataset's segments with their energy and the sweep analysis of those that carry a cap and units. */
+  async analyzeDataset(input: MethodInput<'analyzeDataset'>): Promise<MethodOutput<'analyzeDataset'>> {
+    const { dataset_id, ...opts } = input;
+    return analyzeDataset(this.ctx.db, dataset_id, { ...opts, overhead_w: opts.overhead_w ?? null });
   }
-  const paths = [...(input.paths ?? [])];
-  const shown = new Map(Object.entries(input.display_names ?? {}));
-  let tmp: string | null = null;
-  if (input.files?.length) {
-    // Files dropped on the browser host arrive as text: staged in a private temp dir under their own names.
-    tmp = mkdtempSync(join(tmpdir(), 'caplab-upload-'));
-    for (const f of input.files) {
-      const p = join(tmp, basename(f.name) || 'upload');
-      writeFileSync(p, f.text);
-      paths.push(p);
-      shown.set(p, f.name);
+
+  /** Imports files or directory trees on this machine as one dataset (`caplab import`). */
+  importPaths(paths: readonly string[], opts: ImportOptions): Promise<ImportOutcome> {
+    this.ctx.writable('import');
+    return importPaths(this.ctx.db, paths, opts);
+  }
+
+  async listDatasets(_input: MethodInput<'listDatasets'>): Promise<MethodOutput<'listDatasets'>> {
+    return datasetRecords(this.ctx.db);
+  }
+
+  async getDataset(input: MethodInput<'getDataset'>): Promise<MethodOutput<'getDataset'>> {
+    const d = datasetRecord(this.ctx.db, input.dataset_id);
+    if (!d) throw new DatasetError(`no dataset ${input.dataset_id} in this database`, 'not_found');
+    return d;
+  }
+
+  async deleteDataset(input: MethodInput<'deleteDataset'>): Promise<MethodOutput<'deleteDataset'>> {
+    this.ctx.writable('delete a dataset');
+    return { deleted: removeDataset(this.ctx.db, input.dataset_id) };
+  }
+
+  async importDataset(input: MethodInput<'importDataset'>): Promise<MethodOutput<'importDataset'>> {
+    this.ctx.writable('import');
+    try {
+      return await importDataset(this.ctx.db, input, (p) =>
+        this.ctx.emit('import.progress', { import_id: input.import_id, file: p.file, files_done: p.files_done, files_total: p.files_total, fraction: p.bytes_total ? p.bytes_done / p.bytes_total : 1, samples: p.samples }),
+      );
+    } catch (e) {
+      // The page picks a format where the CLI names --format: the call says what it takes.
+      if (e instanceof ImportError && e.need === 'format') throw new DatasetError(`cannot import ${e.file}: no importer recognises this file; choose its format (one of ${ImportFormat.options.join(', ')})`);
+      if (e instanceof ImportError) throw new DatasetError(`cannot import ${e.message}`);
+      throw e;
     }
   }
-  if (paths.length === 0) throw new DatasetError('nothing to import: give paths or files');
-  try {
-    const out = await importPaths(db, paths, { format: input.format ?? 'auto', zone, fields: input.fields, interval_s: input.interval_s, name: input.name ?? (input.files?.length === 1 ? input.files[0]!.name : undefined), onProgress, shownAs: (p) => shown.get(p) ?? p });
-    return { dataset: out.dataset, duplicate_of: out.duplicate_of, reports: out.reports, sweeps: out.sweeps, datasets: out.datasets };
-  } finally {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  }
-}
 
-export function datasetTrace(db: Db, input: MethodInput<'getDatasetTrace'>): MethodOutput<'getDatasetTrace'> {
-  const ds = datasetRecord(db, input.dataset_id);
-  if (!ds) throw new DatasetError(`dataset ${input.dataset_id} not found`, 'not_found');
-  const from = input.from ?? ds.t_start ?? 0;
-  const to = input.to ?? ds.t_end ?? 0;
-  const max = input.max_points ?? 2000;
-  const devs = new Map(devicesOfDataset(db, ds.id).map((d) => [d.row, d]));
-  // Only the dataset's own devices are its series (as for its energy): a stream written under another host's
-  // device is left out rather than failing the whole trace.
-  const devices = streamsOf(db, { dataset_id: ds.id }).flatMap((s) => {
-    const d = devs.get(s.device_row);
-    if (!d) return [];
-    return {
-      device_id: d.key,
-      name: d.name,
-      kind: d.kind,
-      power_w: decimateField(db, s.stream_id, 'power_w', from, to, max),
-      util_gpu: decimateField(db, s.stream_id, 'util_gpu', from, to, max),
-      sm_clock_mhz: decimateField(db, s.stream_id, 'sm_clock_mhz', from, to, max),
-      temp_c: decimateField(db, s.stream_id, 'temp_c', from, to, max),
-    };
-  });
-  return { dataset_id: ds.id, from, to, devices };
-}
-
-export function saveSegment(db: Db, input: MethodInput<'saveSegment'>): MethodOutput<'saveSegment'> {
-  const ds = datasetRecord(db, input.dataset_id);
-  if (!ds) throw new DatasetError(`dataset ${input.dataset_id} not found`, 'not_found');
-  const { dataset_id, segment_id, delete: del, ...facts } = input;
-  if (facts.start !== undefined && facts.end !== undefined && !(facts.end > facts.start)) throw new DatasetError('a segment must end after it starts');
-  if (segment_id !== undefined) {
-    const ok = del ? deleteSegment(db, dataset_id, segment_id) : updateSegment(db, dataset_id, segment_id, facts);
-    if (!ok) throw new DatasetError(`segment ${segment_id} of dataset ${dataset_id} not found`, 'not_found');
-  } else {
-    if (facts.start === undefined || facts.end === undefined) throw new DatasetError('a new segment needs start and end');
-    insertSegment(db, dataset_id, { ...facts, start: facts.start, end: facts.end, origin: facts.origin ?? 'brush' });
+  /** Reads nothing into the store: the first rows of each file as the import would read them (no write lock). */
+  async previewImport(input: MethodInput<'previewImport'>): Promise<MethodOutput<'previewImport'>> {
+    return previewImport(input);
   }
-  return { segments: datasetSegments(db, dataset_id) };
+
+  async getDatasetTrace(input: MethodInput<'getDatasetTrace'>): Promise<MethodOutput<'getDatasetTrace'>> {
+    return datasetTrace(this.ctx.db, input);
+  }
+
+  async saveSegment(input: MethodInput<'saveSegment'>): Promise<MethodOutput<'saveSegment'>> {
+    this.ctx.writable('save a segment');
+    return saveSegment(this.ctx.db, input);
+  }
 }

@@ -5,7 +5,7 @@ import { exportDevicesOfDataset, exportDevicesOfSweep } from '../store/devices';
 import { getDataset } from '../store/datasets';
 import { analyzeDataset } from '../datasets/analysis';
 import { loadDataset } from '../analysis/dataset-energy';
-import { datasetTrace } from '../datasets/service';
+import { datasetTrace } from '../datasets/requests';
 import { LoadError } from '../analysis/load';
 import { analyzeSweep } from '../../../core/analysis/analyze';
 import { runsOfSweep, sweepEnvironment } from '../store/sweeps';
