@@ -79,7 +79,7 @@ const Contract = class {
   }
 } as new (api: LabApi) => LabApi;
 
-/** The events of one engine: a listener's failure must not stop a sweep. */
+/** The events of one engine, handed to every subscriber. */
 class EventBus {
   private listeners = new Set<LabEventListener>();
 
