@@ -4,10 +4,14 @@
 // the launcher before this change), alternated in fresh processes in the same run. Judged on child CPU seconds
 // (user + system), which a loaded machine moves less than wall time; the median of CAPLAB_BENCH_STARTS (default 7)
 // starts each. Goal: the launcher within 10 % of the plain bundle.
+// Second row: the simulated workload's start (`caplab sim-workload --help`, a sweep starts one per run and the test
+// suite hundreds) through the launcher against the bundle as it was built before 2026-12-07 (npm packages loaded
+// from node_modules, one file), built here from the same source in the same run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import type { BenchResult } from './harness';
 
 const STARTS = Number(process.env.CAPLAB_BENCH_STARTS ?? 7);
@@ -25,19 +29,43 @@ function warmUp(argv: string[], env: NodeJS.ProcessEnv): void {
 }
 
 /** Child CPU time is read by running each start under a tiny wrapper that reports process.cpuUsage at exit. */
-function timedStart(dir: string, target: string, env: NodeJS.ProcessEnv) {
+function timedStart(dir: string, target: string, env: NodeJS.ProcessEnv, args: readonly string[] = ARGS) {
   const probe = join(dir, 'cpu-probe.mjs');
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, target, ...ARGS], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, target, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
   const wall_s = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`startup bench: ${target} exited ${r.status}: ${r.stderr}`);
-  JSON.parse(r.stdout);
+  if (args === ARGS) JSON.parse(r.stdout);
   const m = /caplab-bench-cpu (\S+)/.exec(r.stderr);
   if (!m) throw new Error('startup bench: the CPU probe printed nothing');
   return { cpu_s: Number(m[1]), wall_s };
 }
 
-export async function run(dir: string): Promise<BenchResult> {
+const SIM_ARGS = ['sim-workload', '--help'];
+
+/** The CLI bundle as bin/cli-bundle.mjs built it before packages were bundled and commands split: the baseline. */
+function buildOneFileBundle(): { entry: string; out: string } {
+  const esbuild = createRequire(join(process.cwd(), 'package.json'))('esbuild') as typeof import('esbuild');
+  // In the checkout (out/, as the launcher's bundle): its packages resolve from node_modules, its .js are ES modules.
+  const out = join(process.cwd(), 'out', `bench-one-file-${process.pid}`);
+  esbuild.buildSync({
+    absWorkingDir: process.cwd(),
+    entryPoints: { caplab: 'src/main/cli/main.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outdir: out,
+    packages: 'external',
+    logLevel: 'silent',
+    banner: { js: "import { createRequire as __caplabRequire } from 'node:module'; const require = __caplabRequire(import.meta.url);" },
+  });
+  const entry = join(out, 'run.mjs');
+  writeFileSync(entry, "const { main } = await import('./caplab.js');\nprocess.exitCode = await main(process.argv.slice(2));\n");
+  return { entry, out };
+}
+
+export async function run(dir: string): Promise<BenchResult[]> {
   const home = join(dir, 'startup');
   mkdirSync(home, { recursive: true });
   writeFileSync(join(home, 'cpu-probe.mjs'), "process.on('exit', () => { const c = process.cpuUsage(); process.stderr.write(`caplab-bench-cpu ${(c.user + c.system) / 1e6}\\n`); });\n");
@@ -59,10 +87,31 @@ export async function run(dir: string): Promise<BenchResult> {
       walls[k].push(r.wall_s);
     }
   }
+  const { entry: oneFile, out: oneFileDir } = buildOneFileBundle();
+  const sim = { launcher: [] as number[], one_file: [] as number[] };
+  try {
+    warmUp([oneFile, ...SIM_ARGS], env);
+    for (let i = 0; i < STARTS; i++) {
+      sim.launcher.push(timedStart(home, launcher, env, SIM_ARGS).cpu_s);
+      sim.one_file.push(timedStart(home, oneFile, env, SIM_ARGS).cpu_s);
+    }
+  } finally {
+    rmSync(oneFileDir, { recursive: true, force: true });
+  }
   const launcherCpu = median(runs.launcher);
   const plainCpu = median(runs.plain);
   const tsxCpu = median(runs.tsx);
-  return {
+  const simLauncher = median(sim.launcher);
+  const simOneFile = median(sim.one_file);
+  const simRow: BenchResult = {
+    name: 'CLI start-up: caplab sim-workload --help (once per simulated run)',
+    ratio_label: 'launcher / one-file bundle of before (CPU s, median)',
+    ratio: simLauncher / simOneFile,
+    target: 0.6,
+    better: 'lower',
+    details: { starts: STARTS, launcher_cpu_s: simLauncher, one_file_cpu_s: simOneFile },
+  };
+  return [{
     name: 'CLI start-up: caplab devices --backend sim --json',
     ratio_label: 'launcher / plain bundle (CPU s, median)',
     ratio: launcherCpu / plainCpu,
@@ -78,5 +127,5 @@ export async function run(dir: string): Promise<BenchResult> {
       plain_wall_s: median(walls.plain),
       tsx_wall_s: median(walls.tsx),
     },
-  };
+  }, simRow];
 }
