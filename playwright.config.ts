@@ -32,8 +32,9 @@ export default defineConfig({
   testMatch: /.*\.spec\.ts$/,
   timeout: 120_000,
   expect: { timeout: 15_000 },
+  // Spec files run side by side, each worker on a browser host of its own (fixtures.ts); tests of one file in order.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.CAPLAB_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : 'list',
   globalSetup: './test/e2e/global-setup.ts',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: lint, type-check, unit + integration tests (vitest), then end-to-end tests in Chromium (Playwright).
 // Ends with one summary line, "tests: N passed, N failed, N skipped", counted from both runners' JSON reports.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +10,16 @@ const reports = mkdtempSync(join(tmpdir(), 'caplab-test-reports-'));
 const vitestJson = join(reports, 'vitest.json');
 const playwrightJson = join(reports, 'playwright.json');
 
-const steps = [
-  ['lint', 'npx', ['eslint', '.']],
-  ['typecheck', 'npm', ['run', '-s', 'typecheck']],
-  ['unit + integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]],
-  ['build renderer', 'npx', ['electron-vite', 'build']],
-  ['e2e (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json']],
+// Each group's steps run side by side (lint, type-check and the renderer build each use about one core), the groups
+// one after another; the first failing group ends the run.
+const groups = [
+  [
+    ['lint', 'npx', ['eslint', '.']],
+    ['typecheck', 'npm', ['run', '-s', 'typecheck']],
+    ['build renderer', 'npx', ['electron-vite', 'build']],
+  ],
+  [['unit + integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]]],
+  [['e2e (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json']]],
 ];
 
 /** Counts from vitest's JSON report (jest-style totals). */
@@ -32,17 +36,29 @@ function playwrightCounts() {
   return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
 }
 
-const only = process.argv[2];
-let status = 0;
-for (const [name, cmd, args] of steps) {
-  if (only && !name.startsWith(only)) continue;
+/** Runs one step with the terminal as its output; resolves to its exit status. */
+function runStep([name, cmd, args]) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
   const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson };
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
-  console.log(`=== ${name}: ${r.status === 0 ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (r.status !== 0) {
-    status = r.status ?? 1;
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env });
+    child.on('error', () => done(1));
+    child.on('exit', (code, signal) => {
+      console.log(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code ?? signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      done(code ?? 1);
+    });
+  });
+}
+
+const only = process.argv[2];
+let status = 0;
+for (const group of groups) {
+  const steps = group.filter(([name]) => !only || name.startsWith(only));
+  const codes = await Promise.all(steps.map(runStep));
+  const failed = codes.find((c) => c !== 0);
+  if (failed !== undefined) {
+    status = failed;
     break;
   }
 }

@@ -1,13 +1,29 @@
 // Shared fixtures: `app` is a page of the CapLab UI, opened through the browser host (chromium project) or the
 // desktop app (electron project, where the binary exists; skipped with the reason otherwise).
 import { test as base, expect, type Page } from '@playwright/test';
+import { startLabHost, type LabHost } from './lab-host';
 
-export const test = base.extend<{ app: Page; hostUrl: string }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring pattern
-  hostUrl: async ({}, use) => {
-    const url = process.env.CAPLAB_E2E_URL;
-    if (!url) throw new Error('CAPLAB_E2E_URL unset: the global setup did not start the browser host');
-    await use(url);
+export const test = base.extend<{ app: Page; hostUrl: string }, { labHost: LabHost }>({
+  // One host per worker, started before its first test (auto): specs that only read CAPLAB_E2E_DIR get it too.
+  labHost: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring pattern
+    async ({}, use, worker) => {
+      const host = await startLabHost(`w${worker.workerIndex}`);
+      // Specs read the host's folder from the environment (the worker is a process of its own); the Electron
+      // project's app and the CLI calls of the specs share the host's leases and journal.
+      process.env.CAPLAB_E2E_DIR = host.dir;
+      process.env.CAPLAB_LEASE_DIR = host.env.CAPLAB_LEASE_DIR;
+      process.env.CAPLAB_LEASE_NS = host.env.CAPLAB_LEASE_NS;
+      try {
+        await use(host);
+      } finally {
+        await host.stop();
+      }
+    },
+    { scope: 'worker', auto: true },
+  ],
+  hostUrl: async ({ labHost }, use) => {
+    await use(labHost.url);
   },
   app: async ({ page, hostUrl }, use, info) => {
     if (info.project.name === 'electron') {
