@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../src/main/lab/store/db';
-import { appendRuns, createSweep, setTuneReport, setTuneStatus } from '../../src/main/lab/store/sweeps';
+import { appendRuns, createSweep, finishSweep, setTuneReport, setTuneStatus } from '../../src/main/lab/store/sweeps';
 import { exportForApp } from '../../src/main/lab/exporters/app-export';
 import { Plan } from '../../src/shared/plan';
 import type { TuneStatus } from '../../src/shared/tune';
@@ -75,7 +75,10 @@ describe("a tuning session's report and CSV export", () => {
       '<td>phase change</td><td>throughput fell 30 %</td>',
       'The session’s 2 profiling visits are the runs below',
     ]) expect(tuning).toContain(want);
-    // The figures are there, so the text is not repeated; the section comes before the answer.
+    // The figures are there, so the text is not repeated, nor the tuner's note that restates the hold note; the
+    // section comes before the answer.
+    expect(tuning).toContain('<td>hold note</td><td>profiling budget spent (370 of 375 s)</td>');
+    expect(tuning).not.toContain('tuner’s note');
     expect(tuning).not.toContain('tune-report');
     expect(html.indexOf('id="tuning"')).toBeLessThan(html.indexOf('id="answer"'));
   });
@@ -85,6 +88,8 @@ describe("a tuning session's report and CSV export", () => {
     expect(tuning).toContain('<pre class="plan tune-report">tune session: done\nenergy saved    1200 J (95 % interval 900 to 1500 J) &lt;held&gt;\n</pre>');
     expect(tuning).toContain('<td>cap held</td><td>335\u00a0W</td>');
     expect(tuning).not.toContain('held because');
+    // No hold note to restate: the tuner's note is the only one.
+    expect(tuning).toContain('<td>tuner’s note</td><td>held 335 W: profiling budget spent (370 of 375 s)</td>');
   });
 
   it('a plain sweep’s report has no Tuning section and starts with the answer', async () => {
@@ -122,6 +127,18 @@ describe("a tuning session's report and CSV export", () => {
       ['phase_change', o.phase_changes[0]!.what, '', '', ''],
       ['note', s.note, '', '', ''],
     ]);
+  });
+
+  it('tune-csv of an interrupted session (CapLab killed mid-profile) is its last stage, read as interrupted', async () => {
+    const killed = createSweep(db, { name: 'tune: killed', plan, host: 'h', backend: 'sim', simulated: true }, []).sweepId;
+    const { outcome: _, ...profiling } = ended(killed);
+    setTuneStatus(db, killed, { ...profiling, stage: 'visit', cap_w: 300, held_w: null, note: 'profiling 300 W' });
+    // As the next open finds it once its process is gone (markInterruptedSweeps).
+    finishSweep(db, killed, 'interrupted', 'the sweep process was killed');
+    const rows = text(await exportForApp(db, { sweep_id: killed, format: 'tune-csv' }, noPrinter)).trim().split('\n');
+    expect(rows).toContain('stage,interrupted,,,');
+    expect(rows.find((r) => r.startsWith('note,'))).toMatch(/^note,"?interrupted: CapLab was killed while this session was profiling 300 W/);
+    expect(rows.some((r) => r.startsWith('energy_saved_j,'))).toBe(false);
   });
 
   it('tune-csv of a sweep that is not a tuning session is refused, naming the sweep', async () => {

@@ -31,6 +31,8 @@ th { background: #f3f5f8; font-weight: 600; overflow-wrap: normal; }
 td:first-child, table.caps th:nth-last-child(-n+2) { white-space: nowrap; }
 table.kv th, table.kv td:first-child { width: 34mm; color: #57606a; font-weight: 600; background: none; }
 table.kv thead { display: none; }
+/* An interval ("288541 J to 302015 J") reads as one figure: never broken over lines. */
+table.kv.tune td:nth-child(3) { white-space: nowrap; }
 table.method { break-inside: avoid; }
 .json { overflow-wrap: anywhere; }
 table.small { font-size: 7.4pt; }

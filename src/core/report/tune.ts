@@ -34,7 +34,9 @@ function leadOf(src: ReportSource): string {
 
 export function tuneSection(src: ReportSource): string {
   const s = src.tune_status;
-  const rows = s ? tuneOutcomeRows(s) : [];
+  const hold = s?.outcome?.hold_note;
+  // The tuner's note of an ended session mostly restates the hold note (the row above it): shown only when it adds.
+  const rows = (s ? tuneOutcomeRows(s) : []).filter((r) => !(r.field === 'note' && hold && typeof r.value === 'string' && r.value.includes(hold)));
   const figures = rows.length
     ? table(['', 'value', '95 % interval'], rows.map((r) => [h(r.label), figureText(r, r.value), r.ci ? `${figureText(r, r.ci[0])} to ${figureText(r, r.ci[1])}` : null]), 'kv tune')
     : '';

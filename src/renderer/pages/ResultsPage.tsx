@@ -30,6 +30,8 @@ import { OverlayPick, OverlayPicksBar } from './overlay/OverlayPicks';
 interface Loaded {
   sweep: SweepRecord;
   runs: RunRecord[];
+  /** A tuning session (its status stored), ended or interrupted: its outcome is an export of its own. */
+  tuning: boolean;
 }
 
 /** The sweep record and its runs (plan, status, per-run drill-down); refetched as runs finish. */
@@ -42,8 +44,8 @@ function useSweepData(id: number | null): { data: Loaded | null; error: string |
   useEffect(() => {
     if (id == null) return;
     let stale = false;
-    api.getSweep({ sweep_id: id }).then(
-      (r) => !stale && (setData(r), setError(null), setMissing(null)),
+    Promise.all([api.getSweep({ sweep_id: id }), api.getTuneStatus({ sweep_id: id })]).then(
+      ([r, tune]) => !stale && (setData({ ...r, tuning: tune !== null }), setError(null), setMissing(null)),
       (e) => !stale && (setError((e as Error).message), setMissing(isNotFound(e) ? id : null)),
     );
     return () => {
@@ -136,8 +138,9 @@ export function ResultsPage({ param }: { param: string | null }) {
           {data && (
             <ExportMenu
               subject={comparedSweeps.length ? 'compare' : 'sweep'}
-              // The tuning outcome is offered where there is one: a sweep that is not a tuning session has none.
-              omit={data.sweep.tune_report ? [] : ['tune-csv']}
+              // The tuning outcome is offered where there is one (an interrupted session's too: its last stage); a
+              // sweep that is not a tuning session has none.
+              omit={data.tuning ? [] : ['tune-csv']}
               request={{ sweep_id: id, compare_ids: comparedSweeps.length ? comparedSweeps : undefined, overhead_w: ov, selector, slowdown_budget: slowdownPct / 100, weight, include_unenforced: includeUnenforced, ...(tariff ? { tariff } : {}) }}
             />
           )}
