@@ -5,10 +5,9 @@ import { ShortcutsHelp } from './components/ShortcutsHelp';
 import { AboutDialog } from './components/AboutDialog';
 import { GuideDialog } from './components/GuideDialog';
 import { PageHelp } from './components/PageHelp';
-import { helpFor } from './lib/page-help';
 import { Toasts } from './components/Toasts';
 import { useCommand, useKeyboardShortcuts, type Command } from './lib/commands';
-import { navigate, PAGE_TITLES, PAGES, useRoute, type Page } from './lib/route';
+import { navigate, PAGE_HELP, PAGE_TITLES, PAGES, useRoute, type Page } from './lib/route';
 import { pageComponents } from './pages';
 import { useSettings } from './state/settings';
 import { isRunning, useSweep } from './state/sweep';
@@ -84,7 +83,7 @@ export function App() {
         <button className="link" onClick={() => setHelp(true)} title="?">
           Shortcuts
         </button>
-        <button className="link" onClick={() => setGuide(helpFor(route.page).section)} data-testid="open-guide">
+        <button className="link" onClick={() => setGuide(PAGE_HELP[route.page].section)} data-testid="open-guide">
           User guide
         </button>
         <button className="link" onClick={() => setAbout(true)} data-testid="open-about">

@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { CommonFlag, FlagDoc } from './flag-docs';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -19,9 +20,30 @@ export interface CliCommand {
   summary: string;
   usage: string;
   options: OptionSpec;
+  /** Its flags' docs for `caplab NAME --help`; a flag it does not describe has the common doc (flag-docs.ts). */
+  flags: Partial<Record<string, FlagDoc>>;
+  /** The command lines its --help ends with. */
+  examples: readonly string[];
   /** Hidden commands (internal helpers such as the simulated workload) are left out of --help. */
   hidden?: boolean;
   run(args: CliArgs, io: CliIO): Promise<number>;
+}
+
+/** Every option needs a doc: its own, or the common one (which it may replace with its own). */
+type FlagDocs<O extends OptionSpec> = { [K in Exclude<keyof O, CommonFlag>]: FlagDoc } & { [K in keyof O]?: FlagDoc };
+
+/** `flags` may be left out only by a command whose options all have the common docs. */
+type FlagsOf<O extends OptionSpec> = [Exclude<keyof O, CommonFlag>] extends [never] ? { flags?: NoInfer<FlagDocs<O>> } : { flags: NoInfer<FlagDocs<O>> };
+
+/** A visible command shows at least one example; a hidden one needs none. */
+type ExamplesOf = { hidden?: false; examples: readonly [string, ...string[]] } | { hidden: true; examples?: readonly string[] };
+
+/**
+ * A command module's command, its help beside it: a flag without a doc, or a visible command without an example, is
+ * a type error in that module rather than "(not described)" in its --help.
+ */
+export function defineCommand<const O extends OptionSpec>(spec: Pick<CliCommand, 'name' | 'summary' | 'usage' | 'run'> & { options: O } & FlagsOf<O> & ExamplesOf): CliCommand {
+  return { flags: {}, examples: [], ...spec };
 }
 
 /** A user-facing error: printed as `caplab: message`, exit code 2 for bad input, 1 for failures. */

@@ -1,4 +1,4 @@
-import { helpFor } from '../lib/page-help';
+import { PAGE_HELP, type Page } from '../lib/routes';
 import { usePrefs } from '../state/prefs';
 import { setNotifyOnEnd } from '../state/notify';
 
@@ -6,8 +6,8 @@ import { setNotifyOnEnd } from '../state/notify';
  * Above every page: a link to the user guide's section for it, and, until dismissed, what the page is for and the
  * next step (the first-run guidance).
  */
-export function PageHelp({ page, onGuide }: { page: string; onGuide(section: string): void }) {
-  const help = helpFor(page);
+export function PageHelp({ page, onGuide }: { page: Page; onGuide(section: string): void }) {
+  const help = PAGE_HELP[page];
   const dismissed = usePrefs((p) => p.dismissedHints.includes(page));
   const dismiss = usePrefs((p) => p.dismissHint);
   return (

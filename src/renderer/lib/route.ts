@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { parseHash, type Page, type Route } from './routes';
 
-export { PAGES, PAGE_TITLES, parseHash, type Page, type Route } from './routes';
+export { PAGE_HELP, PAGES, PAGE_TITLES, parseHash, type Page, type Route } from './routes';
 
 function subscribe(cb: () => void): () => void {
   window.addEventListener('hashchange', cb);

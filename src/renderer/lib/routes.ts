@@ -1,10 +1,12 @@
 // Hash routes, pure (unit-tested without a DOM).
-import { pageList, type PageId } from '../../shared/pages';
+import { pageList, type PageHelpEntry, type PageId } from '../../shared/pages';
 
 export const PAGES: readonly PageId[] = pageList.map((p) => p.id);
 export type Page = PageId;
 
 export const PAGE_TITLES = Object.fromEntries(pageList.map((p) => [p.id, p.title])) as Record<Page, string>;
+/** Each page's user-guide section and first-run hint (the page list requires one per page). */
+export const PAGE_HELP = Object.fromEntries(pageList.map((p) => [p.id, p.help])) as Record<Page, PageHelpEntry>;
 
 export interface Route {
   page: Page;

@@ -1,4 +1,4 @@
-import { CliError, printJson, stringOpt, type CliCommand, type CliIO } from '../command';
+import { CliError, defineCommand, printJson, stringOpt, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { fixed, table, withBound } from '../format';
@@ -6,6 +6,7 @@ import { SELECTORS, type AnalysisGroup, type AnalysisResult, type Stat } from '.
 import type { DatasetAnalysis } from '../../../shared/dataset-analysis';
 import { flagEffect, flagList } from '../../../shared/flags';
 import { costBasisText, costCells, costHeaders, costTotalText, tariffText } from '../../../shared/cost-format';
+import { ANALYSIS } from '../flag-docs';
 
 const withCi = (s: Stat, digits: number) =>
   s.mean === null ? null : s.ci ? `${s.mean.toFixed(digits)} ± ${s.ci.half_width.toFixed(digits)}` : `${s.mean.toFixed(digits)} (n=1)`;
@@ -95,7 +96,7 @@ export function describeCost(r: AnalysisResult): string {
   return lines.join('\n');
 }
 
-export const analyzeCommand: CliCommand = {
+export const analyzeCommand = defineCommand({
   name: 'analyze',
   summary: 'Analyse a recorded sweep: per-cap statistics, enforcement, best cap per selector, sensitivity to overhead',
   usage: `analyze SWEEP_ID | --dataset ID [--overhead W] [--selector ${SELECTORS.join('|')}] [--slowdown FRACTION] [--weight W] [--include-unenforced] [--include-flagged] [--margin FRACTION] [--price-per-mwh N] [--grid-g-per-kwh N] [--currency C] [--tariff FILE] [--price-csv FILE] [--carbon-csv FILE] [--db FILE] [--json]`,
@@ -105,6 +106,11 @@ export const analyzeCommand: CliCommand = {
     ...analysisOptions,
     dataset: { type: 'string' },
   },
+  flags: {
+    ...ANALYSIS,
+    dataset: { value: 'ID', text: 'Analyse an imported dataset\'s segments instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
+  },
+  examples: ['caplab analyze 1', 'caplab analyze 1 --overhead 200 --selector min-energy-slowdown --slowdown 0.05', 'caplab analyze 1 --json', 'caplab analyze --dataset 2', 'caplab analyze 1 --price-per-mwh 85 --grid-g-per-kwh 380 --currency EUR', 'caplab analyze 1 --tariff site-tariff.yaml --json'],
   async run(args, io) {
     const datasetText = stringOpt(args, 'dataset');
     const idText = args.positionals[0];
@@ -140,7 +146,7 @@ export const analyzeCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});
 
 function printDatasetAnalysis(a: DatasetAnalysis, json: boolean, io: CliIO): number {
   if (json) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt, type CliArgs, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
 import { planFromYaml, prepareJob, readPlanFile, type Engine } from '../../lab';
@@ -168,7 +168,7 @@ async function task(args: CliArgs, io: CliIO): Promise<number> {
 
 const subcommands: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = { submit, status, collect, cancel, nodes, task };
 
-export const clusterCommand: CliCommand = {
+export const clusterCommand = defineCommand({
   name: 'cluster',
   summary: 'Sweeps across a Slurm cluster: submit a plan as a job array, status, collect, cancel, node-to-node analysis',
   usage: USAGE,
@@ -186,12 +186,25 @@ export const clusterCommand: CliCommand = {
     task: { type: 'string' },
     out: { type: 'string' },
   },
+  flags: {
+    nodes: { value: 'N', text: 'cluster submit: how many nodes the job array runs on at once (required).', example: '--nodes 4' },
+    partition: { value: 'P', text: 'cluster submit: Slurm partition (sbatch --partition).', default: 'Slurm\'s default', example: '--partition gpu' },
+    'gpus-per-node': { value: 'G', text: 'cluster submit: GPUs per node to request (sbatch --gpus-per-node).', default: 'none requested', example: '--gpus-per-node 8' },
+    time: { value: 'T', text: 'cluster submit: time limit of each array task (sbatch --time).', default: 'Slurm\'s default', example: '--time 02:00:00' },
+    account: { value: 'A', text: 'cluster submit: Slurm account to charge (sbatch --account).', default: 'Slurm\'s default', example: '--account proj42' },
+    dir: { value: 'DIR', text: 'cluster submit: the job folder (script, plan, manifest, logs, results).', default: './caplab-jobs/<plan name>-<time>', example: '--dir /shared/caplab/job1' },
+    'dry-run': { text: 'cluster submit: print the sbatch script and write or submit nothing.', default: 'off' },
+    wait: { text: 'cluster cancel: wait until Slurm lists none of the job\'s tasks.', default: 'off' },
+    task: { value: 'I', text: 'Internal (cluster task, run by the job script on each node): the array task index.', example: '--task 0' },
+    out: { value: 'FILE', text: 'Internal (cluster task, run by the job script on each node): the task\'s results file.', example: '--out results/task-0.json' },
+  },
+  examples: ['caplab cluster submit my-plan.yaml --nodes 4 --partition gpu --time 02:00:00 --dry-run', 'caplab cluster status 12345', 'caplab cluster collect 12345 --json', 'caplab cluster cancel 12345 --wait', 'caplab cluster nodes 7'],
   async run(args, io) {
     const sub = args.positionals[0];
     const f = sub ? subcommands[sub] : undefined;
     if (!f) throw new CliError(`${sub ? `unknown subcommand "${sub}"` : 'give a subcommand'}; usage:\n  caplab ${USAGE}`);
     return f(args, io);
   },
-};
+});
 
 

@@ -1,4 +1,4 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
 import { compareSweeps, type ComparedSweep } from '../../../core/analysis/compare';
@@ -23,11 +23,17 @@ function onlyGroup(groups: AnalysisGroup[], what: string, workload: string | und
   return matching[0]!;
 }
 
-export const compareCommand: CliCommand = {
+export const compareCommand = defineCommand({
   name: 'compare',
   summary: 'Compare two or more sweeps (or imported datasets) of one workload cap by cap (e.g. H100 vs H200, two software versions)',
   usage: 'compare SWEEP_ID... [--dataset ID]... [--workload ID] [--overhead W] [--db FILE] [--json]',
   options: { ...dbOption, ...jsonOption, workload: { type: 'string' }, overhead: { type: 'string' }, dataset: { type: 'string', multiple: true } },
+  flags: {
+    workload: { value: 'ID', text: 'The workload to compare when the sweeps ran several.', default: 'the one workload they share', example: '--workload vit_l_16' },
+    overhead: { value: 'W', text: 'Node overhead for the efficiency of every sweep.', default: 'each sweep\'s own overhead_w', example: '--overhead 100' },
+    dataset: { value: 'ID', text: 'Also compare this imported dataset (its segments with a cap and work units, as analyze --dataset); repeatable; after the sweeps.', default: 'none', example: '--dataset 2' },
+  },
+  examples: ['caplab compare 1 2', 'caplab compare 1 2 3 --workload vit_l_16 --overhead 100 --json', 'caplab compare 3 --dataset 2'],
   async run(args, io) {
     const ids = args.positionals.map((p) => idOf(p, 'sweep ids'));
     const datasetIds = ((args.values.dataset as string[] | undefined) ?? []).map((p) => idOf(p, '--dataset ids'));
@@ -74,4 +80,4 @@ export const compareCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

@@ -1,14 +1,16 @@
-import { CliError, printJson, type CliCommand } from '../command';
+import { CliError, defineCommand, printJson } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table } from '../format';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
 
-export const datasetsCommand: CliCommand = {
+export const datasetsCommand = defineCommand({
   name: 'datasets',
   summary: 'List imported datasets, show one (devices, segments, import report), or delete one',
   usage: 'datasets [ID] [--delete] [--db FILE] [--json]',
   options: { ...dbOption, ...jsonOption, delete: { type: 'boolean' } },
+  flags: { delete: { text: 'Delete the dataset ID (its samples and segments); recorded sweeps are not touched.', default: 'off' } },
+  examples: ['caplab datasets', 'caplab datasets 2 --json', 'caplab datasets 2 --delete'],
   async run(args, io) {
     const idText = args.positionals[0];
     const id = idText === undefined ? undefined : Number(idText);
@@ -61,4 +63,4 @@ export const datasetsCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

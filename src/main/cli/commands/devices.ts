@@ -1,14 +1,15 @@
 import { listCpuPackages, openLabBackend } from '../../lab/standalone/devices';
 import { backendUsage } from '../../../shared/backends';
-import { printJson, type CliCommand } from '../command';
+import { defineCommand, printJson } from '../command';
 import { backendOpt, backendOption, jsonOption } from '../open-engine';
 import { fixed, table } from '../format';
 
-export const devicesCommand: CliCommand = {
+export const devicesCommand = defineCommand({
   name: 'devices',
   summary: 'List GPUs (and CPU packages) with their power limits and sensor facts',
   usage: `devices [--backend ${backendUsage}] [--json]`,
   options: { ...backendOption, ...jsonOption },
+  examples: ['caplab devices', 'caplab devices --backend sim --json'],
   async run(args, io) {
     const lab = await openLabBackend(backendOpt(args) ?? 'auto', { env: io.env });
     try {
@@ -42,4 +43,4 @@ export const devicesCommand: CliCommand = {
       await lab.backend.close();
     }
   },
-};
+});

@@ -1,4 +1,4 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, table, withBound } from '../format';
 import type { DatasetRecord } from '../../../shared/dataset';
@@ -13,11 +13,19 @@ export function parseTimeArg(name: string, text: string | undefined): number {
   return ms / 1000;
 }
 
-export const energyCommand: CliCommand = {
+export const energyCommand = defineCommand({
   name: 'energy',
   summary: 'Energy of recorded GPU samples over a time range (counter > instant > 1 s average, the code runs use)',
   usage: 'energy --from T --to T [--device N] [--db FILE] [--json] | energy --dataset ID [--from T] [--to T] [--segment N] [--device N]   (T: ISO-8601 or epoch seconds)',
   options: { ...dbOption, ...jsonOption, from: { type: 'string' }, to: { type: 'string' }, device: { type: 'string' }, dataset: { type: 'string' }, segment: { type: 'string' } },
+  flags: {
+    from: { value: 'T', text: 'Start of the range: ISO-8601 time or epoch seconds (required).', example: '--from 2026-05-01T10:00:00Z' },
+    to: { value: 'T', text: 'End of the range, as --from (required).', example: '--to 1767225700' },
+    device: { value: 'N', text: 'Only this device index.', default: 'every device with samples', example: '--device 0' },
+    dataset: { value: 'ID', text: 'Samples of an imported dataset instead of the sweeps\' own (--from/--to then default to the whole dataset).', default: 'the sweeps\' samples', example: '--dataset 2' },
+    segment: { value: 'N', text: 'With --dataset: only this segment\'s time range (see caplab datasets ID).', default: 'the whole dataset', example: '--segment 4' },
+  },
+  examples: ['caplab energy --from 2026-05-01T10:00:00Z --to 2026-05-01T11:00:00Z', 'caplab energy --from 1767225600 --to 1767225700 --device 0 --json', 'caplab energy --dataset 2 --segment 4'],
   async run(args, io) {
     const datasetId = numberOpt(args, 'dataset');
     if (datasetId !== undefined && !Number.isInteger(datasetId)) throw new CliError('--dataset must be a dataset id (see `caplab datasets`)');
@@ -60,4 +68,4 @@ export const energyCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

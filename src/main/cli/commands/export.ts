@@ -1,9 +1,10 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt, type CliArgs } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { parseTimeArg } from './energy';
 import type { FileExport, SampleSelection, TimeFormat } from '../../lab';
 import { SampleColumnName, SAMPLE_EXPORT_COLUMNS, type SampleExportColumn, type WrittenFile } from '../../../shared/export';
+import { ANALYSIS } from '../flag-docs';
 
 const KINDS = ['samples', 'runs', 'tune', 'analysis', 'json'] as const;
 const ALL_COLUMNS: SampleExportColumn[] = SAMPLE_EXPORT_COLUMNS.map((c) => c.name);
@@ -62,7 +63,7 @@ function requestOf(kind: (typeof KINDS)[number], args: CliArgs): FileExport {
   return { kind: 'json', sweep_id, out: required(args, 'out', 'where to write the JSON'), tariff };
 }
 
-export const exportCommand: CliCommand = {
+export const exportCommand = defineCommand({
   name: 'export',
   summary: 'Export samples (CSV, Parquet), run summaries, a tuning session\'s outcome and analysis tables (CSV), or a whole sweep or dataset (JSON)',
   usage: [
@@ -89,6 +90,22 @@ export const exportCommand: CliCommand = {
     out: { type: 'string' },
     'out-dir': { type: 'string' },
   },
+  flags: {
+    ...ANALYSIS,
+    run: { value: 'ID', text: 'export samples: the samples of this run.', example: '--run 12' },
+    sweep: { value: 'ID', text: 'export samples: the samples of every run of this sweep.', example: '--sweep 3' },
+    dataset: { value: 'ID', text: 'export samples: the samples of this imported dataset.', example: '--dataset 2' },
+    device: { value: 'N', text: 'export samples: only this device index.', default: 'every device', example: '--device 0' },
+    from: { value: 'T', text: 'export samples: start of the time range, ISO-8601 time or epoch seconds.', default: 'no lower bound', example: '--from 2026-05-01T10:00:00Z' },
+    to: { value: 'T', text: 'export samples: end of the time range, as --from.', default: 'no upper bound', example: '--to 2026-05-01T11:00:00Z' },
+    columns: { value: 'LIST', text: 'export samples: the columns to write, comma-separated.', default: 'every column', example: '--columns t,power_w,sm_clock_mhz' },
+    time: { value: 'FORMAT', text: 'export samples: how times are written, epoch (seconds) or iso (ISO-8601).', default: 'epoch', example: '--time iso' },
+    csv: { value: 'FILE', text: 'export samples / export runs / export tune: write CSV here (units in the header; export tune: in a unit column).', example: '--csv samples.csv' },
+    parquet: { value: 'FILE', text: 'export samples: write Parquet here (units in the file metadata) instead of CSV.', example: '--parquet samples.parquet' },
+    out: { value: 'FILE', text: 'export json: where to write the sweep\'s caplab.export/1 JSON bundle.', example: '--out sweep-3.json' },
+    'out-dir': { value: 'DIR', text: 'export analysis: the folder for the analysis tables (sweep-ID-<table>.csv).', example: '--out-dir tables' },
+  },
+  examples: ['caplab export samples --run 12 --csv run-12.csv', 'caplab export samples --sweep 3 --time iso --parquet sweep-3.parquet', 'caplab export runs 3 --csv runs.csv', 'caplab export tune 4 --csv tune-4.csv', 'caplab export analysis 3 --out-dir tables --overhead 150', 'caplab export json 3 --out sweep-3.json', 'caplab export analysis 3 --out-dir tables --price-csv prices-2025.csv --grid-g-per-kwh 380'],
   async run(args, io) {
     const kind = args.positionals[0];
     if (!kind || !(KINDS as readonly string[]).includes(kind)) throw new CliError(`say what to export: ${KINDS.join(', ')} (see caplab export --help)`);
@@ -112,4 +129,4 @@ export const exportCommand: CliCommand = {
     if (args.values.json) printJson(io, { written });
     return 0;
   },
-};
+});

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, stringOpt, untilStopSignal } from '../command';
 import { backendOpt, backendOption, dbOption } from '../open-engine';
 import { openLabBackend, startPolling } from '../../lab/standalone/exporter';
 import { dbPath } from '../../lab/basics';
@@ -10,11 +10,17 @@ import { CapLabMetrics } from '../prometheus-metrics';
 /** dcgm-exporter's default port, so a scrape config written for it needs no change. */
 const DEFAULT_PORT = 9400;
 
-export const exporterCommand: CliCommand = {
+export const exporterCommand = defineCommand({
   name: 'exporter',
   summary: 'Serve the GPUs\' samples to Prometheus (/metrics) with DCGM exporter names, plus CapLab\'s limit, run and phase',
   usage: 'exporter [--port N] [--interval MS] [--host H] [--backend B] [--db FILE]',
   options: { port: { type: 'string' }, interval: { type: 'string' }, host: { type: 'string' }, ...backendOption, ...dbOption },
+  flags: {
+    port: { value: 'N', text: 'TCP port of /metrics; 0 picks a free one.', default: '9400 (dcgm-exporter\'s)', example: '--port 9401' },
+    interval: { value: 'MS', text: 'Sampling interval in milliseconds (50 to 600000).', default: '1000', example: '--interval 500' },
+    host: { value: 'H', text: 'Address to bind; the endpoint is read-only and unauthenticated, as Prometheus exporters are.', default: '127.0.0.1', example: '--host 0.0.0.0' },
+  },
+  examples: ['caplab exporter', 'caplab exporter --backend nvml --port 9401 --interval 500'],
   async run(args, io) {
     const port = numberOpt(args, 'port') ?? DEFAULT_PORT;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0-65535; got ${port}`);
@@ -68,4 +74,4 @@ export const exporterCommand: CliCommand = {
     await lab.backend.close();
     return 0;
   },
-};
+});

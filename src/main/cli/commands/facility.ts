@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt, type CliArgs, type CliIO } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { progressBar, table } from '../format';
 import type { FacilityResult } from '../../../shared/facility';
@@ -109,7 +109,7 @@ async function runHostSearch(args: CliArgs, io: CliIO, file: string, spec: strin
   return 0;
 }
 
-export const facilityCommand: CliCommand = {
+export const facilityCommand = defineCommand({
   name: 'facility',
   summary: 'Scale measured node power profiles to a whole facility (training/colocation or inference site)',
   usage:
@@ -130,6 +130,21 @@ export const facilityCommand: CliCommand = {
     title: { type: 'string' },
     browser: { type: 'string' },
   },
+  flags: {
+    csv: { value: 'OUT_DIR', text: 'Also write replica 1 of each level as OUT_DIR/<scenario>_<NN>u_power.csv (NLR facility-profile format); the folder is created.', default: 'none', example: '--csv out/facility' },
+    'host-search': { value: 'TARGET:SHARE', text: 'Instead of the levels: the largest node count a site under the config\'s grid.limit_mw can host at utilisation TARGET with at most SHARE of the work lost to the limit (caps and deferral), with every try (work lost, hours at and over the limit, grid peak).', default: 'off', example: '--host-search 0.6:0.01' },
+    scenario: { value: 'NAME', text: 'Run only this scenario (and the one it takes its load from, same_load_as).', default: 'every scenario', example: '--scenario capped' },
+    replicas: { value: 'N', text: 'Seeded replicas per level (1 to 64), overriding the config.', default: 'the config\'s replicas', example: '--replicas 8' },
+    threads: { value: 'N', text: 'Worker threads; 0 runs everything on this thread.', default: 'CPU cores - 1, at least 1', example: '--threads 4' },
+    series: { text: 'With --json: include the plot series of each level (large).', default: 'off' },
+    html: { value: 'FILE', text: 'Write the facility report as HTML here (inline SVG charts; no browser needed).', default: 'none', example: '--html site.html' },
+    pdf: { value: 'FILE', text: 'Write the facility report as PDF here (printed by headless Chromium).', default: 'none', example: '--pdf site.pdf' },
+    author: { value: 'NAME', text: 'With --html/--pdf: author named on the report.', default: 'none', example: "--author 'A. Planner'" },
+    paper: { value: 'SIZE', text: 'With --pdf: paper size, a4 or letter.', default: 'a4', example: '--paper letter' },
+    title: { value: 'T', text: 'With --html/--pdf: title of the report.', default: 'the config\'s name', example: "--title 'Site B, 2027'" },
+    browser: { value: 'PATH', text: 'With --pdf: the Chromium or Chrome to print with.', default: '$CAPLAB_BROWSER, else a system Chromium/Chrome, else Playwright\'s', example: '--browser /usr/bin/chromium' },
+  },
+  examples: ['caplab facility resources/facility/nlr-colocation.yaml', 'caplab facility resources/facility/nlr-inference.yaml --replicas 4 --csv out/facility --json', 'caplab facility resources/facility/nlr-colocation.yaml --pdf nlr-colocation.pdf'],
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a facility config: caplab facility resources/facility/nlr-colocation.yaml');
@@ -170,4 +185,4 @@ export const facilityCommand: CliCommand = {
     if (csvDir) io.stderr.write(`caplab facility: replica 1 (the first) of each level written to ${csvDir}/<scenario>_<NN>u_power.csv\n`);
     return 0;
   },
-};
+});

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, progressBar, table } from '../format';
 import { ImportError } from '../../../core/import';
@@ -9,7 +9,7 @@ import { exitCodeOf } from '../../../shared/errors';
 
 const iso = (t: number | null) => (t === null ? '–' : new Date(t * 1000).toISOString());
 
-export const importCommand: CliCommand = {
+export const importCommand = defineCommand({
   name: 'import',
   summary: 'Import power logs (nvidia-smi, WattAMeter, DCGM, Prometheus, Zeus, CodeCarbon, NLR) as a dataset',
   usage:
@@ -17,6 +17,14 @@ export const importCommand: CliCommand = {
     `  formats: ${ImportFormat.options.join(', ')}; PATH may be a directory tree (per-cap <W>Watts/ directories become segments)\n` +
     '  or a .zip archive (each member imported with its own importer); a CapLab JSON export (caplab export json) becomes a sweep or dataset again',
   options: { ...dbOption, ...jsonOption, format: { type: 'string' }, tz: { type: 'string' }, name: { type: 'string' }, fields: { type: 'string' }, interval: { type: 'string' } },
+  flags: {
+    format: { value: 'NAME', text: 'The log format (see the list above): auto detects it from the content.', default: 'auto', example: '--format dcgm-dmon' },
+    tz: { value: 'ZONE', text: 'Time zone of timestamps that carry none (an IANA name such as Europe/Berlin, or UTC).', default: 'this machine\'s zone', example: '--tz UTC' },
+    name: { value: 'N', text: 'Name of the new dataset.', default: 'the name of the (first) file or folder imported', example: "--name 'H200 node 3, May'" },
+    fields: { value: 'LIST', text: 'For headerless nvidia-smi CSV (--format=csv,noheader): the --query-gpu field list it was written with.', example: '--fields timestamp,index,power.draw' },
+    interval: { value: 'S', text: 'Sampling interval of logs without timestamps (dcgmi dmon --delay), seconds.', default: '1', example: '--interval 0.1' },
+  },
+  examples: ['caplab import gpu-power.csv', 'caplab import logs/ --tz UTC --name "H200 node 3" --json'],
   async run(args, io) {
     if (args.positionals.length === 0) throw new CliError('give one or more files or directories to import');
     const fmtText = stringOpt(args, 'format') ?? 'auto';
@@ -102,4 +110,4 @@ export const importCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { CliError, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
+import { CliError, defineCommand, printJson, stringOpt, type CliArgs } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { analysisOptions, analysisOptionsOf } from '../analysis-options';
 import { parseTimeArg } from './energy';
 import type { Engine, ReportJob, ReportSubject } from '../../lab';
 import type { Paper } from '../../../core/report/model';
+import { ANALYSIS } from '../flag-docs';
 
 const positiveId = (text: string, what: string) => {
   const n = Number(text);
@@ -48,7 +49,7 @@ async function jobsOf(args: CliArgs, engine: () => Promise<Engine>): Promise<Rep
   return [{ subject, pdf: pdf ?? (html ? undefined : `${stem}.pdf`), html }];
 }
 
-export const reportCommand: CliCommand = {
+export const reportCommand = defineCommand({
   name: 'report',
   summary: 'Write the lab report of a sweep, a dataset or a comparison as PDF (headless Chromium) and/or HTML',
   usage:
@@ -69,6 +70,21 @@ export const reportCommand: CliCommand = {
     browser: { type: 'string' },
     title: { type: 'string' },
   },
+  flags: {
+    ...ANALYSIS,
+    dataset: { value: 'ID', text: 'Report on an imported dataset instead of a sweep (no SWEEP_ID then).', example: '--dataset 2' },
+    compare: { value: 'ID,ID', text: 'Report comparing two or more sweeps (no SWEEP_ID then).', example: '--compare 3,7' },
+    'all-since': { value: 'DATE', text: 'One report per sweep created since then (ISO-8601 time or epoch seconds), each caplab-report-sweep-ID.pdf in --out-dir.', example: '--all-since 2026-05-01' },
+    'out-dir': { value: 'DIR', text: 'With --all-since: the folder the reports are written to.', default: 'the current folder', example: '--out-dir reports' },
+    'html-only': { text: 'With --all-since: write HTML reports instead of PDF (no browser needed).', default: 'off (PDF)' },
+    pdf: { value: 'FILE', text: 'Write the PDF here (printed by headless Chromium).', default: 'caplab-report-sweep-ID.pdf (dataset-ID, compare-ID-ID) unless --html is given', example: '--pdf sweep-3.pdf' },
+    html: { value: 'FILE', text: 'Write the HTML report here (inline SVG charts; no browser needed); with --pdf, both are written.', default: 'none', example: '--html sweep-3.html' },
+    author: { value: 'NAME', text: 'Author named on the report.', default: 'none', example: "--author 'A. Researcher'" },
+    paper: { value: 'SIZE', text: 'Paper size of the PDF: a4 or letter.', default: 'a4', example: '--paper letter' },
+    browser: { value: 'PATH', text: 'The Chromium or Chrome to print the PDF with.', default: '$CAPLAB_BROWSER, else a system Chromium/Chrome, else Playwright\'s', example: '--browser /usr/bin/chromium' },
+    title: { value: 'T', text: 'Title of the report.', default: 'the sweep\'s name and label (a comparison: its sweeps)', example: "--title 'H100 power caps, May'" },
+  },
+  examples: ['caplab report 3', "caplab report 3 --html sweep-3.html --author 'A. Researcher' --paper letter", 'caplab report --compare 3,7 --selector min-energy-slowdown --slowdown 0.05', 'caplab report --all-since 2026-05-01 --out-dir reports --html-only --json', 'caplab report 3 --price-per-mwh 85 --grid-g-per-kwh 380'],
   async run(args, io) {
     const analysis = analysisOptionsOf(args);
     const paper = paperOf(args);
@@ -85,4 +101,4 @@ export const reportCommand: CliCommand = {
       await engine?.close();
     }
   },
-};
+});

@@ -1,11 +1,12 @@
-import { printJson, type CliCommand } from '../command';
+import { defineCommand, printJson } from '../command';
 import { backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 
-export const restoreCapsCommand: CliCommand = {
+export const restoreCapsCommand = defineCommand({
   name: 'restore-caps',
   summary: 'Restore power limits journalled before a sweep that did not finish (crash, kill -9)',
   usage: 'restore-caps [--backend ...] [--db FILE] [--json]',
   options: { ...backendOption, ...dbOption, ...jsonOption },
+  examples: ['caplab restore-caps', 'caplab restore-caps --json'],
   async run(args, io) {
     const engine = await openEngine(args, io, { restoreOnOpen: false });
     try {
@@ -17,4 +18,4 @@ export const restoreCapsCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

@@ -1,7 +1,8 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt } from '../command';
 import type { MethodOutput } from '../../../shared/api';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { fixed, printable, table } from '../format';
+import { paging } from '../flag-docs';
 
 function runsTable(runs: MethodOutput<'listRuns'>['runs']): string {
   return table(
@@ -10,11 +11,16 @@ function runsTable(runs: MethodOutput<'listRuns'>['runs']): string {
   );
 }
 
-export const runsCommand: CliCommand = {
+export const runsCommand = defineCommand({
   name: 'runs',
   summary: 'List recorded sweeps and their runs',
   usage: 'runs [--sweep ID [--limit N] [--cursor C]] [--db FILE] [--json]',
   options: { ...dbOption, ...jsonOption, sweep: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+  flags: {
+    sweep: { value: 'ID', text: 'Only this sweep (with all its runs).', default: 'every sweep', example: '--sweep 3' },
+    ...paging('With --sweep: one page of at most N runs (1 to 1000); JSON: {sweep_id, runs, next}.', 'every run at once', 100),
+  },
+  examples: ['caplab runs', 'caplab runs --sweep 3 --json', 'caplab runs --sweep 3 --limit 100 --json'],
   async run(args, io) {
     const engine = await openEngine(args, io);
     try {
@@ -62,4 +68,4 @@ export const runsCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

@@ -1,7 +1,8 @@
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt, type CliArgs } from '../command';
 import { dbOption, jsonOption, openEngine } from '../open-engine';
 import { MAX_SAMPLE_PAGE } from '../../../shared/api/sweeps';
 import type { Source } from '../../../shared/source';
+import { paging } from '../flag-docs';
 
 function sourceOf(args: CliArgs): Source {
   const run = numberOpt(args, 'run');
@@ -14,11 +15,17 @@ function sourceOf(args: CliArgs): Source {
  * Stored samples of a run or a dataset segment, read through the engine a page at a time (`listSamples`): every
  * sample as a JSON line, or one page (`--limit`, `--cursor`) with the cursor of the next.
  */
-export const samplesCommand: CliCommand = {
+export const samplesCommand = defineCommand({
   name: 'samples',
   summary: 'Print the stored samples of a run or a dataset segment, page by page',
   usage: 'samples (--run ID | --segment ID) [--limit N] [--cursor C] [--db FILE] [--json]',
   options: { ...dbOption, ...jsonOption, run: { type: 'string' }, segment: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+  flags: {
+    run: { value: 'ID', text: 'The samples of this run (every device, its start to its end).', example: '--run 12' },
+    segment: { value: 'ID', text: 'The samples of this dataset segment (its devices, its window).', example: '--segment 4' },
+    ...paging('One page of at most N samples (1 to 10000); JSON: {samples, next}.', 'every sample as a JSON line, fetched page by page', 2000),
+  },
+  examples: ['caplab samples --run 12 > run-12.jsonl', 'caplab samples --segment 4 --limit 2000 --json'],
   async run(args, io) {
     const source = sourceOf(args);
     const limit = numberOpt(args, 'limit');
@@ -48,4 +55,4 @@ export const samplesCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

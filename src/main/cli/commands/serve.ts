@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, numberOpt, stringOpt, untilStopSignal, type CliCommand, type CliIO } from '../command';
+import { CliError, defineCommand, numberOpt, stringOpt, untilStopSignal, type CliIO } from '../command';
 import { backendOption, dbOption, describeRestores, openEngine } from '../open-engine';
 import { isLoopbackHost, startServer } from '../../host/server';
 import { dataDir, readPlanFile, resourcesDir } from '../../lab';
@@ -73,7 +73,7 @@ function uploadLimit(env: NodeJS.ProcessEnv): number | undefined {
   return n;
 }
 
-export const serveCommand: CliCommand = {
+export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'Serve the CapLab user interface and API to a browser (127.0.0.1, token required)',
   usage: 'serve [--port N] [--host H] [--db FILE] [--backend B] [--demo] [--api-only] [--metrics] [--interval MS]',
@@ -87,6 +87,15 @@ export const serveCommand: CliCommand = {
     metrics: { type: 'boolean' },
     interval: { type: 'string' },
   },
+  flags: {
+    port: { value: 'N', text: 'TCP port; 0 picks a free one.', default: '0', example: '--port 8080' },
+    host: { value: 'H', text: 'Address to bind. Anything but 127.0.0.1 exposes the lab to the network (a warning is printed; the token is still required).', default: '127.0.0.1', example: '--host 127.0.0.1' },
+    demo: { text: 'A fresh database gets the demo sweep on a simulated H100, run live (implies --backend sim unless given).', default: 'off' },
+    'api-only': { text: 'Serve only the API (no user interface files).', default: 'off' },
+    metrics: { text: 'Add a Prometheus /metrics endpoint with the GPUs\' samples (token required, as a bearer header).', default: 'off' },
+    interval: { value: 'MS', text: 'With --metrics: sampling interval in milliseconds (50 to 600000).', default: '1000', example: '--interval 500' },
+  },
+  examples: ['caplab serve', 'caplab serve --demo --port 8080', 'caplab serve --db ./lab.db --backend nvml'],
   async run(args, io) {
     const port = numberOpt(args, 'port') ?? 0;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer 0-65535 (0 picks a free port); got ${port}`);
@@ -164,4 +173,4 @@ export const serveCommand: CliCommand = {
     for (const line of describeRestores(restored)) io.stderr.write(`caplab serve: ${line}\n`);
     return 0;
   },
-};
+});

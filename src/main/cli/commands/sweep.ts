@@ -1,5 +1,5 @@
 import { backendUsage } from '../../../shared/backends';
-import { CliError, printJson, type CliArgs, type CliCommand, type CliIO } from '../command';
+import { CliError, defineCommand, printJson, type CliArgs, type CliIO } from '../command';
 import { formatDuration } from '../../../shared/units';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { LeaseHeldError, PlanError, readPlan, readPlanValue, type CheckedPlan } from '../../lab';
@@ -70,11 +70,16 @@ async function checkOnly(checked: CheckedPlan, file: string, args: CliArgs, io: 
   }
 }
 
-export const sweepCommand: CliCommand = {
+export const sweepCommand = defineCommand({
   name: 'sweep',
   summary: 'Run a power-cap sweep from a plan file (workloads x caps x repetitions)',
   usage: `sweep PLAN.yaml [--backend ${backendUsage}] [--db FILE] [--wait] [--check] [--json]`,
   options: { ...backendOption, ...dbOption, ...jsonOption, wait: { type: 'boolean' }, check: { type: 'boolean' } },
+  flags: {
+    wait: { text: 'When another sweep holds one of the plan\'s devices, wait until it is free instead of refusing (says whom it waits for).', default: 'off (refuse, naming the owner)' },
+    check: { text: 'Only check the plan: print its problems, warnings (with what earlier runs in the database and the simulator know of each workload) and estimated duration, run nothing, write nothing. Exit 2 for problems, 0 otherwise; --json prints what the API\'s validatePlan returns.', default: 'off (run the sweep)' },
+  },
+  examples: ['caplab sweep resources/plans/demo-sim.yaml', 'caplab sweep my-plan.yaml --backend nvml --db ./lab.db', 'caplab sweep my-plan.yaml --json > sweep.json'],
   async run(args, io) {
     const file = args.positionals[0];
     if (!file) throw new CliError('give a plan file: caplab sweep PLAN.yaml');
@@ -159,4 +164,4 @@ export const sweepCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { AdapterError, adapters, getAdapter, readThroughput } from '../../../core/adapters';
-import { CliError, numberOpt, printJson, stringOpt, type CliArgs, type CliCommand, type CliIO } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt, type CliArgs, type CliIO } from '../command';
 import { followJob } from '../../lab/standalone/throughput';
 
 /** `--follow -- CMD`: the job's rate read live from its output, observe only (no lease, no limit). */
@@ -44,7 +44,7 @@ function fmt(x: number | null, digits = 2): string {
   return Math.abs(x) >= 1e6 || Number.isInteger(x) ? String(x) : x.toFixed(digits);
 }
 
-export const throughputCommand: CliCommand = {
+export const throughputCommand = defineCommand({
   name: 'throughput',
   summary: `Read the throughput of a finished log or result file (adapters: auto, ${adapters.map((a) => a.name).join(', ')})`,
   usage: 'throughput LOGFILE [--adapter auto|NAME] [--pattern REGEX] [--skip N] [--units NAME] [--gpus N] [--json] | throughput --follow [--every S] [--adapter auto|NAME] [--json] -- CMD ARG...',
@@ -58,6 +58,16 @@ export const throughputCommand: CliCommand = {
     follow: { type: 'boolean' },
     every: { type: 'string' },
   },
+  flags: {
+    adapter: { value: 'NAME', text: 'How to read the file: auto (detect it) or one of the adapters listed above.', default: 'auto (regex when --pattern is given)', example: '--adapter mllog' },
+    pattern: { value: 'REGEX', text: 'For the regex adapter: named groups units+seconds, units+t, or rate (Python-style (?P<name>...) works too).', example: "--pattern 'done (?<units>\\d+) in (?<seconds>[\\d.]+)s'" },
+    skip: { value: 'N', text: 'Leave out the first N records as warm-up.', default: 'each adapter\'s own warm-up rule', example: '--skip 10' },
+    units: { value: 'NAME', text: 'Name of the work unit.', default: 'the adapter\'s own (images, tokens, samples, ...)', example: '--units tokens' },
+    gpus: { value: 'N', text: 'GPUs the run used, to report throughput per GPU.', default: 'what the file says, else none (totals only)', example: '--gpus 8' },
+    follow: { text: 'Run the job given after -- in a terminal and read its rate live from its output, as caplab tune does (observe only: no limit is set).', default: 'off (read LOGFILE)' },
+    every: { value: 'S', text: 'With --follow: seconds between live readings (on stderr).', default: '10', example: '--every 5' },
+  },
+  examples: ['caplab throughput train.log', "caplab throughput bench.out --pattern 'done (?<units>\\d+) in (?<seconds>[\\d.]+)s' --units tokens --gpus 8 --json"],
   async run(args, io) {
     if (args.values.follow) {
       if (args.positionals.length === 0) throw new CliError('give the job after --: caplab throughput --follow -- CMD ARG...');
@@ -122,4 +132,4 @@ export const throughputCommand: CliCommand = {
     io.stdout.write(lines.join('\n') + '\n');
     return 0;
   },
-};
+});

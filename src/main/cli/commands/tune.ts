@@ -1,19 +1,19 @@
 import { LeaseHeldError, TUNE_DEFAULTS, tuneReportText, type TuneReport } from '../../lab';
-import { CliError, numberOpt, printJson, stringOpt, type CliCommand } from '../command';
+import { CliError, defineCommand, numberOpt, printJson, stringOpt, type CliArgs } from '../command';
 import { backendOpt, backendOption, dbOption, describeRestores, jsonOption, openEngine } from '../open-engine';
 import { adapterNames, getAdapter } from '../../../core/adapters';
 import { CapGridError, parseCaps } from '../../../core/tune/grid';
 import { Selector } from '../../../shared/analysis';
-import { selectorIds } from '../../../shared/selectors';
+import { selectorIds, selectorList } from '../../../shared/selectors';
 
-function percentOpt(args: Parameters<CliCommand['run']>[0], name: string, fallback: number, max = 100): number {
+function percentOpt(args: CliArgs, name: string, fallback: number, max = 100): number {
   const v = numberOpt(args, name);
   if (v === undefined) return fallback;
   if (!(v > 0 && v <= max)) throw new CliError(`--${name} must be a percentage above 0 and at most ${max}, got ${v}`);
   return v / 100;
 }
 
-function positiveOpt(args: Parameters<CliCommand['run']>[0], name: string, fallback: number): number {
+function positiveOpt(args: CliArgs, name: string, fallback: number): number {
   const v = numberOpt(args, name);
   if (v === undefined) return fallback;
   if (!(v > 0)) throw new CliError(`--${name} must be a number above 0, got ${v}`);
@@ -29,7 +29,7 @@ function devicesOpt(text: string | undefined): number[] {
   return list;
 }
 
-export const tuneCommand: CliCommand = {
+export const tuneCommand = defineCommand({
   name: 'tune',
   summary: 'Run your own job and find and hold its best power cap while it runs (profiles caps live, restores the limits at the end)',
   usage:
@@ -59,6 +59,27 @@ export const tuneCommand: CliCommand = {
     hold: { type: 'string' },
     wait: { type: 'boolean' },
   },
+  flags: {
+    devices: { value: 'LIST', text: 'The GPUs the job runs on, capped together (one cap for all of them; one model).', default: '0', example: '--devices 0,1,2,3' },
+    selector: { value: 'NAME', text: `Which cap is best: ${selectorList.map((s) => s.id).join(', ')} (as caplab analyze).`, default: 'max-efficiency', example: '--selector min-energy-slowdown' },
+    caps: { value: 'FROM:TO:STEP|LIST', text: 'The coarse caps to profile (watts); refinement adds caps near the best; the default limit is always profiled too.', default: 'five caps from 40 % of the default limit to the default limit', example: '--caps 300:700:100' },
+    adapter: { value: 'NAME', text: 'How the job\'s progress is read: auto, or an adapter of caplab throughput.', default: 'auto (regex when --pattern is given)', example: '--adapter litgpt' },
+    file: { value: 'F', text: 'Read progress from this file the job writes (e.g. LitGPT metrics.csv) instead of its output.', default: 'the job\'s output', example: '--file out/metrics.csv' },
+    pattern: { value: 'RE', text: 'For the regex adapter: named groups as in caplab throughput --pattern.', example: "--pattern 'step (?<units>\\d+) tokens in (?<seconds>[\\d.]+)s'" },
+    units: { value: 'U', text: 'Name of the work unit.', default: 'what the job or adapter says', example: '--units tokens' },
+    margin: { value: 'PCT', text: 'Practical margin of the equivalence rule: profiling stops once no cap can beat the best by more than this.', default: '2', example: '--margin 3' },
+    'max-profile-share': { value: 'PCT', text: 'Profiling stops (holding the best cap so far, and saying so) when it would take more than this share of --job-seconds.', default: '10', example: '--max-profile-share 5' },
+    'job-seconds': { value: 'S', text: 'How long the job is expected to run: the profiling budget is a share of it.', default: '3600', example: '--job-seconds 86400' },
+    overhead: { value: 'W', text: 'Node overhead added to GPU power for the efficiency, as a plan\'s overhead_w.', default: '100', example: '--overhead 150' },
+    seed: { value: 'N', text: 'Seed of the random visit order.', default: '1', example: '--seed 7' },
+    'sim-speedup': { value: 'N', text: 'With --backend sim: simulated time runs N times faster (1 to 1000).', default: '1', example: '--sim-speedup 100' },
+    'sim-devices': { value: 'LIST', text: 'With --backend sim: the simulated GPU presets, one per device.', default: 'the simulated GPUs\' state, else h100-sxm', example: '--sim-devices h200' },
+    'rate-timeout': { value: 'S', text: 'Refuse the job (ending it, no limit changed) when its output gives no steady rate within S seconds.', default: '600', example: '--rate-timeout 120' },
+    'hang-timeout': { value: 'S', text: 'A job silent for S seconds is hung: it is ended and the limits restored.', default: '300', example: '--hang-timeout 60' },
+    hold: { value: 'W', text: 'Profile nothing: hold this cap from the job\'s steady state to its end (a cap found before, or the default limit as a baseline), with the same journal, restore and report.', default: 'off (profile)', example: '--hold 350' },
+    wait: { text: 'When another sweep or session holds one of the devices, wait until it is free instead of refusing.', default: 'off (refuse, naming the owner)' },
+  },
+  examples: ['caplab tune -- python3 train.py --epochs 3', 'caplab tune --devices 0,1,2,3 --selector min-energy-slowdown --job-seconds 86400 -- torchrun --nproc-per-node 4 train.py', 'caplab tune --adapter litgpt --file out/metrics.csv --json -- litgpt pretrain --config cfg.yaml'],
   async run(args, io) {
     const argv = args.positionals;
     if (argv.length === 0) throw new CliError('give the job after --: caplab tune [options] -- CMD ARG...');
@@ -149,4 +170,4 @@ export const tuneCommand: CliCommand = {
       await engine.close();
     }
   },
-};
+});

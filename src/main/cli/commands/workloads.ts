@@ -1,5 +1,5 @@
 import { loadWorkloads, summarizeWorkload, userWorkloadsDir } from '../../lab/standalone/workloads';
-import { printJson, type CliCommand } from '../command';
+import { defineCommand, printJson } from '../command';
 import { table } from '../format';
 import type { ParamSpec } from '../../../shared/workload';
 
@@ -9,11 +9,12 @@ function describeParam(name: string, p: ParamSpec): string {
   return `${name}${def} (${p.type}${range})`;
 }
 
-export const workloadsCommand: CliCommand = {
+export const workloadsCommand = defineCommand({
   name: 'workloads',
   summary: 'List workload definitions (built-in and from the user workloads folder) with their parameters',
   usage: 'workloads [--json]',
   options: { json: { type: 'boolean' } },
+  examples: ['caplab workloads', 'caplab workloads --json'],
   async run(args, io) {
     const catalog = loadWorkloads({ env: io.env });
     for (const e of catalog.errors) io.stderr.write(`caplab workloads: skipped ${e.message.replace(/\n/g, '\n  ')}\n`);
@@ -32,4 +33,4 @@ export const workloadsCommand: CliCommand = {
     io.stdout.write(`\nuser definitions: ${userWorkloadsDir(io.env)}\n`);
     return 0;
   },
-};
+});
