@@ -33,8 +33,9 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 15_000 },
   // Spec files run side by side, each worker on a browser host of its own (fixtures.ts); tests of one file in order.
+  // Four: the specs mostly wait on simulated sweeps (0.6 cores busy with two workers on a 2-core machine).
   fullyParallel: false,
-  workers: Number(process.env.CAPLAB_E2E_WORKERS ?? 2),
+  workers: Number(process.env.CAPLAB_E2E_WORKERS ?? 4),
   retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : 'list',
   globalSetup: './test/e2e/global-setup.ts',
