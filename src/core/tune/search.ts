@@ -207,7 +207,7 @@ export class CapSearch {
     const cap = opt.cap_w ?? this.cfg.default_w;
     const note =
       reason === 'settled'
-        ? `settled: no cap is better than ${cap} W by more than ${((opt.equivalence?.margin ?? this.cfg.margin) * 100).toFixed(1)} %; ${opt.equivalence?.statement ?? ''}`
+        ? `settled: no cap is better than ${cap} W by more than ${((opt.equivalence?.margin ?? this.cfg.margin) * 100).toFixed(1)} %; ${settledStatement(opt)}`
         : reason === 'budget'
           ? `profiling budget spent (${this.spentS.toFixed(0)} of ${this.cfg.budget_s.toFixed(0)} s): holding the best cap so far, ${cap} W, not settled at the margin${opt.equivalence?.undetermined_caps.length ? ` (not told apart from it yet: ${opt.equivalence.undetermined_caps.join(', ')} W)` : ''}`
           : opt.cap_w === null
@@ -225,4 +225,20 @@ export function pointsOf(visits: readonly TuneVisit[]): OptimumPoint[] {
     const runs = visits.filter((v) => v.cap_w === cap_w && v.steady).map((v) => ({ throughput: v.throughput, efficiency: v.efficiency }));
     return { cap_w, eligible: runs.length > 0, excluded_reason: runs.length ? null : 'no steady visit', runs };
   });
+}
+
+/**
+ * What a settled hold says of the other caps. The analysis calls a cap "undetermined" while its interval reaches past
+ * -margin, but the settle rule asks only that none reaches past +margin: such a cap is at most the margin better and
+ * perhaps worse by more, and no visit would change the hold, so it is not "not enough repetitions to tell" here.
+ */
+function settledStatement(opt: Optimum): string {
+  const eq = opt.equivalence;
+  if (!eq) return '';
+  const m = `${(eq.margin * 100).toFixed(eq.margin < 0.01 ? 1 : 0)} %`;
+  const parts = [`best ${opt.cap_w} W`];
+  if (eq.equivalent_caps.length) parts.push(`within ${m} of it: ${eq.equivalent_caps.join(', ')} W`);
+  if (eq.worse_caps.length) parts.push(`worse by more than ${m}: ${eq.worse_caps.join(', ')} W`);
+  if (eq.undetermined_caps.length) parts.push(`at most ${m} better and perhaps worse by more (more visits would not change the hold): ${eq.undetermined_caps.join(', ')} W`);
+  return parts.join('; ');
 }

@@ -83,6 +83,23 @@ describe('CapSearch', () => {
     }
   });
 
+  it("a settled hold's note never calls a cap too close to tell: those left open are at most the margin better", () => {
+    let open = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const { hold } = runSearch({ max_visits_per_cap: 12 }, 350, 0.01, seed);
+      if (hold.reason !== 'settled') continue;
+      const eq = hold.optimum.equivalence!;
+      expect(hold.note).toMatch(new RegExp(`^settled: no cap is better than ${hold.cap_w} W by more than 2\\.0 %; best ${hold.cap_w} W`));
+      expect(hold.note).not.toMatch(/not enough repetitions to tell/);
+      if (eq.undetermined_caps.length) {
+        open++;
+        expect(hold.note).toContain(`at most 2 % better and perhaps worse by more (more visits would not change the hold): ${eq.undetermined_caps.join(', ')} W`);
+      }
+    }
+    // The case the wording is for occurs among these seeds.
+    expect(open).toBeGreaterThan(0);
+  });
+
   it('noisier visits need more visits of the caps it cannot tell apart, but settle', () => {
     const quiet = runSearch({}, 350, 0.002);
     const noisy = runSearch({ max_visits_per_cap: 12 }, 350, 0.02);
