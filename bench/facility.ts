@@ -59,7 +59,7 @@ function prepare(dir: string): { bundle: string; scenario: string; grid: string 
 
 /**
  * The timed child runs as the engine runs simulations: an esbuild bundle in plain Node given the scenario as data, as
- * lab-worker.ts builds the facility worker threads every `caplab facility` and the app run them in (the single-file
+ * process/lab-worker.ts builds the facility worker threads every `caplab facility` and the app run them in (the single-file
  * CLI bundle likewise runs them on its main thread). Measured why it matters: under tsx, once a CommonJS package
  * (yaml, which the config reader needs) has loaded through its loader, the same year runs about 14 % slower (146 ->
  * 167 ms), as slow as a plain process in which one ArrayBuffer was detached (143 -> 163 ms): V8 then checks every

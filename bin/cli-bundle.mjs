@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 /** Bump when the build below changes, so bundles built by an older launcher are rebuilt. */
 const BUILD_VERSION = 3;
-/** Worker threads, named as src/main/lab/lab-worker.ts looks for them beside the bundle (electron.vite.config.ts). */
+/** Worker threads, named as src/main/lab/process/lab-worker.ts looks for them beside the bundle (electron.vite.config.ts). */
 const WORKERS = {
   'facility-worker': 'src/main/lab/facility/worker.ts',
   'csv-worker': 'src/main/lab/exporters/csv-worker.ts',

@@ -11,7 +11,7 @@ const tmp = tempDir('caplab-bundle-');
 /** The worker threads' entries beside the CLI's (bin/cli-bundle.mjs WORKERS). */
 const WORKER_FILES = 5;
 afterAll(() => tmp.cleanup());
-const versionFile = () => join(tmp.dir, 'src/main/lab/version.ts');
+const versionFile = () => join(tmp.dir, 'src/main/lab/environment/version.ts');
 const current = () => JSON.parse(readFileSync(join(tmp.dir, 'out/cli/current.json'), 'utf8')) as { dir: string; inputs: [string, number, number][] };
 const env = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, CAPLAB_DATA_DIR: join(tmp.dir, 'data'), CAPLAB_CLI_SOURCE: '', ...extra });
 
@@ -37,7 +37,7 @@ describe('the CLI bundle', () => {
     expect(existsSync(join(tmp.dir, 'out/cli', first.dir, 'caplab.js'))).toBe(true);
     // Its inputs: the source files it was built from, and for the packages it holds npm's record of node_modules
     // (one file, not each package file: the check runs at every start).
-    expect(first.inputs.some(([p]) => p.endsWith(join('src', 'main', 'lab', 'version.ts')))).toBe(true);
+    expect(first.inputs.some(([p]) => p.endsWith(join('src', 'main', 'lab', 'environment', 'version.ts')))).toBe(true);
     expect(first.inputs.filter(([p]) => p.includes('node_modules')).map(([p]) => basename(p))).toEqual(['.package-lock.json']);
     // Each command is a chunk of its own, so the entry file loads no package a command needs (the database's
     // native module among them) before the command is known.

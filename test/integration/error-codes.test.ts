@@ -2,7 +2,7 @@
 // over IPC, exit 2 in the CLI; busy devices are conflicts; bad input is invalid; nothing depends on message text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIpcTransport } from '../../src/main/host/ipc';
-import { labErrorCode } from '../../src/main/lab/errors';
+import { labErrorCode } from '../../src/main/lab/errors/error-code';
 import { BackendError } from '../../src/main/lab/gpu/backend';
 import { LeaseHeldError } from '../../src/main/lab/lease/device-lease';
 import { exitCodeOf, httpStatusOf, LabError } from '../../src/shared/errors';

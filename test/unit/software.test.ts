@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/tmp';
-import { probeImage, probePython, probeSoftware } from '../../src/main/lab/software';
+import { probeImage, probePython, probeSoftware } from '../../src/main/lab/environment/software';
 
 const tmp = tempDir('caplab-software-');
 afterAll(() => tmp.cleanup());

@@ -10,7 +10,7 @@ export type { ReportSubject } from './report/build';
 export type { SampleSelection } from './store/sample-stream';
 export type { TimeFormat } from './exporters/samples';
 export type { PtyHandler } from './gpu/lab-backend';
-export { runDoctor } from './doctor';
+export { runDoctor } from './doctor/doctor';
 export { readTariffFile, type CostedAnalysisOptions } from './analysis/cost';
 // Printing: the CLI prints with headless Chromium, the Electron shell with its own renderer (printToPDF), both under
 // the engine's footer.

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImportError } from '../../../src/core/import';
 import { readParquetInWorker } from '../../../src/main/lab/datasets/parquet-thread';
-import { startLabWorker } from '../../../src/main/lab/lab-worker';
+import { startLabWorker } from '../../../src/main/lab/process/lab-worker';
 import type { FuzzJob, FuzzReply } from '../../helpers/parquet-fuzz-worker';
 import { openZip } from '../../../src/main/lab/datasets/zip';
 import { tempDir } from '../../helpers/tmp';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { DiskFullError, diskFullOf, isDiskFullError } from '../../../src/main/lab/store/disk-full';
-import { labErrorCode } from '../../../src/main/lab/errors';
+import { labErrorCode } from '../../../src/main/lab/errors/error-code';
 import { exitCodeOf } from '../../../src/shared/errors';
 import { tempDir } from '../../helpers/tmp';
 

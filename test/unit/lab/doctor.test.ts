@@ -18,7 +18,7 @@ import {
   type FolderState,
   type LimitsInput,
   type Opening,
-} from '../../../src/main/lab/doctor';
+} from '../../../src/main/lab/doctor/doctor';
 import { BackendError, type BackendModule } from '../../../src/main/lab/gpu/backend';
 import { sudoListVerdict } from '../../../src/main/lab/gpu/cap-setter';
 import { runTool, type ExecResult } from '../../../src/main/lab/gpu/tool-exec';

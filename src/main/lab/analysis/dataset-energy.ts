@@ -6,6 +6,7 @@ import { DatasetDeviceKind, deviceKindWords, energyKindOf, type DatasetRecord } 
 import { deviceEnergyBound, totalEnergyBound, type PowerOf } from '../../../core/analysis/energy-uncertainty';
 import type { Db } from '../store/db';
 import { datasetRecord, devicesOfDataset } from '../store/dataset-records';
+import { readSamples, type ReadSamples } from '../store/sample-blocks';
 import { energyOverDevices, LoadError } from './load';
 
 export function loadDataset(db: Db, id: number): DatasetRecord {
@@ -18,12 +19,12 @@ export function loadDataset(db: Db, id: number): DatasetRecord {
  * Energy of a dataset's GPUs (or the device with that index) over [from, to]. A dataset without GPUs of its own
  * (NLR aggregated profiles: one node-level series) gives the energy of its node-level power, and says so.
  */
-export function datasetEnergy(db: Db, datasetId: number, from: number, to: number, deviceIndex?: number): RangeEnergy {
+export function datasetEnergy(db: Db, datasetId: number, from: number, to: number, deviceIndex?: number, read: ReadSamples = readSamples): RangeEnergy {
   loadDataset(db, datasetId);
   const all = devicesOfDataset(db, datasetId);
   const kind = deviceIndex === undefined ? energyKindOf(all.map((d) => d.kind)) : null;
   const devs = all.filter((d) => (deviceIndex === undefined ? d.kind === kind : d.index === deviceIndex));
-  const r: RangeEnergy = energyOverDevices(db, devs.map((d) => ({ ...d, counter_lag_s: counterLagOf(d.format) })), from, to);
+  const r: RangeEnergy = energyOverDevices(db, devs.map((d) => ({ ...d, counter_lag_s: counterLagOf(d.format) })), from, to, false, read);
   const power = DatasetDeviceKind.safeParse(deviceIndex === undefined ? kind : devs[0]?.kind);
   if (power.success) r.power_of = power.data;
   if (devs.length === 0) r.warnings.push(deviceIndex === undefined ? 'this dataset has no GPU' : `no device with index ${deviceIndex} in this dataset`);

@@ -4,6 +4,7 @@ import type { Db } from '../store/db';
 import { devicesOfRun, listStoredDevices, type StoredDevice } from '../store/devices';
 import { metricsOfRun, recordingsInRange, samplesInRange, samplesOfRun } from '../store/samples';
 import { getSweep, runsOfSweep } from '../store/sweeps';
+import { readSamples, type ReadSamples } from '../store/sample-blocks';
 import { scheduleRuns } from '../../../core/schedule';
 import type { AdaptiveSettings, AnalysisInputRaw, AnalysisRunInput, RangeEnergy, TimeWindow } from '../../../shared/analysis';
 import type { RunRecord, SweepRecord } from '../../../shared/records';
@@ -136,12 +137,12 @@ export function energyInRange(db: Db, from: number, to: number, deviceIndex?: nu
 }
 
 /** Energy over [from, to] of the given devices (those without samples there are left out unless keepEmpty). */
-export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string; counter_lag_s?: number }[], from: number, to: number, keepEmpty = false): RangeEnergy {
+export function energyOverDevices(db: Db, devs: readonly { row: number; index: number; name: string; key: string; counter_lag_s?: number }[], from: number, to: number, keepEmpty = false, read: ReadSamples = readSamples): RangeEnergy {
   const pad = 5;
   const devices: RangeEnergy['devices'] = [];
   const warnings: string[] = [];
   for (const d of devs) {
-    const rows = samplesInRange(db, d.row, from - pad, to + pad);
+    const rows = samplesInRange(db, d.row, from - pad, to + pad, undefined, read);
     if (rows.length === 0 && !keepEmpty) continue;
     const e = windowEnergy(rows, { start: from, end: to }, { device_id: d.key, counter_lag_s: d.counter_lag_s });
     devices.push({ ...e, index: d.index, name: d.name, device_key: d.key });

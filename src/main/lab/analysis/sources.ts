@@ -6,7 +6,7 @@ import { counterLagOf } from '../../../core/import';
 import { getDevice, devicesOfRun, type StoredDevice } from '../store/devices';
 import { getRun, getSweep } from '../store/sweeps';
 import { datasetMetrics, getDataset, getSegment } from '../store/datasets';
-import { readSamples, streamsOf } from '../store/sample-blocks';
+import { readSamples, streamsOf, type ReadSamples } from '../store/sample-blocks';
 import { LoadError, modelOf, runInput, sweepModelOf } from './load';
 import { SegmentFacts, type Source } from '../../../shared/source';
 import type { AnalysisInputRaw, AnalysisRunInput } from '../../../shared/analysis';
@@ -39,7 +39,7 @@ export function segmentFacts(db: Db, src: Extract<Source, { kind: 'segment' }>):
   return { id, facts: SegmentFacts.parse({ ...facts, ...defined }) };
 }
 
-function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, position: number): AnalysisRunInput {
+function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, position: number, read: ReadSamples): AnalysisRunInput {
   const { id, facts: f } = segmentFacts(db, src);
   const name = f.label ?? (id ? `segment ${id}` : `segment #${position + 1}`);
   const dataset = getDataset(db, f.dataset_id);
@@ -52,7 +52,7 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
   const series = (s: (typeof streams)[number]) => ({
     device_id: s.device.device_key,
     name: s.device.name,
-    samples: readSamples(db, s.stream_id, f.start - PAD_S, f.end + PAD_S),
+    samples: read(db, s.stream_id, f.start - PAD_S, f.end + PAD_S),
     counter_lag_s: counterLagOf(s.device.backend),
   });
   const gpus = chosen.filter((s) => s.device.kind === 'gpu').map(series).filter((d) => d.samples.length > 0);
@@ -89,9 +89,12 @@ function segmentInput(db: Db, src: Extract<Source, { kind: 'segment' }>, positio
   };
 }
 
-/** Sources as one analysis input, in the order given. Throws LoadError naming the source that cannot be read. */
-export function loadSources(db: Db, sources: readonly Source[], opts: { name?: string | null; overhead_w?: number | null } = {}): AnalysisInputRaw {
+/**
+ * Sources as one analysis input, in the order given. Throws LoadError naming the source that cannot be read. `read`
+ * reads the segments' samples (a caller that has read them already hands over its memo).
+ */
+export function loadSources(db: Db, sources: readonly Source[], opts: { name?: string | null; overhead_w?: number | null; read?: ReadSamples } = {}): AnalysisInputRaw {
   if (sources.length === 0) throw new LoadError('no sources to analyse', 'invalid');
-  const runs = sources.map((s, i) => (s.kind === 'run' ? runSourceInput(db, s.run_id) : segmentInput(db, s, i)));
+  const runs = sources.map((s, i) => (s.kind === 'run' ? runSourceInput(db, s.run_id) : segmentInput(db, s, i, opts.read ?? readSamples)));
   return { sweep_id: null, name: opts.name ?? null, runs, overhead_w: opts.overhead_w ?? null };
 }

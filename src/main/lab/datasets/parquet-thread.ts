@@ -1,6 +1,6 @@
 // Runs parquet-worker.ts for one results file and relays its messages; a decoder that makes no progress for
 // `stall_ms` (a corrupt page) is stopped and the file refused, so an import never hangs on a bad Parquet file.
-import { startLabWorker } from '../lab-worker';
+import { startLabWorker } from '../process/lab-worker';
 import { ImportError, type ColumnBatch, type ParseResult } from '../../../core/import';
 import type { ImportReport } from '../../../shared/dataset';
 

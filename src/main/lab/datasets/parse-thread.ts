@@ -4,7 +4,7 @@
 // this thread stores them in file order and merges the chunks' reports into the one a single parser gives.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { MessageChannel, type Worker } from 'node:worker_threads';
-import { startLabWorker } from '../lab-worker';
+import { startLabWorker } from '../process/lab-worker';
 import { batchBuffers, formatModule, ImportError, type ColumnBatch, type ParseResult } from '../../../core/import';
 import { ReportBuilder, MAX_SKIP_EXAMPLES } from '../../../core/import/report';
 import type { ImportDevice, ImportFormat, ImportReport } from '../../../shared/dataset';

@@ -10,7 +10,7 @@ import { getDataset } from '../store/datasets';
 import { datasetSegments } from '../store/dataset-records';
 import { analyzeDataset } from '../datasets/analysis';
 import { loadDataset } from '../analysis/dataset-energy';
-import { collectEnvironment } from '../environment';
+import { collectEnvironment } from '../environment/environment';
 import { analyzeStoredSweep } from '../analysis/analyze-stored';
 import { LoadError } from '../analysis/load';
 import { EXPORT_SCHEMA, type ExportBundle } from '../../../shared/export';

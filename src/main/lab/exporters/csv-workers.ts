@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CsvJob, CsvJobResult } from './csv-rows';
-import { startLabWorker } from '../lab-worker';
+import { startLabWorker } from '../process/lab-worker';
 
 /** Worker threads for an export: CAPLAB_EXPORT_THREADS when set (0: format on the export's own thread), else the cores, at most 4. */
 export function exportThreads(): number {

@@ -3,7 +3,7 @@
 // (two groups alive at most: memory stays flat).
 import { ParquetFile, type ParquetFileOptions } from './parquet-file';
 import { transferList, type GatheredGroup } from './parquet-group';
-import { startLabWorker } from '../lab-worker';
+import { startLabWorker } from '../process/lab-worker';
 
 type Request = { type: 'open'; path: string; options: ParquetFileOptions } | { type: 'group'; group: GatheredGroup } | { type: 'finish' } | { type: 'abort' };
 export type ParquetRequest = Request & { seq: number };

@@ -4,7 +4,7 @@ import { rename, stat, unlink } from 'node:fs/promises';
 import type { Db } from '../store/db';
 import { alwaysPresent, countSamples, iterateSampleBlocks, iterateSampleChunks, type SampleSelection } from '../store/sample-stream';
 import { SAMPLE_EXPORT_COLUMNS, type SampleExportColumn } from '../../../shared/export';
-import { VERSION } from '../version';
+import { VERSION } from '../environment/version';
 import { checkWritable, ExportError, openAtomicStream } from '../files/atomic';
 import { csvCell } from './csv';
 import { RowGroup } from './parquet-columns';

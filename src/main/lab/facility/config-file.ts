@@ -14,7 +14,7 @@ import { getDataset, getSegment } from '../store/datasets';
 import { readSamples, streamsOf } from '../store/sample-blocks';
 import { loadSources } from '../analysis/sources';
 import { LoadError } from '../analysis/load';
-import { dbPath } from '../paths';
+import { dbPath } from '../files/paths';
 import { readThroughput } from '../../../core/adapters';
 import { rateMaxFrom, type ServingPoint } from '../../../core/facility/rate-max';
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { labWorkerExists, startLabWorker } from '../lab-worker';
+import { labWorkerExists, startLabWorker } from '../process/lab-worker';
 import type { FacilityLevel, FacilityResult } from '../../../shared/facility';
 import type { FullSeries } from '../../../core/facility/metrics';
 import { buildModel, type ScenarioInput } from '../../../core/facility/model';

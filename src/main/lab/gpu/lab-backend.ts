@@ -1,7 +1,7 @@
 import type { IPty } from 'node-pty';
 import type { BackendChoice } from '../../../shared/device';
 import type { Plan } from '../../../shared/plan';
-import { simStateDir } from '../paths';
+import { simStateDir } from '../files/paths';
 import type { GpuBackend, LabBackend, OpenContext } from './backend';
 import { openBackend } from './select';
 import { findBackend } from './registry';

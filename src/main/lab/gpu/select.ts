@@ -8,7 +8,7 @@ import type { BackendChoice } from '../../../shared/device';
 import { BackendError, type BackendModule, type LabBackend, type OpenContext, type OpenedGpus } from './backend';
 import { backendRegistry, findBackend } from './registry';
 import { PlanError } from '../input/errors';
-import { trace } from '../trace';
+import { trace } from '../process/trace';
 
 export type OpenBackendOptions = Partial<OpenContext>;
 

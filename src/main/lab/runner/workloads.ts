@@ -14,7 +14,7 @@ import {
   type WorkloadRuntime,
   type WorkloadSummary,
 } from '../../../shared/workload';
-import { dataDir } from '../paths';
+import { dataDir } from '../files/paths';
 import { didYouMean } from '../../../shared/suggest';
 import type { PlanIssue } from '../../../shared/api/plans';
 

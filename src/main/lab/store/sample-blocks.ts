@@ -318,6 +318,9 @@ export function readSamples(db: Db, stream: number, from: number, to: number): O
   return rows;
 }
 
+/** How a reader of samples reads a stream: readSamples, or a memo over it that two passes share (analyzeDataset). */
+export type ReadSamples = typeof readSamples;
+
 /** Number of samples and time span of a stream. */
 export function streamExtent(db: Db, stream: number): { n: number; t0: number | null; t1: number | null } {
   return db.prepare('SELECT COALESCE(SUM(n), 0) AS n, MIN(t0) AS t0, MAX(t1) AS t1 FROM sample_blocks WHERE stream_id = ?').get(stream) as {

@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import { readSamples, SampleWriter, streamFor, type StreamOwner } from './sample-blocks';
+import { readSamples, SampleWriter, streamFor, type ReadSamples, type StreamOwner } from './sample-blocks';
 import type { Sample } from '../../../shared/sample';
 
 /** A device's samples of one sweep in a time range (simulated sweeps' clocks can overlap another sweep's). */
@@ -28,13 +28,13 @@ export function samplesOfRun(db: Db, runId: number, deviceRow: number): Omit<Sam
 }
 
 /** A device's samples of every sweep and dataset (or of one dataset) in a time range, t ascending. */
-export function samplesInRange(db: Db, deviceRow: number, from: number, to: number, datasetId?: number): Omit<Sample, 'device_id'>[] {
+export function samplesInRange(db: Db, deviceRow: number, from: number, to: number, datasetId?: number, read: ReadSamples = readSamples): Omit<Sample, 'device_id'>[] {
   const streams = (
     datasetId === undefined
       ? db.prepare('SELECT id FROM sample_streams WHERE device_id = ? ORDER BY id').all(deviceRow)
       : db.prepare('SELECT id FROM sample_streams WHERE device_id = ? AND dataset_id = ? ORDER BY id').all(deviceRow, datasetId)
   ) as { id: number }[];
-  return streams.flatMap((s) => readSamples(db, s.id, from, to)).sort((a, b) => a.t - b.t);
+  return streams.flatMap((s) => read(db, s.id, from, to)).sort((a, b) => a.t - b.t);
 }
 
 /** The recordings (sweep or dataset) with samples of a device inside [from, to]. */

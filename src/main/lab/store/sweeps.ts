@@ -14,7 +14,7 @@ export interface NewSweep {
   host: string;
   backend: string;
   simulated: boolean;
-  /** The run record's software side (environment.ts); null: not taken. */
+  /** The run record's software side (environment/environment.ts); null: not taken. */
   environment?: ExportEnvironment | null;
 }
 

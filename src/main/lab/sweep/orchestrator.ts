@@ -2,7 +2,7 @@ import type { Db } from '../store/db';
 import { upsertDevice } from '../store/devices';
 import { insertMetrics, sweepSamplesInRange } from '../store/samples';
 import { SampleRecorder } from './sample-recorder';
-import { collectEnvironment } from '../environment';
+import { collectEnvironment } from '../environment/environment';
 import { reserveSpace, type SpaceReserve } from '../store/reserve';
 import { diskFullOf } from '../store/disk-full';
 import { appendRuns, cancelOpenRuns, createSweep, recordRunAdaptive, recordRunDevice, recordSweepEnd, setSweepSoftware, updateRun, getRun, type RunUpdate } from '../store/sweeps';

@@ -9,7 +9,7 @@ import { pastRunsOf } from '../store/run-history';
 import { schemaIssues } from './plan-file';
 import { deviceIssues, partsOf, rawParts } from './plan-check';
 import { shapeIssue, type PlanIssue } from '../input/issues';
-import { trace } from '../trace';
+import { trace } from '../process/trace';
 import { checkWorkloadParams, knownWorkloads } from './workload-command';
 
 /** A checked plan's answer to validatePlan: its errors, or its warnings and estimate. */

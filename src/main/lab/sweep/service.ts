@@ -12,7 +12,7 @@ import { NotFoundError, PlanError } from '../input/errors';
 import { issueLines } from '../input/issues';
 import { describeOwner, probeLease } from '../lease/device-lease';
 import { deviceLeaseKey } from '../lease/host-journal';
-import { listRunsPage, listSamplesPage, withNodes } from '../paging';
+import { listRunsPage, listSamplesPage, withNodes } from './paging';
 import { devicesOfRun } from '../store/devices';
 import { decimateField } from '../store/sample-blocks';
 import { metricsOfRun, runStream } from '../store/samples';

@@ -6,8 +6,8 @@ import { findBackend } from '../gpu/registry';
 import type { GpuVendor } from '../../../shared/workload';
 import type { LabBackend } from '../gpu/backend';
 import { SIM_CLOCK_ENV } from '../gpu/sim-clock';
-import { selfCommand } from '../self-command';
-import { dataDir } from '../paths';
+import { selfCommand } from '../process/self-command';
+import { dataDir } from '../files/paths';
 import { buildCommand, loadWorkloads, resolveParams, WorkloadParamError } from '../runner/workloads';
 import { cidfilePath, cleanupContainer, containerRunName, prepareContainerRun } from '../runner/container';
 import { findWorkload, resolveParams as resolveSimParams, WORKLOAD_IDS } from '../../../core/sim/workloads';
@@ -15,7 +15,7 @@ import type { Plan } from '../../../shared/plan';
 import type { WorkloadCommand } from './orchestrator';
 import type { SoftwareRecord } from '../../../shared/export';
 import type { PlanIssue } from '../../../shared/api/plans';
-import { probeSoftware, SIMULATED_SOFTWARE, type SoftwareTarget } from '../software';
+import { probeSoftware, SIMULATED_SOFTWARE, type SoftwareTarget } from '../environment/software';
 
 /** Workload ids a backend can run: simulated models on the simulated backend, definitions elsewhere. */
 export function knownWorkloads(backend: GpuBackend, env: NodeJS.ProcessEnv = process.env): Set<string> {
@@ -125,7 +125,7 @@ export function softwareTargets(lab: LabBackend, plan: Plan, env: NodeJS.Process
   });
 }
 
-/** The run record's software: simulated workloads are CapLab's own; real ones are asked (software.ts). */
+/** The run record's software: simulated workloads are CapLab's own; real ones are asked (environment/software.ts). */
 export function workloadSoftware(lab: LabBackend, plan: Plan, env: NodeJS.ProcessEnv): Promise<SoftwareRecord> {
   return lab.sim ? Promise.resolve(SIMULATED_SOFTWARE) : probeSoftware(softwareTargets(lab, plan, env), env);
 }

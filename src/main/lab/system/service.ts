@@ -1,10 +1,10 @@
 // The system slice (src/shared/api/system.ts): is the engine there, and what it is.
 import { resolve } from 'node:path';
 import type { MethodInput, MethodOutput, SliceApi } from '../../../shared/api';
-import { buildCommit } from '../build-info';
+import { buildCommit } from '../environment/build-info';
 import type { EngineContext } from '../engine-context';
-import { dataDir } from '../paths';
-import { VERSION } from '../version';
+import { dataDir } from '../files/paths';
+import { VERSION } from '../environment/version';
 
 export class SystemService implements SliceApi<'system'> {
   constructor(private readonly ctx: EngineContext) {}

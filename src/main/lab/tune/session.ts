@@ -9,7 +9,7 @@ import { sweepSamplesInRange } from '../store/samples';
 import { appendRuns, createSweep, finishSweep, getRun, recordRunDevice, setTuneReport, setTuneStatus, updateRun } from '../store/sweeps';
 import { tuneOutcome, tuneReportText, type CapProfile, type TuneReport } from './report-text';
 import { reserveSpace } from '../store/reserve';
-import { collectEnvironment } from '../environment';
+import { collectEnvironment } from '../environment/environment';
 import { SampleRecorder } from '../sweep/sample-recorder';
 import type { CapOwnership } from '../sweep/cap-guard';
 import type { GpuBackend } from '../gpu/backend';

@@ -7,19 +7,19 @@
 import { constants } from 'node:fs';
 import { access, stat, statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { backendList } from '../../shared/backends';
-import type { BackendChoice, BackendName, DeviceInfo } from '../../shared/device';
-import type { DoctorCheck, DoctorReport, DoctorStatus } from '../../shared/doctor';
-import { BackendError, type BackendModule, type OpenContext } from './gpu/backend';
-import { sudoListArgv, sudoListVerdict } from './gpu/cap-setter';
-import { labOpenContext, privilegeOf } from './gpu/lab-backend';
-import { RaplReader } from './gpu/rapl';
-import { backendRegistry } from './gpu/registry';
-import { failureReason } from './gpu/select';
-import { findOnPath, isRoot, runTool, tail, type ExecResult } from './gpu/tool-exec';
-import { findBrowser, NoBrowserError } from './exporters/chromium';
-import { collectEnvironment } from './environment';
-import { dataDir } from './paths';
+import { backendList } from '../../../shared/backends';
+import type { BackendChoice, BackendName, DeviceInfo } from '../../../shared/device';
+import type { DoctorCheck, DoctorReport, DoctorStatus } from '../../../shared/doctor';
+import { BackendError, type BackendModule, type OpenContext } from '../gpu/backend';
+import { sudoListArgv, sudoListVerdict } from '../gpu/cap-setter';
+import { labOpenContext, privilegeOf } from '../gpu/lab-backend';
+import { RaplReader } from '../gpu/rapl';
+import { backendRegistry } from '../gpu/registry';
+import { failureReason } from '../gpu/select';
+import { findOnPath, isRoot, runTool, tail, type ExecResult } from '../gpu/tool-exec';
+import { findBrowser, NoBrowserError } from '../exporters/chromium';
+import { collectEnvironment } from '../environment/environment';
+import { dataDir } from '../files/paths';
 
 /** Each probe's time limit: a tool that has not answered by then is reported as not answering. */
 export const PROBE_TIMEOUT_MS = 5000;

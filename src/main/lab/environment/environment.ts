@@ -1,7 +1,7 @@
 import { arch, hostname, release, type } from 'node:os';
 import { VERSION } from './version';
 import { buildCommit } from './build-info';
-import type { ExportEnvironment } from '../../shared/export';
+import type { ExportEnvironment } from '../../../shared/export';
 
 /**
  * The software side of a run record, taken when a sweep starts: host, OS, Node.js and CapLab version and commit

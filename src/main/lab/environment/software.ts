@@ -4,7 +4,7 @@
 // be learnt is recorded as absent with the reason, never guessed.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { ImageRecord, PythonRecord, SoftwareRecord } from '../../shared/export';
+import type { ImageRecord, PythonRecord, SoftwareRecord } from '../../../shared/export';
 
 const PROBE_MS = 20_000;
 

@@ -3,17 +3,17 @@
 // pages (a hash of the request's scope), so one given to another sweep or source is refused as invalid.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from './store/db';
-import { getRun, getSweep, runsOfSweepAfter } from './store/sweeps';
-import { nodeOfRuns } from './store/cluster-jobs';
-import type { RunRecord } from '../../shared/records';
-import { streamRanges, type StreamRange } from './store/sample-stream';
-import { readSamplePage } from './store/sample-page';
-import { segmentFacts } from './analysis/sources';
-import { NotFoundError } from './input/errors';
-import { LabError } from '../../shared/errors';
-import { methods, type MethodInput, type MethodOutput } from '../../shared/api';
-import type { Source } from '../../shared/source';
+import type { Db } from '../store/db';
+import { getRun, getSweep, runsOfSweepAfter } from '../store/sweeps';
+import { nodeOfRuns } from '../store/cluster-jobs';
+import type { RunRecord } from '../../../shared/records';
+import { streamRanges, type StreamRange } from '../store/sample-stream';
+import { readSamplePage } from '../store/sample-page';
+import { segmentFacts } from '../analysis/sources';
+import { NotFoundError } from '../input/errors';
+import { LabError } from '../../../shared/errors';
+import { methods, type MethodInput, type MethodOutput } from '../../../shared/api';
+import type { Source } from '../../../shared/source';
 
 function scopeOf(what: unknown): string {
   return createHash('sha256').update(JSON.stringify(what)).digest('base64url').slice(0, 12);

@@ -1,9 +1,9 @@
-import { BackendError } from './gpu/backend';
-import { LeaseHeldError } from './lease/device-lease';
-import { isDiskFullError } from './store/disk-full';
-import { errorCodeOf, type ErrorCode } from '../../shared/errors';
-import { PlanError } from './input/errors';
-import { marked, type PlanIssue } from './input/issues';
+import { BackendError } from '../gpu/backend';
+import { LeaseHeldError } from '../lease/device-lease';
+import { isDiskFullError } from '../store/disk-full';
+import { errorCodeOf, type ErrorCode } from '../../../shared/errors';
+import { PlanError } from '../input/errors';
+import { marked, type PlanIssue } from '../input/issues';
 
 /**
  * The error code of anything the engine throws, by type: LabErrors carry theirs; a GPU backend's failure is
