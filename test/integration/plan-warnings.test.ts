@@ -70,6 +70,21 @@ describe('plan warnings before Start', () => {
     const runs = await runCli(['runs', '--db', db, '--json'], env);
     expect((JSON.parse(runs.stdout) as unknown[]).length).toBe(1);
     expect(statSync(db).size).toBe(sizeBefore);
+    // A refused plan: --check --json is validatePlan's answer, each problem at its field (exit 2, nothing on stderr's
+    // "invalid plan" text); without --json the problems as lines, as before.
+    const bad = writePlan(tmp.dir, 'bad', 'backend: sim\nworkloads: [{id: vit_l_16}]\ncaps: [500, 9000]\nrepetitions: 0\nsim: {devices: [h100-sxm]}\n');
+    const refused = await runCli(['sweep', bad, '--db', db, '--check', '--json'], env);
+    expect(refused.code).toBe(2);
+    const rv = JSON.parse(refused.stdout) as { ok: boolean; plan: unknown; errors: string[]; issues: { path: string; message: string; severity: string }[] };
+    expect(rv.ok).toBe(false);
+    expect(rv.plan).toBeNull();
+    expect(rv.issues.map((i) => [i.path, i.severity])).toEqual([['repetitions', 'error'], ['caps', 'error']]);
+    expect(rv.issues[1]!.message).toMatch(/9000 W is outside the allowed range/);
+    expect(rv.errors).toEqual(rv.issues.map((i) => `${i.path}: ${i.message}`));
+    const refusedText = await runCli(['sweep', bad, '--db', db, '--check'], env);
+    expect(refusedText.code).toBe(2);
+    expect(refusedText.stdout).toBe('');
+    expect(refusedText.stderr).toMatch(/bad\.yaml: invalid plan\n {2}repetitions: Repetitions must be at least 1 \(got 0\)\n {2}caps: 9000 W is outside/);
     // A database that does not exist is not created by a check.
     const none = join(tmp.dir, 'none.db');
     expect((await runCli(['sweep', file, '--db', none, '--check'], env)).code).toBe(0);
