@@ -60,10 +60,7 @@ export function equivalenceToBest(
   const undetermined_caps = pick('undetermined');
   const worse_caps = pick('worse');
   const candidate_caps = out.filter((c) => c.verdict !== 'worse').map((c) => c.cap_w);
-  const pct = (x: number) => `${(x * 100).toFixed(x < 0.01 ? 1 : 0)} %`;
-  const parts = [`best ${caps[best]} W`];
-  if (equivalent_caps.length) parts.push(`within ${pct(margin)} of it: ${equivalent_caps.join(', ')} W`);
-  if (worse_caps.length) parts.push(`worse by more than ${pct(margin)}: ${worse_caps.join(', ')} W`);
+  const parts = verdictParts(caps[best]!, { margin, equivalent_caps, worse_caps });
   if (undetermined_caps.length) {
     const need = out.filter((c) => c.verdict === 'undetermined').map((c) => c.repetitions_needed);
     const most = need.every((n) => n !== null) ? Math.max(...(need as number[])) : null;
@@ -82,8 +79,19 @@ export function equivalenceToBest(
     worse_caps,
     candidate_caps,
     caps: out,
-    statement: `${parts.join('; ')} (margin ${pct(margin)}, ${correction}, family-wise ${((1 - alpha) * 100).toFixed(0)} %)`,
+    statement: `${parts.join('; ')} (margin ${marginWords(margin)}, ${correction}, family-wise ${((1 - alpha) * 100).toFixed(0)} %)`,
   };
+}
+
+/** A margin in words, as the statement prints it ("2 %", "0.5 %"). */
+export const marginWords = (x: number): string => `${(x * 100).toFixed(x < 0.01 ? 1 : 0)} %`;
+
+/** The statement's first parts: the best cap, the caps within the margin of it, those worse by more. */
+export function verdictParts(bestCap: number, eq: Pick<Equivalence, 'margin' | 'equivalent_caps' | 'worse_caps'>): string[] {
+  const parts = [`best ${bestCap} W`];
+  if (eq.equivalent_caps.length) parts.push(`within ${marginWords(eq.margin)} of it: ${eq.equivalent_caps.join(', ')} W`);
+  if (eq.worse_caps.length) parts.push(`worse by more than ${marginWords(eq.margin)}: ${eq.worse_caps.join(', ')} W`);
+  return parts;
 }
 
 /**

@@ -4,6 +4,7 @@
 // margin or the profiling budget is spent. Pure: the caller measures visits and reports them.
 import { proposeCaps, snapCap } from '../analysis/refine';
 import { selectOptimum, type OptimumPoint } from '../analysis/optimum';
+import { marginWords, verdictParts } from '../analysis/equivalence';
 import type { DeviceLimits, Optimum, Selector } from '../../shared/analysis';
 import type { HoldReason } from '../../shared/tune';
 import { seededRng, shuffled, twoRounds, type Rng } from './random';
@@ -234,11 +235,8 @@ export function pointsOf(visits: readonly TuneVisit[]): OptimumPoint[] {
  */
 function settledStatement(opt: Optimum): string {
   const eq = opt.equivalence;
-  if (!eq) return '';
-  const m = `${(eq.margin * 100).toFixed(eq.margin < 0.01 ? 1 : 0)} %`;
-  const parts = [`best ${opt.cap_w} W`];
-  if (eq.equivalent_caps.length) parts.push(`within ${m} of it: ${eq.equivalent_caps.join(', ')} W`);
-  if (eq.worse_caps.length) parts.push(`worse by more than ${m}: ${eq.worse_caps.join(', ')} W`);
-  if (eq.undetermined_caps.length) parts.push(`at most ${m} better and perhaps worse by more (more visits would not change the hold): ${eq.undetermined_caps.join(', ')} W`);
+  if (!eq || opt.cap_w === null) return '';
+  const parts = verdictParts(opt.cap_w, eq);
+  if (eq.undetermined_caps.length) parts.push(`at most ${marginWords(eq.margin)} better and perhaps worse by more (more visits would not change the hold): ${eq.undetermined_caps.join(', ')} W`);
   return parts.join('; ');
 }
